@@ -1,0 +1,41 @@
+# Makima TUI. `make demo` and `make test` do all set-up on a fresh Debian machine with Swift.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+BIN = .build/debug/makima-tui
+RELEASE_BIN = .build/release/makima-tui
+DEMO_PORT ?= 8787
+DEMO_KEY ?= mk_demo_local_key_0001
+
+.PHONY: setup build release test demo run bench install clean devserver
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+test: build
+	@scripts/test.sh
+
+demo: build
+	@scripts/demo.sh $(DEMO_PORT) $(DEMO_KEY)
+
+run: build
+	$(BIN) $(ARGS)
+
+devserver: setup
+	python3 devserver/server.py --port $(DEMO_PORT) --demo-key $(DEMO_KEY)
+
+bench: release
+	@scripts/bench.sh
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/makima-tui/Themes
+	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/makima-tui
+	install -m 0644 Themes/*.theme $(DESTDIR)$(PREFIX)/share/makima-tui/Themes/ 2>/dev/null || true
+
+clean:
+	rm -rf .build

@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers point one way: C shims -> MakimaKit -> MakimaTUI -> makima-tui.
+// MakimaKit must never import CNcursesShim.
+let package = Package(
+    name: "makima-tui",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MakimaKit", targets: ["MakimaKit"]),
+        .library(name: "MakimaTUI", targets: ["MakimaTUI"]),
+        .executable(name: "makima-tui", targets: ["makima-tui"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CNcursesShim", path: "Sources/CNcursesShim"),
+        .systemLibrary(name: "CSQLiteShim", path: "Sources/CSQLiteShim"),
+        .systemLibrary(name: "CWslayShim", path: "Sources/CWslayShim"),
+        .systemLibrary(name: "CSHA1Shim", path: "Sources/CSHA1Shim"),
+        // libcurl's setopt/getinfo are variadic: a small C target wraps them.
+        .target(name: "CCurlShim", path: "Sources/CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .target(
+            name: "MakimaKit",
+            dependencies: ["CCurlShim", "CSQLiteShim", "CWslayShim", "CSHA1Shim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "MakimaTUI",
+            dependencies: ["MakimaKit", "CNcursesShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "makima-tui",
+            dependencies: ["MakimaKit", "MakimaTUI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)

@@ -1,0 +1,33 @@
+#ifndef MAKIMA_NCURSES_SHIM_H
+#define MAKIMA_NCURSES_SHIM_H
+// Wide-character API must be switched on before the header (SwiftPM drops pkg-config -D flags).
+#define NCURSES_WIDECHAR 1
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <ncurses.h>
+
+// Swift 6 rejects C globals as not concurrency-safe: expose each through an accessor.
+static inline WINDOW *mk_stdscr(void) { return stdscr; }
+static inline int mk_colors(void) { return COLORS; }
+static inline int mk_color_pairs(void) { return COLOR_PAIRS; }
+static inline int mk_lines(void) { return LINES; }
+static inline int mk_cols(void) { return COLS; }
+
+// A_* attributes do not import into Swift.
+static inline attr_t mk_a_normal(void) { return A_NORMAL; }
+static inline attr_t mk_a_bold(void) { return A_BOLD; }
+static inline attr_t mk_a_dim(void) { return A_DIM; }
+static inline attr_t mk_a_reverse(void) { return A_REVERSE; }
+static inline attr_t mk_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t mk_a_italic(void) { return A_ITALIC; }
+
+// Colour pairs above 255 travel through the opts pointer.
+static inline int mk_attr_set(WINDOW *w, attr_t attrs, int pair) {
+    return wattr_set(w, attrs, (short)0, &pair);
+}
+static inline int mk_setcchar(cchar_t *c, const wchar_t *wch, attr_t attrs, int pair) {
+    return setcchar(c, wch, attrs, (short)0, &pair);
+}
+#endif

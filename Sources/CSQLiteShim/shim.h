@@ -1,0 +1,6 @@
+#ifndef MAKIMA_SQLITE_SHIM_H
+#define MAKIMA_SQLITE_SHIM_H
+#include <sqlite3.h>
+// SQLITE_TRANSIENT is a cast macro Swift cannot import.
+static inline sqlite3_destructor_type mk_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+#endif

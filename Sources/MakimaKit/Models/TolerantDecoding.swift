@@ -1,0 +1,193 @@
+import Foundation
+
+/// Decoding rules shared by every model (docs/api.md, "Decoding"): unknown fields ignored,
+/// optionals may be missing or null, ids may be strings or numbers, timestamps are RFC 3339
+/// with or without fractional seconds, and every string from the server is cleaned here,
+/// where it arrives, so no caller ever holds raw server text.
+public enum MakimaJSON {
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { d in
+            let c = try d.singleValueContainer()
+            let s = try c.decode(String.self)
+            guard let date = RFC3339.parse(s) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not an RFC 3339 timestamp: \(UntrustedText.clean(s).prefix(40))")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, e in
+            var c = e.singleValueContainer()
+            try c.encode(RFC3339.format(date))
+        }
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder().decode(type, from: data)
+    }
+}
+
+public enum RFC3339 {
+    /// Accepts `2026-11-29T17:08:24Z`, `…24.123Z`, `…24+09:00`, `…24.5-05:30`, and a space for `T`.
+    public static func parse(_ raw: String) -> Date? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        let bytes = Array(s.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func num(_ from: Int, _ len: Int) -> Int? {
+            guard from + len <= bytes.count else { return nil }
+            var v = 0
+            for b in bytes[from..<(from + len)] {
+                guard b >= 48 && b <= 57 else { return nil }
+                v = v * 10 + Int(b - 48)
+            }
+            return v
+        }
+        guard let year = num(0, 4), bytes[4] == 45, let month = num(5, 2), bytes[7] == 45,
+              let day = num(8, 2), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
+              let hour = num(11, 2), bytes[13] == 58, let minute = num(14, 2), bytes[16] == 58,
+              let second = num(17, 2) else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < bytes.count, bytes[i] == 46 {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
+                fraction += Double(bytes[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+        }
+        guard i < bytes.count else { return nil }
+        var offset = 0
+        switch bytes[i] {
+        case 90, 122: i += 1
+        case 43, 45:
+            guard let oh = num(i + 1, 2), i + 3 < bytes.count, bytes[i + 3] == 58, let om = num(i + 4, 2) else { return nil }
+            offset = (oh * 3600 + om * 60) * (bytes[i] == 45 ? -1 : 1)
+            i += 6
+        default: return nil
+        }
+        guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var comps = DateComponents()
+        comps.year = year; comps.month = month; comps.day = day
+        comps.hour = hour; comps.minute = minute; comps.second = second
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(secondsFromGMT: 0)!
+        guard let base = cal.date(from: comps) else { return nil }
+        return base.addingTimeInterval(fraction - Double(offset))
+    }
+
+    public static func format(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+}
+
+/// Any JSON key, for containers that read by name without a CodingKeys enum.
+public struct AnyKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int?
+    public init(_ s: String) { stringValue = s; intValue = nil }
+    public init?(stringValue: String) { self.stringValue = stringValue; intValue = nil }
+    public init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+}
+
+extension KeyedDecodingContainer where Key == AnyKey {
+    /// A required identifier: a JSON string or integer, cleaned.
+    public func id(_ key: String) throws -> String {
+        let k = AnyKey(key)
+        if let s = try? decode(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let n = try? decode(Int64.self, forKey: k) { return String(n) }
+        if contains(k), (try? decodeNil(forKey: k)) != true {
+            throw DecodingError.typeMismatch(String.self, .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string or integer id"))
+        }
+        throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
+    }
+
+    public func idIfPresent(_ key: String) -> String? {
+        let k = AnyKey(key)
+        if let s = try? decodeIfPresent(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let n = try? decodeIfPresent(Int64.self, forKey: k) { return String(n) }
+        return nil
+    }
+
+    /// Text for display: cleaned of control sequences. Missing, null or of the wrong type -> nil.
+    public func text(_ key: String) -> String? {
+        guard let s = try? decodeIfPresent(String.self, forKey: AnyKey(key)) else { return nil }
+        return UntrustedText.clean(s)
+    }
+
+    /// Required text: present and a string, else a decode error naming the field.
+    public func requiredText(_ key: String) throws -> String {
+        let k = AnyKey(key)
+        guard contains(k) else {
+            throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
+        }
+        do { return UntrustedText.clean(try decode(String.self, forKey: k)) } catch {
+            throw DecodingError.typeMismatch(String.self, .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string"))
+        }
+    }
+
+    public func date(_ key: String) -> Date? {
+        guard let s = try? decodeIfPresent(String.self, forKey: AnyKey(key)) else { return nil }
+        return RFC3339.parse(s)
+    }
+
+    public func bool(_ key: String) -> Bool? {
+        let k = AnyKey(key)
+        if let b = try? decodeIfPresent(Bool.self, forKey: k) { return b }
+        if let n = try? decodeIfPresent(Int.self, forKey: k) { return n != 0 }
+        return nil
+    }
+
+    public func int(_ key: String) -> Int? {
+        let k = AnyKey(key)
+        if let n = try? decodeIfPresent(Int.self, forKey: k) { return n }
+        if let d = try? decodeIfPresent(Double.self, forKey: k), d.isFinite, abs(d) < 1e15 { return Int(d) }
+        if let s = try? decodeIfPresent(String.self, forKey: k) { return Int(s) }
+        return nil
+    }
+}
+
+/// A list that may arrive bare (`[...]`) or wrapped (`{"items": [...]}`, also `data`/`results`).
+/// Elements that fail to decode are skipped and counted, never fatal to the whole list.
+public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
+    public var items: [Element]
+    public var skipped: Int
+    public var nextAfterSeq: Int?
+
+    private struct Lossy: Decodable {
+        let value: Element?
+        init(from decoder: Decoder) throws { value = try? Element(from: decoder) }
+    }
+
+    public init(from decoder: Decoder) throws {
+        if var arr = try? decoder.unkeyedContainer() {
+            var out: [Element] = []
+            var skipped = 0
+            while !arr.isAtEnd {
+                if let v = try arr.decode(Lossy.self).value { out.append(v) } else { skipped += 1 }
+            }
+            items = out; self.skipped = skipped; nextAfterSeq = nil
+            return
+        }
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        nextAfterSeq = c.int("next_after_seq")
+        for key in ["items", "data", "results"] where c.contains(AnyKey(key)) {
+            let wrapped = try c.decode([Lossy].self, forKey: AnyKey(key))
+            items = wrapped.compactMap(\.value)
+            skipped = wrapped.count - items.count
+            return
+        }
+        throw DecodingError.keyNotFound(AnyKey("items"), .init(codingPath: decoder.codingPath, debugDescription: "expected a list or an object with 'items'"))
+    }
+}

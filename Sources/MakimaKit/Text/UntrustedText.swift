@@ -1,0 +1,108 @@
+/// The one place server text is made safe for a terminal. Every string decoded from the server
+/// passes through here on arrival (see TolerantDecoding), so nothing downstream holds raw bytes.
+///
+/// Removed: C0 controls except newline (tabs become spaces to the next multiple of 8, CR is
+/// dropped), DEL, C1 controls, every ESC sequence (CSI, OSC, DCS, SOS, PM, APC, and two-byte
+/// escapes, in 7-bit and 8-bit forms), bidi embedding/override/isolate marks and the BOM.
+/// Invalid UTF-8 never reaches here as bytes: byte input is decoded with U+FFFD replacement.
+public enum UntrustedText {
+    public static func clean(_ raw: String) -> String { sanitize(raw, keepSGR: false) }
+
+    /// As `clean`, but SGR colour sequences (`CSI params m`) are kept, rewritten to a normal form
+    /// holding only digits and semicolons, so the renderer can map them onto the palette.
+    public static func cleanKeepingSGR(_ raw: String) -> String { sanitize(raw, keepSGR: true) }
+
+    /// Decodes bytes from the network (invalid UTF-8 becomes U+FFFD) and cleans them.
+    public static func clean(bytes: some Collection<UInt8>) -> String {
+        clean(String(decoding: Array(bytes), as: UTF8.self))
+    }
+
+    /// Removes the normalised SGR sequences `cleanKeepingSGR` kept (for plain-text output).
+    public static func stripSGR(_ s: String) -> String {
+        guard s.unicodeScalars.contains("\u{1B}") else { return s }
+        return sanitize(s, keepSGR: false)
+    }
+
+    static func isBidiControl(_ v: UInt32) -> Bool {
+        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C || v == 0xFEFF
+    }
+
+    private enum State {
+        case text
+        case escape           // after ESC
+        case escIntermediate  // ESC then 0x20-0x2F bytes, waiting for the final byte
+        case csi              // collecting CSI parameters
+        case string           // OSC/DCS/SOS/PM/APC body, until BEL or ST
+        case stringEscape     // ESC inside a string body (maybe ST)
+    }
+
+    private static func sanitize(_ raw: String, keepSGR: Bool) -> String {
+        // Fast path: nothing to do for plain printable text.
+        if !raw.unicodeScalars.contains(where: { v in
+            let x = v.value
+            return x < 0x20 || (x >= 0x7F && x <= 0x9F) || isBidiControl(x)
+        }) { return raw }
+
+        var out = String.UnicodeScalarView()
+        var state = State.text
+        var params = String.UnicodeScalarView()
+        var csiValid = true
+        var column = 0
+
+        func emit(_ v: Unicode.Scalar) {
+            out.append(v)
+            column = (v == "\n") ? 0 : column + 1
+        }
+
+        for v in raw.unicodeScalars {
+            let x = v.value
+            switch state {
+            case .text:
+                switch x {
+                case 0x1B: state = .escape
+                case 0x9B: state = .csi; params = .init(); csiValid = true
+                case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
+                case 0x0A: emit(v)
+                case 0x09:
+                    let spaces = 8 - (column % 8)
+                    for _ in 0..<spaces { emit(" ") }
+                case 0..<0x20, 0x7F...0x9F: break
+                default:
+                    if !isBidiControl(x) { emit(v) }
+                }
+            case .escape:
+                switch x {
+                case 0x5B: state = .csi; params = .init(); csiValid = true        // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string                // ] P X ^ _
+                case 0x20...0x2F: state = .escIntermediate
+                case 0x1B: state = .escape
+                default: state = .text                                             // two-byte escape: drop both
+                }
+            case .escIntermediate:
+                if (0x30...0x7E).contains(x) { state = .text } else if !(0x20...0x2F).contains(x) { state = .text }
+            case .csi:
+                if (0x30...0x3F).contains(x) {
+                    if (0x30...0x39).contains(x) || x == 0x3B { params.append(v) } else { csiValid = false }
+                } else if (0x20...0x2F).contains(x) {
+                    csiValid = false
+                } else if (0x40...0x7E).contains(x) {
+                    if keepSGR && x == 0x6D && csiValid && params.count <= 64 {
+                        out.append("\u{1B}"); out.append("[")
+                        out.append(contentsOf: params)
+                        out.append("m")
+                    }
+                    state = .text
+                } else if x == 0x1B {
+                    state = .escape
+                } else {
+                    state = .text  // a stray control aborts the sequence; nothing of it is kept
+                }
+            case .string:
+                if x == 0x07 || x == 0x9C { state = .text } else if x == 0x1B { state = .stringEscape }
+            case .stringEscape:
+                state = (x == 0x5C) ? .text : .string
+            }
+        }
+        return String(out)
+    }
+}

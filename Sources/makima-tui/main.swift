@@ -1,0 +1,4 @@
+import MakimaKit
+import MakimaTUI
+
+print("makima-tui \(MakimaVersion.current)")

@@ -1,0 +1,4 @@
+import Testing
+import MakimaKit
+
+@Test func integrationModuleLinks() { #expect(!MakimaVersion.current.isEmpty) }

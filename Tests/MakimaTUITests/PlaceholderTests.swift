@@ -1,0 +1,4 @@
+import Testing
+@testable import MakimaTUI
+
+@Test func tuiModuleLinks() { #expect(MakimaTUIInfo.name == "MakimaTUI") }
