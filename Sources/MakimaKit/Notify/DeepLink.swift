@@ -1,0 +1,34 @@
+import Foundation
+
+/// `makima://task/{id}` and `makima://directive/{id}`: where a notification (or the command
+/// line) sends the operator.
+public enum DeepLink: Sendable, Equatable, CustomStringConvertible {
+    case task(String)
+    case directive(String)
+    case contract(String)
+
+    public init?(_ raw: String) {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        let prefix = "makima://"
+        guard s.lowercased().hasPrefix(prefix) else { return nil }
+        let parts = s.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2 else { return nil }
+        let id = String(parts[1])
+        guard !id.isEmpty, id.count <= 200, id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        switch parts[0].lowercased() {
+        case "task": self = .task(id)
+        case "directive": self = .directive(id)
+        case "contract": self = .contract(id)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .task(let id): return "makima://task/\(id)"
+        case .directive(let id): return "makima://directive/\(id)"
+        case .contract(let id): return "makima://contract/\(id)"
+        }
+    }
+}
+

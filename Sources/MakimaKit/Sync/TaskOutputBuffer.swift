@@ -1,0 +1,97 @@
+import Foundation
+
+/// One task's output as lines, bounded to the newest `capacity` lines (2000 as the iOS plan
+/// keeps). Output chunks may end mid-line; the open line is kept apart until its newline.
+/// Status changes, completion gates and supervisor questions become lines of their own kind
+/// so the viewer can draw them as cards.
+public struct TaskOutputBuffer: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case text(stream: String)
+        case status(TaskStatus, reason: String?)
+        case completionGate(ready: Bool, summary: String?, body: String)
+        case supervisorQuestion(text: String, directiveID: String?)
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var seq: Int
+        public var kind: Kind
+        /// Text with normalised SGR kept (see `UntrustedText.cleanKeepingSGR`).
+        public var text: String
+    }
+
+    public let capacity: Int
+    public private(set) var lines: [Line] = []
+    /// The unfinished last line of text output, if any.
+    public private(set) var openLine: Line?
+    /// Lines dropped off the front since the buffer started; the viewer fetches them on demand.
+    public private(set) var droppedLines = 0
+    /// The lowest seq whose text is still (at least partly) held.
+    public var firstSeq: Int? { lines.first?.seq ?? openLine?.seq }
+    public private(set) var lastSeq = 0
+    public private(set) var status: TaskStatus?
+
+    public init(capacity: Int = 2000) { self.capacity = capacity }
+
+    public var allLines: [Line] { openLine.map { lines + [$0] } ?? lines }
+    public var lineCount: Int { lines.count + (openLine == nil ? 0 : 1) }
+
+    public mutating func append(_ events: [TaskEvent]) {
+        for e in events { append(e) }
+        trim()
+    }
+
+    private mutating func append(_ event: TaskEvent) {
+        lastSeq = max(lastSeq, event.seq)
+        switch event.payload {
+        case let .output(text, stream):
+            appendText(text, stream: stream, seq: event.seq)
+        case let .status(s, _, reason):
+            status = s
+            closeOpenLine()
+            lines.append(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue))
+        case let .completionGate(ready, summary, body):
+            closeOpenLine()
+            lines.append(Line(seq: event.seq, kind: .completionGate(ready: ready, summary: summary, body: body), text: summary ?? ""))
+        case let .supervisorQuestion(_, text, directiveID):
+            closeOpenLine()
+            lines.append(Line(seq: event.seq, kind: .supervisorQuestion(text: text, directiveID: directiveID), text: text))
+        case .unknown:
+            break
+        }
+    }
+
+    private mutating func appendText(_ text: String, stream: String, seq: Int) {
+        var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let last = parts.removeLast()
+        for part in parts {
+            if var open = openLine, case .text(let s) = open.kind, s == stream {
+                open.text += part
+                lines.append(open)
+                openLine = nil
+            } else {
+                closeOpenLine()
+                lines.append(Line(seq: seq, kind: .text(stream: stream), text: String(part)))
+            }
+        }
+        guard !last.isEmpty else { return }
+        if var open = openLine, case .text(let s) = open.kind, s == stream {
+            open.text += last
+            openLine = open
+        } else {
+            closeOpenLine()
+            openLine = Line(seq: seq, kind: .text(stream: stream), text: String(last))
+        }
+    }
+
+    private mutating func closeOpenLine() {
+        if let open = openLine { lines.append(open); openLine = nil }
+    }
+
+    private mutating func trim() {
+        let excess = lineCount - capacity
+        guard excess > 0 else { return }
+        let fromLines = min(excess, lines.count)
+        lines.removeFirst(fromLines)
+        droppedLines += fromLines
+    }
+}

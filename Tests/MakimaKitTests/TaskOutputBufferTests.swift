@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import MakimaKit
+
+@Suite struct TaskOutputBufferTests {
+    @Test func joinsChunksThatSplitLines() {
+        var b = TaskOutputBuffer()
+        b.append([outputEvent("t", 1, "# Plan\nfirst ha"), outputEvent("t", 2, "lf\nsecond\n"), outputEvent("t", 3, "open")])
+        #expect(b.lines.map(\.text) == ["# Plan", "first half", "second"])
+        #expect(b.openLine?.text == "open")
+        #expect(b.lineCount == 4)
+        #expect(b.lastSeq == 3)
+    }
+
+    @Test func keepsOnlyTheNewestLinesAndCountsTheDropped() {
+        var b = TaskOutputBuffer(capacity: 2000)
+        let events = (1...2500).map { outputEvent("t", $0, "line \($0)\n") }
+        b.append(events)
+        #expect(b.lines.count == 2000)
+        #expect(b.lines.first?.text == "line 501")
+        #expect(b.lines.last?.text == "line 2500")
+        #expect(b.droppedLines == 500)
+        #expect(b.firstSeq == 501)
+    }
+
+    @Test func statusAndGateBecomeTheirOwnLines() {
+        var b = TaskOutputBuffer()
+        b.append([
+            outputEvent("t", 1, "working"),
+            TaskEvent(eventID: 2, taskID: "t", seq: 2, type: .completionGate, payload: .completionGate(ready: true, summary: "done", body: "ready: true")),
+            TaskEvent(eventID: 3, taskID: "t", seq: 3, type: .status, payload: .status(status: .completed, previous: .running, reason: nil)),
+        ])
+        #expect(b.lines.count == 3)
+        #expect(b.lines[0].text == "working")
+        #expect(b.lines[1].kind == .completionGate(ready: true, summary: "done", body: "ready: true"))
+        #expect(b.status == .completed)
+    }
+}
+
+@Suite struct NotificationPolicyTests {
+    let start = Date(timeIntervalSince1970: 1_000_000)
+
+    func status(_ id: Int64, _ s: TaskStatus, at: Date?) -> TaskEvent {
+        TaskEvent(eventID: id, taskID: "t\(id)", seq: 1, type: .status, ts: at, payload: .status(status: s, previous: .running, reason: nil))
+    }
+
+    @Test func notifiesCompletedFailedAndQuestionsOnce() {
+        var p = NotificationPolicy(startedAt: start)
+        let later = start.addingTimeInterval(5)
+        let q = TaskEvent(eventID: 9, taskID: "t9", seq: 4, type: .supervisorQuestion, ts: later, payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: "d1"))
+        let events = [status(1, .completed, at: later), status(2, .failed, at: later), status(3, .running, at: later), q]
+        let first = p.notifications(for: events, taskTitles: ["t1": "Build"], receivedAt: later)
+        #expect(first.map(\.kind) == [.taskCompleted, .taskFailed, .supervisorQuestion])
+        #expect(first[0].body == "Build")
+        #expect(first[0].link == .task("t1"))
+        #expect(first[2].link == .directive("d1"))
+        #expect(p.notifications(for: events, receivedAt: later).isEmpty)
+    }
+
+    @Test func ignoresWhatHappenedBeforeStart() {
+        var p = NotificationPolicy(startedAt: start)
+        #expect(p.notifications(for: [status(1, .failed, at: start.addingTimeInterval(-60))], receivedAt: start.addingTimeInterval(1)).isEmpty)
+        #expect(p.notifications(for: [status(2, .failed, at: nil)], receivedAt: start.addingTimeInterval(1)).count == 1)
+    }
+}
+
+@Suite struct DeepLinkTests {
+    @Test func parsesAndPrints() {
+        #expect(DeepLink("makima://task/abc-1") == .task("abc-1"))
+        #expect(DeepLink("MAKIMA://Directive/d7") == .directive("d7"))
+        #expect(DeepLink("makima://task/") == nil)
+        #expect(DeepLink("https://task/abc") == nil)
+        #expect(DeepLink("makima://task/a\u{1B}[2J") == nil)
+        #expect(DeepLink.task("x").description == "makima://task/x")
+    }
+}
