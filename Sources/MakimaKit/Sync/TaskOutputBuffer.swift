@@ -95,3 +95,12 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         droppedLines += fromLines
     }
 }
+
+extension TaskOutputBuffer {
+    /// Puts older lines (fetched on demand) in front of the ones held.
+    public mutating func prepend(_ older: TaskOutputBuffer) {
+        let keep = older.allLines.filter { $0.seq < (firstSeq ?? Int.max) }
+        lines.insert(contentsOf: keep, at: 0)
+        droppedLines = max(0, droppedLines - keep.count)
+    }
+}

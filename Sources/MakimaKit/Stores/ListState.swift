@@ -1,0 +1,39 @@
+import Foundation
+
+/// A list as the screen shows it: the last good items, when they were fetched, whether they
+/// came from the cache and are not yet confirmed by the server, and the last error. An error
+/// never clears the items: stale data stays on screen, marked with its age.
+public struct ListState<Item: Sendable>: Sendable {
+    public var items: [Item] = []
+    public var fetchedAt: Date?
+    /// True while the items come from the cache (or an earlier session) and no fetch has succeeded.
+    public var isStale = false
+    public var isLoading = false
+    public var lastError: String?
+
+    public init(items: [Item] = [], fetchedAt: Date? = nil, isStale: Bool = false) {
+        self.items = items; self.fetchedAt = fetchedAt; self.isStale = isStale
+    }
+
+    public var hasLoaded: Bool { fetchedAt != nil }
+
+    public mutating func succeed(_ items: [Item], at date: Date) {
+        self.items = items; fetchedAt = date; isStale = false; isLoading = false; lastError = nil
+    }
+
+    public mutating func fail(_ message: String) {
+        isLoading = false; lastError = message
+    }
+
+    /// Seconds since the data was fetched (nil if never).
+    public func age(now: Date) -> TimeInterval? { fetchedAt.map { max(0, now.timeIntervalSince($0)) } }
+}
+
+/// "12s", "4m", "3h", "2d": how old data is, for the stale marker.
+public func shortAge(_ seconds: TimeInterval) -> String {
+    let s = Int(seconds)
+    if s < 60 { return "\(s)s" }
+    if s < 3600 { return "\(s / 60)m" }
+    if s < 86_400 { return "\(s / 3600)h" }
+    return "\(s / 86_400)d"
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Observation
+
+// The stores hold what the screen shows. They live on the UI thread (the main thread) only:
+// network threads never touch them, they post `SyncUpdate`s that `StoreHub.apply` runs there.
+
+@MainActor @Observable
+public final class DaemonsStore {
+    public var list = ListState<Daemon>()
+    public init() {}
+    public var onlineCount: Int { list.items.filter { $0.status.isOnline }.count }
+    public var offlineCount: Int { list.items.count - onlineCount }
+}
+
+@MainActor @Observable
+public final class ContractsStore {
+    public var lists: [ContractStatus?: ListState<Contract>] = [:]
+    public var details: [String: Contract] = [:]
+    public init() {}
+    public func list(_ status: ContractStatus?) -> ListState<Contract> { lists[status] ?? ListState() }
+    /// Active contracts from the best list we have: the `active` filter, else the unfiltered one.
+    public var active: [Contract] {
+        if let l = lists[.some(.active)], l.hasLoaded || !l.items.isEmpty { return l.items }
+        return list(nil).items.filter { $0.status == .active }
+    }
+}
+
+@MainActor @Observable
+public final class TasksStore {
+    public struct Filter: Hashable, Sendable {
+        public var status: TaskStatus?
+        public var contractID: String?
+        public init(status: TaskStatus? = nil, contractID: String? = nil) { self.status = status; self.contractID = contractID }
+    }
+    public var lists: [Filter: ListState<MeshTask>] = [:]
+    public var details: [String: MeshTask] = [:]
+    public var outputs: [String: TaskOutputBuffer] = [:]
+    public init() {}
+
+    public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
+
+    /// The newest `count` tasks we know of, across every list.
+    public func recent(_ count: Int) -> [MeshTask] {
+        var seen = details
+        for l in lists.values { for t in l.items where seen[t.id] == nil { seen[t.id] = t } }
+        return seen.values.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.prefix(count).map { $0 }
+    }
+
+    func apply(events: [TaskEvent]) {
+        var byTask: [String: [TaskEvent]] = [:]
+        for e in events { byTask[e.taskID, default: []].append(e) }
+        for (task, list) in byTask {
+            outputs[task, default: TaskOutputBuffer()].append(list)
+            if let status = outputs[task]?.status, var t = details[task], t.status != status {
+                t.status = status
+                details[task] = t
+            }
+        }
+        for (task, list) in byTask {
+            guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
+                  case .status(let s, _, _) = last.payload else { continue }
+            updateStatus(task, s, at: last.ts)
+        }
+    }
+
+    /// Status events move a task between filtered lists without waiting for the next poll.
+    private func updateStatus(_ id: String, _ status: TaskStatus, at: Date?) {
+        for (filter, var l) in lists {
+            guard let i = l.items.firstIndex(where: { $0.id == id }) else { continue }
+            l.items[i].status = status
+            if let at { l.items[i].updatedAt = at }
+            if let f = filter.status, f != status { l.items.remove(at: i) }
+            lists[filter] = l
+        }
+    }
+}
+
+@MainActor @Observable
+public final class DirectivesStore {
+    public var list = ListState<Directive>()
+    public var pending = ListState<Directive>()
+    public init() {}
+    public var pendingQuestionCount: Int {
+        let source = pending.hasLoaded ? pending.items : list.items
+        return source.filter(\.hasPendingQuestion).count
+    }
+}
+
+@MainActor @Observable
+public final class ListenStore {
+    public var list = ListState<ListenSession>()
+    public var latest = ListState<ListenSession>()
+    public var details: [String: ListenSession] = [:]
+    public init() {}
+    public var latestSession: ListenSession? { latest.items.first ?? list.items.first }
+}
+
+@MainActor @Observable
+public final class ConnectionStore {
+    public var link: LinkState = .idle
+    public var lastNotice: String?
+    /// Set on a 401 anywhere: the app goes to re-authentication; the cache is kept.
+    public var unauthorizedMessage: String?
+    public init() {}
+}
+
+@MainActor @Observable
+public final class NotificationsStore {
+    public private(set) var items: [MeshNotification] = []
+    /// Notifications not yet shown as a toast.
+    public private(set) var pendingToasts: [MeshNotification] = []
+    public let capacity = 200
+    public init() {}
+
+    func add(_ new: [MeshNotification]) {
+        let known = Set(items.map(\.id))
+        let fresh = new.filter { !known.contains($0.id) }
+        items.append(contentsOf: fresh)
+        if items.count > capacity { items.removeFirst(items.count - capacity) }
+        pendingToasts.append(contentsOf: fresh)
+    }
+
+    public func takeToasts() -> [MeshNotification] {
+        defer { pendingToasts.removeAll() }
+        return pendingToasts
+    }
+}
