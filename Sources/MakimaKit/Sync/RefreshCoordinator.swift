@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// Runs list fetches for the polling schedule and the refresh key: never two identical
+/// requests in flight, automatic refreshes back off after errors (30 s, 60 s … 5 min), a
+/// forced refresh (the user's key) skips the backoff, and a 401 stops everything until
+/// `resume()` (after re-authentication). Results go out as `SyncUpdate`s.
+public final class RefreshCoordinator: Sendable {
+    public struct Failure: Sendable {
+        public var message: String
+        public var isUnauthorized: Bool
+        public init(message: String, isUnauthorized: Bool) { self.message = message; self.isUnauthorized = isUnauthorized }
+    }
+
+    private struct State {
+        var inFlight = Set<ListQuery>()
+        var failures: [ListQuery: Int] = [:]
+        var notBefore: [ListQuery: Date] = [:]
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let fetch: @Sendable (ListQuery) throws -> ListPayload
+    private let classify: @Sendable (Error) -> Failure
+    private let deliver: @Sendable (SyncUpdate) -> Void
+    private let now: @Sendable () -> Date
+    private let spawn: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    /// `fetch` blocks (it runs on a thread `spawn` provides; by default a new `Thread`).
+    public init(fetch: @escaping @Sendable (ListQuery) throws -> ListPayload,
+                classify: @escaping @Sendable (Error) -> Failure,
+                deliver: @escaping @Sendable (SyncUpdate) -> Void,
+                now: @escaping @Sendable () -> Date = { Date() },
+                spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }) {
+        self.fetch = fetch; self.classify = classify; self.deliver = deliver; self.now = now; self.spawn = spawn
+    }
+
+    public static func backoffDelay(failures: Int) -> TimeInterval {
+        guard failures > 0 else { return 0 }
+        return min(300, 30 * pow(2, Double(failures - 1)))
+    }
+
+    /// Starts a fetch unless one for the same query is in flight, polling is stopped by a 401,
+    /// or (when not forced) the query is backing off. Returns whether a fetch started.
+    @discardableResult
+    public func refresh(_ query: ListQuery, force: Bool = false) -> Bool {
+        let t = now()
+        let started = state.withLock { s -> Bool in
+            if s.stopped || s.inFlight.contains(query) { return false }
+            if !force, let nb = s.notBefore[query], t < nb { return false }
+            s.inFlight.insert(query)
+            return true
+        }
+        guard started else { return false }
+        deliver(.listLoading(query))
+        spawn { [self] in run(query) }
+        return true
+    }
+
+    public func resume() { state.withLock { $0.stopped = false; $0.failures = [:]; $0.notBefore = [:] } }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+    public func isInFlight(_ q: ListQuery) -> Bool { state.withLock { $0.inFlight.contains(q) } }
+
+    private func run(_ query: ListQuery) {
+        do {
+            let payload = try fetch(query)
+            state.withLock { s in s.inFlight.remove(query); s.failures[query] = nil; s.notBefore[query] = nil }
+            deliver(.list(query, payload, fetchedAt: now(), fromCache: false))
+        } catch {
+            let failure = classify(error)
+            let t = now()
+            state.withLock { s in
+                s.inFlight.remove(query)
+                if failure.isUnauthorized { s.stopped = true }
+                let n = (s.failures[query] ?? 0) + 1
+                s.failures[query] = n
+                s.notBefore[query] = t.addingTimeInterval(Self.backoffDelay(failures: n))
+            }
+            deliver(failure.isUnauthorized ? .unauthorized(message: failure.message) : .listFailed(query, message: failure.message))
+        }
+    }
+}
