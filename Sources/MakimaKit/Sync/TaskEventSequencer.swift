@@ -45,6 +45,11 @@ public struct TaskEventSequencer: Sendable {
         return .applied(out)
     }
 
+    /// Starts following a task from `seq` (events at or below it count as already seen).
+    public mutating func setBaseline(_ task: String, seq: Int) {
+        if lastApplied[task] == nil { lastApplied[task] = seq }
+    }
+
     /// The first gap of a task, if it has held events waiting on one.
     public func missingRange(for task: String) -> ClosedRange<Int>? {
         guard let waiting = held[task], let lowest = waiting.keys.min() else { return nil }
