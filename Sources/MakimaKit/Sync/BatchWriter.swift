@@ -1,0 +1,66 @@
+import Foundation
+
+/// Hands items to a slow writer (the SQLite cache) on its own thread, in batches, so a burst
+/// of events never waits on the disk. Sleeps on a condition when idle: no polling.
+public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
+    // @unchecked: every field below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [Item] = []
+    private var stopping = false
+    private var writing = false
+    private let maxBatch: Int
+    private let write: @Sendable ([Item]) -> Void
+    private var thread: Thread?
+
+    public init(name: String, maxBatch: Int = 2000, write: @escaping @Sendable ([Item]) -> Void) {
+        self.maxBatch = maxBatch
+        self.write = write
+        // The thread keeps the writer alive until `stop()`.
+        let t = Thread { [self] in self.loop() }
+        t.name = name
+        thread = t
+        t.start()
+    }
+
+    public func enqueue(_ items: [Item]) {
+        guard !items.isEmpty else { return }
+        condition.lock()
+        queue.append(contentsOf: items)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Blocks until everything enqueued so far is written.
+    public func flush() {
+        condition.lock()
+        while !queue.isEmpty || writing { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Writes what is queued, then ends the thread.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        flush()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty && stopping { condition.unlock(); return }
+            let n = min(maxBatch, queue.count)
+            let batch = Array(queue.prefix(n))
+            queue.removeFirst(n)
+            writing = true
+            condition.unlock()
+            write(batch)
+            condition.lock()
+            writing = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
