@@ -9,19 +9,13 @@ public struct SGRState: Sendable {
     /// The style reset (0) returns to.
     public let base: CellStyle
     public private(set) var style: CellStyle
-    private let mapping: SGRColorMapping
 
     /// Hostile output can send a sequence with thousands of parameters; the rest are ignored.
     public static let maximumParameters = 64
 
-    public init(base: CellStyle = CellStyle(fg: .body), mapping: SGRColorMapping) {
+    public init(base: CellStyle = CellStyle(fg: .body)) {
         self.base = base
         self.style = base
-        self.mapping = mapping
-    }
-
-    public init(base: CellStyle = CellStyle(fg: .body), theme: Theme) {
-        self.init(base: base, mapping: SGRColorMapping(theme: theme))
     }
 
     public mutating func reset() { style = base }
@@ -92,7 +86,7 @@ public struct SGRState: Sendable {
         switch kind {
         case 5:
             guard let index = queue.popFirst().flatMap({ Int($0) }) else { return nil }
-            return .some(mapping.role(forXterm256: index))
+            return .some(SGRColorMapping.role(forXterm256: index))
         case 2:
             var channels: [Int] = []
             for _ in 0..<3 {
@@ -110,7 +104,7 @@ public struct SGRState: Sendable {
         let rest = subparameters.dropFirst()
         switch kind {
         case 5:
-            return rest.first.flatMap { Int($0) }.flatMap { mapping.role(forXterm256: $0) }
+            return rest.first.flatMap { Int($0) }.flatMap { SGRColorMapping.role(forXterm256: $0) }
         case 2:
             // `2::r:g:b`, `2:cs:r:g:b` and `2:r:g:b` all end with the three channels.
             guard rest.count >= 3 else { return nil }
@@ -123,6 +117,6 @@ public struct SGRState: Sendable {
 
     private func rgbRole(_ channels: [Int]) -> ColorRole? {
         guard channels.allSatisfy({ (0...255).contains($0) }) else { return nil }
-        return mapping.role(for: RGB(r: UInt8(channels[0]), g: UInt8(channels[1]), b: UInt8(channels[2])))
+        return SGRColorMapping.role(for: RGB(r: UInt8(channels[0]), g: UInt8(channels[1]), b: UInt8(channels[2])))
     }
 }

@@ -18,7 +18,7 @@ public struct ThemeColor: Sendable, Hashable {
 /// A named palette: one colour for every `ColorRole`. Translucent roles are blended against
 /// the theme's own background when the theme is built, so `color(_:)` is always opaque and is
 /// what every terminal sees (a terminal cannot draw transparency).
-public struct Theme: Sendable, Hashable {
+public struct Theme: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     private let declared: [ThemeColor]
     private let opaque: [RGB]
@@ -46,6 +46,8 @@ public struct Theme: Sendable, Hashable {
 
     /// The colour as declared (before blending), e.g. accent @ 0.65 for foregroundMuted.
     public func declaredColor(_ role: ColorRole) -> ThemeColor { declared[Self.index(of: role)] }
+
+    public var description: String { "Theme(\(name))" }
 
     /// True when the background is light (WCAG relative luminance above 0.4). Decides which
     /// 16-colour mapping the theme uses.
