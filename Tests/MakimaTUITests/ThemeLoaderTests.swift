@@ -55,6 +55,17 @@ final class TemporaryDirectory {
         #expect(noXDG == ["/home/u/.config/makima-tui/themes", "/usr/share/makima-tui/Themes"])
     }
 
+    /// The test binary lives under this package's `.build`, so walking up from it must find
+    /// the repository's `Themes/`, and the default theme must load from there.
+    @Test func currentProcessFindsThisPackagesThemes() throws {
+        let dirs = ThemeSearchPath.forCurrentProcess()
+        let expected = (repositoryThemesDirectory as NSString).standardizingPath
+        #expect(dirs.map { ($0 as NSString).standardizingPath }.contains(expected), "\(dirs)")
+        let loaded = try ThemeLoader(searchDirectories: [expected]).load("light")
+        #expect(loaded.source == .file(expected + "/light.theme"))
+        #expect(loaded.theme == Theme.light)
+    }
+
     @Test func packageWithoutThemesIsNotASearchDirectory() throws {
         let tmp = try TemporaryDirectory()
         _ = try tmp.write("pkg/Package.swift", "")
