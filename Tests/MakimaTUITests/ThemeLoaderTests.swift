@@ -7,7 +7,7 @@ final class ThemeTestDirectory {
     let path: String
 
     init() throws {
-        path = NSThemeTestDirectory() + "makima-theme-tests-" + UUID().uuidString
+        path = NSTemporaryDirectory() + "makima-theme-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
