@@ -1,0 +1,193 @@
+/// Parser for the `.theme` line format (documented in docs/themes.md):
+///
+///     ; comment (also after a value)
+///     name = makima
+///     background = #0c1729
+///     foregroundMuted = #9bc3ff @ 0.65
+///     borderMuted = rgba(117, 170, 252, 0.35)
+///
+/// Every role is required: a theme that silently inherited dark-theme colours would draw
+/// unreadable text on a light background, and the error for a missing role is easy to act on.
+public enum ThemeFile {
+    /// The comment character. `#` cannot be it: it starts every hex colour.
+    public static let commentCharacter: Character = ";"
+
+    /// Theme files are a few hundred bytes; anything far larger is not a theme.
+    public static let maximumBytes = 64 * 1024
+
+    /// Parses `text`. `fallbackName` is used when the file has no `name` key (the loader passes
+    /// the file name without `.theme`). `path` only decorates errors.
+    public static func parse(_ text: String, fallbackName: String, path: String? = nil) throws(ThemeError) -> Theme {
+        var name: String?
+        var colors: [ColorRole: ThemeColor] = [:]
+        var seenOnLine: [String: Int] = [:]
+        var lineCount = 0
+
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let lineNumber = offset + 1
+            lineCount = lineNumber
+            func fail(_ key: String?, _ message: String) -> ThemeError {
+                ThemeError(line: lineNumber, key: key, message: message, path: path)
+            }
+            var line = Substring(rawLine)
+            if lineNumber == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
+            if let comment = line.firstIndex(of: commentCharacter) { line = line[..<comment] }
+            let content = line.trimmingWhitespace()
+            if content.isEmpty { continue }
+
+            guard let equals = content.firstIndex(of: "=") else {
+                let word = content.prefix { !$0.isWhitespace }
+                throw fail(String(word.prefix(40)), "expected `key = value`, found no `=`")
+            }
+            let key = String(content[..<equals].trimmingWhitespace())
+            let value = content[content.index(after: equals)...].trimmingWhitespace()
+            guard !key.isEmpty else { throw fail(nil, "missing key before `=`") }
+            guard !value.isEmpty else { throw fail(key, "missing value after `=`") }
+
+            let normalized = normalize(key)
+            if let first = seenOnLine[normalized] {
+                throw fail(key, "duplicate key (first set on line \(first))")
+            }
+            seenOnLine[normalized] = lineNumber
+
+            if normalized == "name" {
+                guard value.allSatisfy({ $0.isLetter || $0.isNumber || "-_. ".contains($0) }) else {
+                    throw fail(key, "name may hold only letters, digits, space, `-`, `_` and `.`")
+                }
+                name = String(value)
+                continue
+            }
+            guard let role = roleByNormalizedName[normalized] else {
+                throw fail(key, "unknown key; expected `name` or a role: \(roleList)")
+            }
+            let color: ThemeColor
+            do {
+                color = try parseColor(value)
+            } catch {
+                throw fail(key, error.reason)
+            }
+            if role == .background, color.alpha != 1 {
+                throw fail(key, "background must be opaque: translucent roles are blended against it")
+            }
+            colors[role] = color
+        }
+
+        if let missing = ColorRole.allCases.first(where: { colors[$0] == nil }) {
+            throw ThemeError(line: lineCount + 1, key: missing.rawValue,
+                             message: "missing role (every role must be set)", path: path)
+        }
+        // Every role is present: checked just above.
+        return Theme(name: name ?? fallbackName) { colors[$0] ?? ThemeColor(hex: 0) }
+    }
+
+    /// Writes `theme` in the file format, every role, translucent roles with their alpha.
+    /// `parse(format(t))` gives back `t`.
+    public static func format(_ theme: Theme) -> String {
+        var lines = ["; Makima TUI theme. Format: docs/themes.md", "name = \(theme.name)"]
+        let width = ColorRole.allCases.map(\.rawValue.count).max() ?? 0
+        for role in ColorRole.allCases {
+            let declared = theme.declaredColor(role)
+            let padded = role.rawValue + String(repeating: " ", count: width - role.rawValue.count)
+            var value = declared.rgb.hex
+            if declared.alpha != 1 { value += " @ \(formatAlpha(declared.alpha))" }
+            lines.append("\(padded) = \(value)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Values
+
+    struct ValueError: Error {
+        let reason: String
+    }
+
+    /// `#rrggbb`, `#rrggbb @ 0.65`, `#rrggbb @ 65%`, `rgb(r, g, b)`, `rgba(r, g, b, a)`.
+    static func parseColor(_ value: Substring) throws(ValueError) -> ThemeColor {
+        let lower = value.lowercased()
+        if lower.hasPrefix("rgb") { return try parseFunctional(Substring(lower)) }
+
+        var colorPart = Substring(value)
+        var alpha = 1.0
+        if let at = value.firstIndex(of: "@") {
+            colorPart = value[..<at].trimmingWhitespace()
+            alpha = try parseAlpha(value[value.index(after: at)...].trimmingWhitespace())
+        }
+        guard colorPart.hasPrefix("#") else {
+            throw ValueError(reason: "expected a colour `#rrggbb`, found `\(colorPart.prefix(40))`")
+        }
+        guard let rgb = RGB(hex: String(colorPart)) else {
+            throw ValueError(reason: "bad hex colour `\(colorPart.prefix(40))`; expected `#rrggbb`")
+        }
+        return ThemeColor(rgb, alpha: alpha)
+    }
+
+    private static func parseFunctional(_ text: Substring) throws(ValueError) -> ThemeColor {
+        let isRGBA = text.hasPrefix("rgba(")
+        let open = isRGBA ? "rgba(" : "rgb("
+        guard text.hasPrefix(open), text.hasSuffix(")") else {
+            throw ValueError(reason: "expected `rgb(r, g, b)` or `rgba(r, g, b, a)`")
+        }
+        let inner = text.dropFirst(open.count).dropLast()
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+        guard parts.count == (isRGBA ? 4 : 3) else {
+            throw ValueError(reason: "\(open)…) takes \(isRGBA ? 4 : 3) numbers, found \(parts.count)")
+        }
+        var channels: [UInt8] = []
+        for part in parts.prefix(3) {
+            guard let channel = UInt8(part) else {
+                throw ValueError(reason: "colour channel `\(part.prefix(20))` is not a whole number 0–255")
+            }
+            channels.append(channel)
+        }
+        let alpha = isRGBA ? try parseAlpha(parts[3]) : 1
+        return ThemeColor(RGB(r: channels[0], g: channels[1], b: channels[2]), alpha: alpha)
+    }
+
+    /// `0.65`, `.65`, `1`, or `65%`; must lie in 0...1.
+    private static func parseAlpha(_ text: Substring) throws(ValueError) -> Double {
+        let isPercent = text.hasSuffix("%")
+        let number = isPercent ? text.dropLast().trimmingWhitespace() : text
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let parsed = Double(number) else {
+            throw ValueError(reason: "alpha `\(text.prefix(20))` is not a number (write 0.65 or 65%)")
+        }
+        let alpha = isPercent ? parsed / 100 : parsed
+        guard (0...1).contains(alpha) else {
+            throw ValueError(reason: "alpha \(text) is out of range; it must be between 0 and 1 (0% and 100%)")
+        }
+        return alpha
+    }
+
+    private static func formatAlpha(_ alpha: Double) -> String {
+        let hundredths = (alpha * 100).rounded()
+        if abs(hundredths - alpha * 100) < 1e-9 {
+            let whole = Int(hundredths)
+            let fraction = whole % 100
+            return "\(whole / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+        }
+        return "\(alpha)"
+    }
+
+    // MARK: - Keys
+
+    /// Keys match case-insensitively, ignoring `-` and `_`: `foreground-muted` is `foregroundMuted`.
+    private static func normalize(_ key: String) -> String {
+        String(key.lowercased().filter { $0 != "-" && $0 != "_" })
+    }
+
+    private static let roleByNormalizedName: [String: ColorRole] = Dictionary(
+        uniqueKeysWithValues: ColorRole.allCases.map { (normalize($0.rawValue), $0) }
+    )
+
+    private static let roleList = ColorRole.allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+fileprivate extension StringProtocol {
+    func trimmingWhitespace() -> SubSequence {
+        guard let start = firstIndex(where: { !$0.isWhitespace }),
+              let end = lastIndex(where: { !$0.isWhitespace }) else {
+            return self[endIndex...]
+        }
+        return self[start...end]
+    }
+}

@@ -1,0 +1,77 @@
+/// A text style: the role text is drawn in, the attributes that stand in for weight and
+/// slant, and whether it is uppercased (chrome and labels are, as in seed 000).
+public struct TextStyle: Sendable, Hashable {
+    public var role: ColorRole
+    public var attributes: TextAttributes
+    public var uppercased: Bool
+
+    public init(role: ColorRole, attributes: TextAttributes = [], uppercased: Bool = false) {
+        self.role = role
+        self.attributes = attributes
+        self.uppercased = uppercased
+    }
+
+    /// The cell style for this text, over `background` (nil: whatever is behind it).
+    public func cellStyle(background: ColorRole? = nil) -> CellStyle {
+        CellStyle(fg: role, bg: background, attributes: attributes)
+    }
+
+    /// `text` as it is shown: uppercased when the style says so (CJK is unaffected).
+    public func apply(to text: String) -> String {
+        uppercased ? text.uppercased() : text
+    }
+
+    /// The same style in another role, e.g. a status pill in ok or danger.
+    public func with(role: ColorRole) -> TextStyle {
+        TextStyle(role: role, attributes: attributes, uppercased: uppercased)
+    }
+
+    public func adding(_ extra: TextAttributes) -> TextStyle {
+        TextStyle(role: role, attributes: attributes.union(extra), uppercased: uppercased)
+    }
+}
+
+/// The text styles of seed 000 `Typography.swift` and its components, in terminal form.
+/// Font weights become bold; opacity (e.g. the unrevealed gloss at 40 %) becomes dim.
+public enum Typography {
+    /// `NAV//`, `SYSTEM//`, section labels: mono, uppercase, tracked, in accent.
+    public static let navLabel = TextStyle(role: .accent, uppercased: true)
+    /// Section labels in the muted colour (`SYSTEM//`, `GLOSSARY//` headers of cards).
+    public static let navLabelMuted = TextStyle(role: .foregroundMuted, uppercased: true)
+    /// The selected pane in the `NAV//` strip.
+    public static let navActive = TextStyle(role: .foreground, attributes: [.bold, .underline], uppercased: true)
+    /// Section titles ("Mesh Orchestration Platform"); medium weight → bold.
+    public static let titleChrome = TextStyle(role: .foreground, attributes: .bold)
+    /// `MAKIMA` in the masthead: semibold, tracked, uppercase.
+    public static let brand = TextStyle(role: .foreground, attributes: .bold, uppercased: true)
+    /// Body text.
+    public static let body = TextStyle(role: .body)
+    /// Caption-level text ("Long-press any term to reveal…").
+    public static let caption = TextStyle(role: .foregroundMuted)
+    /// Values, IDs, hostnames.
+    public static let mono = TextStyle(role: .foregroundMuted)
+    /// Japanese terms (命令, 契約, …).
+    public static let japanese = TextStyle(role: .foreground)
+    /// The English gloss once revealed.
+    public static let glossRevealed = TextStyle(role: .accent, uppercased: true)
+    /// The English gloss while hidden (seed: muted at 40 % opacity).
+    public static let glossHidden = TextStyle(role: .foregroundMuted, attributes: .dim, uppercased: true)
+    /// Badge main text (`支配する`), on `.panel`, border in `.border`.
+    public static let badge = TextStyle(role: .accent)
+    /// Badge subtitle (`CONTROL SYSTEM`).
+    public static let badgeSubtitle = TextStyle(role: .foregroundMuted, uppercased: true)
+    /// Status pill (`WS//ONLINE`): give it the status role with `with(role:)`.
+    public static let pill = TextStyle(role: .foregroundMuted, attributes: .bold, uppercased: true)
+    /// The `·` separators of the masthead.
+    public static let separator = TextStyle(role: .borderMuted)
+    /// Card borders (dashed, `┄ ┆`).
+    public static let cardBorder = TextStyle(role: .borderMuted)
+    /// Strong borders (badge outline, masthead rule).
+    public static let border = TextStyle(role: .border)
+    /// Highlighted row or selection.
+    public static let selection = TextStyle(role: .foreground, attributes: .reverse)
+    /// Status text.
+    public static let ok = TextStyle(role: .ok)
+    public static let warn = TextStyle(role: .warn, attributes: .bold)
+    public static let danger = TextStyle(role: .danger, attributes: .bold)
+}
