@@ -102,16 +102,6 @@ import Testing
         #expect(sameTime(cached.fetchedAt, CacheFixtures.t0.addingTimeInterval(3)))
     }
 
-    @Test func storedJSONIsTheWireShape() throws {
-        let json = try CacheStore.encodeJSON(CacheFixtures.tasks[0])
-        #expect(json.contains(#""contract_id":"c1""#))
-        #expect(json.contains(#""created_at":"2026-11-29T08:08:24.000Z""#))
-        #expect(!json.contains("contractID"))
-        let directive = try CacheStore.encodeJSON(CacheFixtures.directives[0])
-        #expect(directive.contains(#""pending_question":{"#))
-        #expect(directive.contains(#""has_pending_question":true"#))
-    }
-
     @Test func aRowThatNoLongerDecodesIsSkippedNotFatal() throws {
         let rows = [try CacheStore.encodeJSON(CacheFixtures.daemons[0]), #"{"hostname":"no id"}"#, "not json"]
         let decoded = CacheStore.decodeRows(Daemon.self, rows)

@@ -93,9 +93,10 @@ extension CacheStore {
     func replace<Item: Encodable & Identifiable>(_ items: [Item], in collection: CacheCollection, query: String,
                                                  fetchedAt: Date) throws(CacheError) where Item.ID == String {
         let key = collection.key(query: query)
+        let encoder = MakimaJSON.encoder()
         var rows: [(id: String, json: String)] = []
         rows.reserveCapacity(items.count)
-        for item in items { rows.append((item.id, try Self.encodeJSON(item))) }
+        for item in items { rows.append((item.id, try Self.encodeJSON(item, with: encoder))) }
         let table = collection.rawValue
         try withDatabase { db in
             try db.transaction {
@@ -139,9 +140,10 @@ extension CacheStore {
         return CacheSnapshot(items: decoded.items, fetchedAt: Date(timeIntervalSince1970: stored.fetchedAt), skipped: decoded.skipped)
     }
 
-    static func encodeJSON(_ value: some Encodable) throws(CacheError) -> String {
+    /// Pass one encoder for a whole batch: making a JSONEncoder costs more than using it.
+    static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder = MakimaJSON.encoder()) throws(CacheError) -> String {
         do {
-            return String(decoding: try MakimaJSON.encoder().encode(value), as: UTF8.self)
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
             throw CacheError.encoding(String(describing: error))
         }
