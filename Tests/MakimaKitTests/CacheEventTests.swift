@@ -83,6 +83,17 @@ import Testing
         #expect(try openStore().lastSeenSeqs() == ["a": 2_500, "b": 3])
     }
 
+    @Test func contiguousSeqsStopAtTheFirstHole() throws {
+        let store = try openStore()
+        try store.appendEvents(CacheFixtures.outputEvents(task: "whole", seqs: 1...30))
+        try store.appendEvents(CacheFixtures.outputEvents(task: "holed", seqs: [1, 2, 3, 5, 6, 9]))
+        #expect(try store.lastSeenSeqs() == ["whole": 30, "holed": 9])
+        #expect(try store.contiguousSeqs() == ["whole": 30, "holed": 3])
+        // The hole filled by a resync: the run now reaches the next hole.
+        try store.appendEvents(CacheFixtures.outputEvents(task: "holed", seqs: 3...6))
+        #expect(try store.contiguousSeqs()["holed"] == 6)
+    }
+
     @Test func pagesAfterASeqAndTheNewestTail() throws {
         let store = try openStore()
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...50))

@@ -4,8 +4,9 @@ import Foundation
 /// the sync engine's writer thread does, into a fresh cache in a temporary directory.
 public enum CacheBenchmark {
     /// Keys: `events`, `batch_size`, `tasks`, `append_seconds`, `events_per_second`,
-    /// `db_bytes` (database + WAL after the run), `kept_events`, `reopen_ms` (open with its
-    /// quick_check), `latest_2000_ms` (one task's newest 2000 events, decoded), `last_seen_ms`.
+    /// `db_bytes` and `wal_bytes` (file sizes after the run), `kept_events`, `reopen_ms` (open
+    /// with its quick_check), `latest_2000_ms` (one task's newest 2000 events, decoded),
+    /// `last_seen_ms`, `contiguous_seqs_ms`; `error` = 1 if the cache failed.
     public static func run(events count: Int = 100_000, batchSize: Int = 1_000, tasks: Int = 4) -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-cache-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -25,7 +26,8 @@ public enum CacheBenchmark {
             figures["append_seconds"] = seconds
             figures["events_per_second"] = Double(count) / seconds
             figures["kept_events"] = Double(try (0..<tasks).reduce(0) { $0 + (try store.eventCount(taskID: "bench-task-\($1)")) })
-            figures["db_bytes"] = Double(fileSize(file.path) + fileSize(file.path + "-wal"))
+            figures["db_bytes"] = Double(fileSize(file.path))
+            figures["wal_bytes"] = Double(fileSize(file.path + "-wal"))
             store.close()
 
             let reopenStart = DispatchTime.now()
@@ -37,6 +39,9 @@ public enum CacheBenchmark {
             let seenStart = DispatchTime.now()
             _ = try reopened.lastSeenSeqs()
             figures["last_seen_ms"] = elapsed(since: seenStart) * 1_000
+            let contiguousStart = DispatchTime.now()
+            _ = try reopened.contiguousSeqs()
+            figures["contiguous_seqs_ms"] = elapsed(since: contiguousStart) * 1_000
             reopened.close()
         } catch {
             figures["error"] = 1

@@ -66,6 +66,25 @@ extension CacheStore {
         }
     }
 
+    /// Per task, the highest seq reached from its oldest cached event without a hole. Equal to
+    /// `lastSeenSeqs()` unless an event went missing; resyncing from here (instead of the max)
+    /// fetches the hole again, and what was already cached is dropped as a duplicate.
+    public func contiguousSeqs() throws(CacheError) -> [String: Int] {
+        try withDatabase { db in
+            let select = try db.prepare("""
+                SELECT task_id, MIN(seq) FROM (
+                    SELECT task_id, seq, LEAD(seq) OVER (PARTITION BY task_id ORDER BY seq) AS next FROM task_events)
+                WHERE next IS NULL OR next != seq + 1
+                GROUP BY task_id
+                """)
+            var seqs: [String: Int] = [:]
+            while try select.step() {
+                if let task = select.text(0) { seqs[task] = select.int(1) }
+            }
+            return seqs
+        }
+    }
+
     /// How many events are cached for a task.
     public func eventCount(taskID: String) throws(CacheError) -> Int {
         try withDatabase { db in
