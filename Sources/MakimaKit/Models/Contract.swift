@@ -37,3 +37,18 @@ public struct Contract: Decodable, Sendable, Equatable, Identifiable {
         updatedAt = c.date("updated_at")
     }
 }
+
+extension Contract: Encodable {
+    /// The wire shape `init(from:)` reads (the cache stores models this way).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(id, forKey: AnyKey("id"))
+        try c.encode(name, forKey: AnyKey("name"))
+        try c.encode(phase, forKey: AnyKey("phase"))
+        try c.encode(status.rawValue, forKey: AnyKey("status"))
+        try c.encode(autonomousLoop, forKey: AnyKey("autonomous_loop"))
+        try c.encodeIfPresent(description, forKey: AnyKey("description"))
+        try c.encodeIfPresent(createdAt.map(RFC3339.format), forKey: AnyKey("created_at"))
+        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
+    }
+}

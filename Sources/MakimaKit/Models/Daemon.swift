@@ -37,3 +37,17 @@ public struct Daemon: Decodable, Sendable, Equatable, Identifiable {
         maxConcurrentTasks = c.int("max_concurrent_tasks")
     }
 }
+
+extension Daemon: Encodable {
+    /// The wire shape `init(from:)` reads (the cache stores models this way).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(id, forKey: AnyKey("id"))
+        try c.encodeIfPresent(hostname, forKey: AnyKey("hostname"))
+        try c.encode(status.rawValue, forKey: AnyKey("status"))
+        try c.encodeIfPresent(lastHeartbeat.map(RFC3339.format), forKey: AnyKey("last_heartbeat"))
+        try c.encodeIfPresent(version, forKey: AnyKey("version"))
+        try c.encodeIfPresent(runningTasks, forKey: AnyKey("running_tasks"))
+        try c.encodeIfPresent(maxConcurrentTasks, forKey: AnyKey("max_concurrent_tasks"))
+    }
+}

@@ -38,3 +38,22 @@ public struct Directive: Decodable, Sendable, Equatable, Identifiable {
         hasPendingQuestion = c.bool("has_pending_question") ?? (pendingQuestion != nil)
     }
 }
+
+extension Directive: Encodable {
+    /// The wire shape `init(from:)` reads (the cache stores models this way).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(id, forKey: AnyKey("id"))
+        try c.encode(title, forKey: AnyKey("title"))
+        try c.encode(status, forKey: AnyKey("status"))
+        try c.encode(hasPendingQuestion, forKey: AnyKey("has_pending_question"))
+        if let q = pendingQuestion {
+            var qc = c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("pending_question"))
+            try qc.encode(q.id, forKey: AnyKey("id"))
+            try qc.encode(q.text, forKey: AnyKey("text"))
+            try qc.encodeIfPresent(q.askedAt.map(RFC3339.format), forKey: AnyKey("asked_at"))
+            try qc.encodeIfPresent(q.taskID, forKey: AnyKey("task_id"))
+        }
+        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
+    }
+}

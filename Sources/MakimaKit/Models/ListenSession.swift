@@ -46,3 +46,24 @@ public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
 struct IgnoredValue: Decodable {
     init(from decoder: Decoder) throws {}
 }
+
+extension ListenSession: Encodable {
+    /// The wire shape `init(from:)` reads (the cache stores models this way).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(id, forKey: AnyKey("id"))
+        try c.encodeIfPresent(title, forKey: AnyKey("title"))
+        try c.encodeIfPresent(startedAt.map(RFC3339.format), forKey: AnyKey("started_at"))
+        try c.encodeIfPresent(endedAt.map(RFC3339.format), forKey: AnyKey("ended_at"))
+        try c.encodeIfPresent(transcriptPreview, forKey: AnyKey("transcript_preview"))
+        if let transcript {
+            var lines = c.nestedUnkeyedContainer(forKey: AnyKey("transcript"))
+            for line in transcript {
+                var lc = lines.nestedContainer(keyedBy: AnyKey.self)
+                try lc.encodeIfPresent(line.speaker, forKey: AnyKey("speaker"))
+                try lc.encode(line.text, forKey: AnyKey("text"))
+                try lc.encodeIfPresent(line.at.map(RFC3339.format), forKey: AnyKey("at"))
+            }
+        }
+    }
+}

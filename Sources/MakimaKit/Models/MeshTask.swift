@@ -56,3 +56,20 @@ public struct MeshTask: Decodable, Sendable, Equatable, Identifiable {
         return id
     }
 }
+
+extension MeshTask: Encodable {
+    /// The wire shape `init(from:)` reads (the cache stores models this way).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        try c.encode(id, forKey: AnyKey("id"))
+        try c.encodeIfPresent(contractID, forKey: AnyKey("contract_id"))
+        try c.encodeIfPresent(parentID, forKey: AnyKey("parent_id"))
+        try c.encodeIfPresent(title, forKey: AnyKey("title"))
+        try c.encode(plan, forKey: AnyKey("plan"))
+        try c.encode(status.rawValue, forKey: AnyKey("status"))
+        try c.encodeIfPresent(daemonID, forKey: AnyKey("daemon_id"))
+        try c.encodeIfPresent(createdAt.map(RFC3339.format), forKey: AnyKey("created_at"))
+        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
+        try c.encodeIfPresent(completedAt.map(RFC3339.format), forKey: AnyKey("completed_at"))
+    }
+}

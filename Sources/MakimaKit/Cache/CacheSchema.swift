@@ -1,0 +1,71 @@
+/// The cache's tables, versioned with `PRAGMA user_version`.
+///
+/// To change the schema: append a migration to `migrations` (it takes the database from version
+/// `index` to `index + 1`) and bump nothing else. A database from a newer build (a higher
+/// version than this one knows) is treated like a damaged one: moved aside and replaced, since
+/// everything in it can be fetched again.
+enum CacheSchema {
+    static let migrations: [String] = [
+        // 0 -> 1
+        """
+        CREATE TABLE collections (
+            key TEXT PRIMARY KEY NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        CREATE TABLE daemons (collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            PRIMARY KEY (collection, position));
+        CREATE TABLE contracts (collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            PRIMARY KEY (collection, position));
+        CREATE TABLE tasks (collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            PRIMARY KEY (collection, position));
+        CREATE TABLE directives (collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            PRIMARY KEY (collection, position));
+        CREATE TABLE listen_sessions (collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            PRIMARY KEY (collection, position));
+        CREATE INDEX tasks_by_id ON tasks (id);
+        CREATE TABLE listen_transcripts (
+            session_id TEXT PRIMARY KEY NOT NULL,
+            fetched_at REAL NOT NULL,
+            json TEXT NOT NULL
+        );
+        CREATE TABLE task_events (
+            task_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            event_id INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            json TEXT NOT NULL,
+            PRIMARY KEY (task_id, seq)
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    static var version: Int { migrations.count }
+
+    /// Every table the current version must have; a database missing one is not ours.
+    static let tables = ["collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
+                         "listen_transcripts", "task_events"]
+
+    enum Problem: Error { case newerVersion(Int), missingTables([String]) }
+
+    /// Brings the database to `version`, each step in its own transaction.
+    static func migrate(_ db: SQLiteDatabase) throws {
+        let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        if current > version { throw Problem.newerVersion(current) }
+        for step in current..<version {
+            try db.transaction {
+                try db.exec(migrations[step])
+                try db.exec("PRAGMA user_version = \(step + 1)")
+            }
+        }
+        let present = try tableNames(db)
+        let missing = tables.filter { !present.contains($0) }
+        if !missing.isEmpty { throw Problem.missingTables(missing) }
+    }
+
+    private static func tableNames(_ db: SQLiteDatabase) throws -> Set<String> {
+        let statement = try db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        var names: Set<String> = []
+        while try statement.step() { if let name = statement.text(0) { names.insert(name) } }
+        return names
+    }
+}

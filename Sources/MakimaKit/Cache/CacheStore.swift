@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// What `CacheStore.open` returns: the store, and a message for the user when the old cache
+/// had to be replaced (show it once, e.g. as a toast).
+public struct CacheOpenResult: Sendable {
+    public let store: CacheStore
+    public let notice: String?
+}
+
+/// The offline-first cache of one server profile: the last fetched lists (with when they were
+/// fetched) and the newest task events, in one SQLite database per profile.
+///
+/// Threads: every call is serialised on one connection by an internal lock, so the store is
+/// `Sendable` and may be shared, e.g. the sync engine's writer thread appends events while the
+/// UI thread reads at start-up. A call blocks while another runs; event appends are split into
+/// transactions of at most `maxEventsPerTransaction` so the lock is never held for long.
+/// Do not call it from the cooperative pool in a hot loop: it does blocking file I/O.
+///
+/// Errors are `CacheError`. After `.diskFull` the failed write is rolled back whole and reads
+/// keep working. Every write is one transaction in a WAL database, so a kill -9 at any moment
+/// leaves either all of a write or none of it.
+public final class CacheStore: Sendable {
+    /// The newest events kept per task (BRIEF: the last 2000 output lines).
+    public let eventsKeptPerTask: Int
+    public static let maxEventsPerTransaction = 2_000
+
+    public let file: URL
+    private let connection: Mutex<SQLiteDatabase?>
+
+    private init(file: URL, database: consuming sending SQLiteDatabase, eventsKeptPerTask: Int) {
+        self.file = file
+        self.eventsKeptPerTask = eventsKeptPerTask
+        connection = Mutex(database)
+    }
+
+    /// Opens (or creates) the cache of a profile at `CacheLocation.databaseFile(profileKey:)`.
+    public static func open(profileKey: String,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(CacheError) -> CacheOpenResult {
+        try open(file: CacheLocation.databaseFile(profileKey: profileKey, environment: environment))
+    }
+
+    /// Opens (or creates) a cache database at an explicit path; its directory is created if needed.
+    public static func open(file: URL, now: Date = Date(),
+                            eventsKeptPerTask: Int = 2_000) throws(CacheError) -> CacheOpenResult {
+        let (database, notice) = try CacheOpener.open(file: file, now: now)
+        let store = CacheStore(file: file, database: database, eventsKeptPerTask: max(1, eventsKeptPerTask))
+        return CacheOpenResult(store: store, notice: notice)
+    }
+
+    /// `PRAGMA integrity_check`: true only when SQLite finds nothing wrong.
+    public func integrityCheck() -> Bool {
+        (try? withDatabase { db in try db.scalarText("PRAGMA integrity_check") == "ok" }) ?? false
+    }
+
+    /// Closes the connection; later calls throw `CacheError.closed`.
+    public func close() {
+        connection.withLock { db in
+            db?.close()
+            db = nil
+        }
+    }
+
+    /// Deletes this profile's cache: closes the store, then removes the database, its -wal and
+    /// -shm files, any moved-aside damaged copies, and the profile directory if it is left empty.
+    public func purge() throws(CacheError) {
+        close()
+        let fm = FileManager.default
+        let dir = file.deletingLastPathComponent()
+        let name = file.lastPathComponent
+        let siblings = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
+        let ours = siblings.filter { $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") }
+        for entry in ours {
+            do { try fm.removeItem(at: dir.appendingPathComponent(entry)) } catch {
+                throw CacheError.cantOpen(path: dir.appendingPathComponent(entry).path, reason: "cannot delete: \(error.localizedDescription)")
+            }
+        }
+        if (try? fm.contentsOfDirectory(atPath: dir.path))?.isEmpty == true {
+            try? fm.removeItem(at: dir)
+        }
+    }
+
+    /// Runs `body` with the connection, under the lock; any error becomes a `CacheError`.
+    func withDatabase<T: Sendable>(_ body: (SQLiteDatabase) throws -> T) throws(CacheError) -> T {
+        let path = file.path
+        let result: Result<T, CacheError> = connection.withLock { db in
+            guard let db else { return .failure(.closed) }
+            do { return .success(try body(db)) } catch { return .failure(CacheError.from(error, path: path)) }
+        }
+        return try result.get()
+    }
+}
+
+extension CacheStore {
+    /// Caps the database at `pages` pages, so a write past the cap fails with SQLITE_FULL,
+    /// exactly as a full disk does (the tests' way to fill a disk). Applies to this connection.
+    func limitSize(pages: Int) throws(CacheError) {
+        try withDatabase { db in _ = try db.scalarInt("PRAGMA max_page_count = \(max(1, pages))") }
+    }
+
+    /// Pages in the database file now.
+    func pageCount() throws(CacheError) -> Int {
+        try withDatabase { db in Int(try db.scalarInt("PRAGMA page_count") ?? 0) }
+    }
+}
