@@ -9,4 +9,16 @@ swift test --parallel --num-workers 2 > .build/test-output.txt 2>&1
 status=$?
 # Failures and the closing summary; the full log stays in .build/test-output.txt.
 grep -E 'error|failed|✘|Executed|passed after|Test run with' .build/test-output.txt | grep -vE '^✔ Test [^r]' | tail -n 60
+
+echo "== dev server self-check"
+python3 devserver/selfcheck.py > .build/devserver-selfcheck.txt 2>&1
+dev=$?
+tail -n 2 .build/devserver-selfcheck.txt
+[ "$dev" -eq 0 ] || { echo "devserver self-check failed (log: .build/devserver-selfcheck.txt)"; status=1; }
+
+for e2e in Tests/e2e/*.sh; do
+  [ -f "$e2e" ] || continue
+  echo "== $e2e"
+  bash "$e2e" || status=1
+done
 exit "$status"
