@@ -1,0 +1,329 @@
+import Foundation
+import CWslayShim
+import CSHA1Shim
+
+/// One run of a `WebSocketConnection`, confined to the thread that calls `run`: the transport,
+/// the Upgrade exchange, then wslay's event loop for framing, fragmentation, ping/pong, close.
+final class WebSocketSession {
+    enum Message {
+        case text(String)
+        case binary(Data)
+    }
+
+    private let transport: WebSocketTransport
+    private let options: WebSocketOptions
+    private let outbox: WebSocketOutbox
+    private let clock = ContinuousClock()
+    private var context: wslay_event_context_ptr?
+    /// Bytes that followed the answer head: the start of the first frame, read before the socket.
+    private var leftover: ArraySlice<UInt8> = []
+    private var inbox: [Message] = []
+    private var lastReceive: ContinuousClock.Instant
+    private var transportFailure: String?
+    private var peerReason = ""
+    var stats = WebSocketStats()
+
+    init?(options: WebSocketOptions, outbox: WebSocketOutbox) {
+        guard let transport = WebSocketTransport() else { return nil }
+        self.transport = transport
+        self.options = options
+        self.outbox = outbox
+        lastReceive = clock.now
+    }
+
+    deinit {
+        if let context { wslay_event_context_free(context) }
+    }
+
+    // MARK: Opening
+
+    /// TCP + TLS + Upgrade. nil when the WebSocket is open, else why not.
+    func open(target: WebSocketTarget, headers: [String: String]) -> WebSocketCloseReason? {
+        if let failure = transport.connect(to: target, options: options, outbox: outbox) {
+            return outbox.isClosing ? closedLocally() : .transport(UntrustedText.clean(failure))
+        }
+        let key: String
+        do { key = try WebSocketHandshake.makeKey() } catch { return .transport(error.description) }
+        let deadline = clock.now + .seconds(options.handshakeTimeout)
+        if let failure = sendAll(WebSocketHandshake.request(target: target, key: key, headers: headers), until: deadline) {
+            return failure
+        }
+        var head: ArraySlice<UInt8> = []
+        if let failure = readHead(until: deadline, into: &head) { return failure }
+        guard let response = WebSocketHandshake.parse(head: head) else { return .protocolError("unreadable answer to the upgrade") }
+        if let refusal = WebSocketHandshake.check(response, key: key) { return refusal }
+        return startFraming()
+    }
+
+    private func closedLocally() -> WebSocketCloseReason {
+        let request = outbox.take().close
+        return .normal(code: request?.code ?? 1000, reason: request?.reason ?? "")
+    }
+
+    private func seconds(until deadline: ContinuousClock.Instant) -> TimeInterval {
+        let d = deadline - clock.now
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// Waits for the socket during the Upgrade; a close request aborts, other wake-ups don't.
+    private func awaitSocket(read: Bool, until deadline: ContinuousClock.Instant) -> WebSocketCloseReason? {
+        while true {
+            if outbox.isClosing { return closedLocally() }
+            let left = seconds(until: deadline)
+            guard left > 0 else { return .transport("the server did not answer the upgrade in time") }
+            switch transport.wait(read: read, write: !read, wake: outbox.wake, timeout: left) {
+            case .ready: return nil
+            case .woken, .timedOut: continue
+            }
+        }
+    }
+
+    private func sendAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) -> WebSocketCloseReason? {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { transport.send($0.baseAddress! + sent, count: bytes.count - sent) }
+            switch result {
+            case .done(let n): sent += n
+            case .wouldBlock: if let stop = awaitSocket(read: false, until: deadline) { return stop }
+            case .closed: return .transport("connection closed while sending the upgrade")
+            case .failed(let why): return .transport(UntrustedText.clean(why))
+            }
+        }
+        return nil
+    }
+
+    private func readHead(until deadline: ContinuousClock.Instant, into head: inout ArraySlice<UInt8>) -> WebSocketCloseReason? {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            switch chunk.withUnsafeMutableBytes({ transport.receive(into: $0.baseAddress!, count: $0.count) }) {
+            case .done(let n):
+                received += chunk[0..<n]
+                if let end = WebSocketHandshake.endOfHead(in: received) {
+                    leftover = received[end...]
+                    lastReceive = clock.now
+                    head = received[..<end]
+                    return nil
+                }
+                if received.count > WebSocketHandshake.maxResponseHeadBytes {
+                    return .protocolError("answer head over \(WebSocketHandshake.maxResponseHeadBytes) bytes")
+                }
+            case .wouldBlock:
+                if let stop = awaitSocket(read: true, until: deadline) { return stop }
+            case .closed:
+                return .transport("connection closed during the upgrade")
+            case .failed(let why):
+                return .transport(UntrustedText.clean(why))
+            }
+        }
+    }
+
+    private func startFraming() -> WebSocketCloseReason? {
+        var callbacks = wslay_event_callbacks(
+            recv_callback: { ctx, buf, len, _, user in
+                WebSocketSession.from(user).wslayRecv(ctx, buf, len)
+            },
+            send_callback: { ctx, data, len, _, user in
+                WebSocketSession.from(user).wslaySend(ctx, data, len)
+            },
+            genmask_callback: { _, buf, len, _ in
+                mk_wslay_random(buf, len)
+            },
+            on_frame_recv_start_callback: nil,
+            on_frame_recv_chunk_callback: nil,
+            on_frame_recv_end_callback: nil,
+            on_msg_recv_callback: { _, arg, user in
+                guard let arg else { return }
+                WebSocketSession.from(user).wslayMessage(arg.pointee)
+            }
+        )
+        var ctx: wslay_event_context_ptr?
+        guard wslay_event_context_client_init(&ctx, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let ctx else {
+            return .transport("out of memory for the WebSocket context")
+        }
+        context = ctx
+        wslay_event_config_set_max_recv_msg_length(ctx, UInt64(max(options.maxMessageBytes, 0)))
+        return nil
+    }
+
+    // MARK: Exchanging frames
+
+    /// Runs until the WebSocket ends; `deliver` gets each message in order, on this thread.
+    func exchange(deliver: (Message) -> Void, publish: (WebSocketStats) -> Void) -> WebSocketCloseReason {
+        guard let ctx = context else { return .transport("not open") }
+        let pingEvery = Duration.seconds(options.pingAfterSilence)
+        let deadAfter = Duration.seconds(options.deadAfterSilence)
+        var lastPing = lastReceive
+        var localClose: (code: UInt16, reason: String)?
+        var closeDeadline: ContinuousClock.Instant?
+        var readable = !leftover.isEmpty
+        lastReceive = clock.now
+
+        while true {
+            let asked = outbox.take()
+            for text in asked.texts where localClose == nil {
+                if queue(ctx, opcode: WSLAY_TEXT_FRAME, Array(text.utf8)) { stats.messagesSent += 1 }
+            }
+            if localClose == nil, let close = asked.close {
+                localClose = close
+                closeDeadline = clock.now + .seconds(options.closeTimeout)
+                var reason = Array(close.reason.utf8.prefix(120))
+                while String(validating: reason, as: UTF8.self) == nil { reason.removeLast() }  // cut mid-character
+                _ = wslay_event_queue_close(ctx, close.code, reason, reason.count)
+            }
+            if readable && wslay_event_want_read(ctx) != 0 {
+                let rc = wslay_event_recv(ctx)
+                flush(deliver)
+                if rc != 0 { return failed(ctx, rc, localClose) }
+            }
+            if wslay_event_want_write(ctx) != 0, wslay_event_send(ctx) != 0 {
+                return failed(ctx, -1, localClose)
+            }
+            publish(stats)
+            let wantRead = wslay_event_want_read(ctx) != 0
+            let wantWrite = wslay_event_want_write(ctx) != 0
+            if !wantRead && !wantWrite { return ended(ctx, localClose) }
+
+            let now = clock.now
+            if let closeDeadline, now >= closeDeadline, let localClose { return .normal(code: localClose.code, reason: localClose.reason) }
+            if now - lastReceive >= deadAfter { return .peerVanished }
+            if localClose == nil, now - lastReceive >= pingEvery, now - lastPing >= pingEvery {
+                if queue(ctx, opcode: WSLAY_PING, []) { stats.pingsSent += 1 }
+                lastPing = now
+                readable = false
+                continue
+            }
+            var next = min(lastReceive + deadAfter, max(lastReceive, lastPing) + pingEvery)
+            if let closeDeadline { next = min(next, closeDeadline) }
+            switch transport.wait(read: wantRead, write: wantWrite, wake: outbox.wake, timeout: seconds(until: next)) {
+            case .ready(let r, _): readable = r || !leftover.isEmpty
+            case .woken, .timedOut: readable = !leftover.isEmpty
+            }
+        }
+    }
+
+    private func queue(_ ctx: wslay_event_context_ptr, opcode: wslay_opcode, _ payload: [UInt8]) -> Bool {
+        var msg = wslay_event_msg(opcode: UInt8(opcode.rawValue), msg: nil, msg_length: payload.count)
+        return payload.withUnsafeBufferPointer { buf in
+            msg.msg = buf.baseAddress
+            return wslay_event_queue_msg(ctx, &msg) == 0  // wslay copies the payload
+        }
+    }
+
+    private func flush(_ deliver: (Message) -> Void) {
+        guard !inbox.isEmpty else { return }
+        let batch = inbox
+        inbox.removeAll(keepingCapacity: true)
+        for message in batch { deliver(message) }
+    }
+
+    /// Both directions are done: a close handshake, or wslay failed the connection itself.
+    private func ended(_ ctx: wslay_event_context_ptr, _ localClose: (code: UInt16, reason: String)?) -> WebSocketCloseReason {
+        if let localClose { return .normal(code: localClose.code, reason: localClose.reason) }
+        if wslay_event_get_close_received(ctx) != 0 {
+            return .normal(code: wslay_event_get_status_code_received(ctx), reason: peerReason)
+        }
+        return libraryClose(wslay_event_get_status_code_sent(ctx))
+    }
+
+    private func failed(_ ctx: wslay_event_context_ptr, _ rc: Int32, _ localClose: (code: UInt16, reason: String)?) -> WebSocketCloseReason {
+        // A peer that sends its close frame and hangs up at once makes our reply fail: still a close.
+        if wslay_event_get_close_received(ctx) != 0 || localClose != nil { return ended(ctx, localClose) }
+        if wslay_event_get_close_sent(ctx) != 0 { return libraryClose(wslay_event_get_status_code_sent(ctx)) }
+        if let transportFailure { return .transport(UntrustedText.clean(transportFailure)) }
+        return .transport("WebSocket library error \(rc)")
+    }
+
+    /// wslay closes by itself on a message over the cap (1009) and on protocol errors.
+    private func libraryClose(_ code: UInt16) -> WebSocketCloseReason {
+        switch code {
+        case 1009:
+            stats.oversizeRejected += 1
+            return .messageTooBig
+        case 1007:
+            stats.malformedRejected += 1
+            return .protocolError("invalid UTF-8 in a text message (closed with 1007)")
+        default: return .protocolError("the server broke the WebSocket protocol (closed with \(code))")
+        }
+    }
+
+    // MARK: wslay callbacks (run inside wslay_event_recv / wslay_event_send, on this thread)
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> WebSocketSession {
+        Unmanaged<WebSocketSession>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    private func wslayRecv(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int {
+        guard let buf else { return -1 }
+        if !leftover.isEmpty {
+            let n = min(len, leftover.count)
+            leftover.prefix(n).withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: n) }
+            leftover = leftover.dropFirst(n)
+            return n
+        }
+        switch transport.receive(into: buf, count: len) {
+        case .done(let n):
+            lastReceive = clock.now
+            return n
+        case .wouldBlock:
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+        case .closed:
+            transportFailure = "the server hung up without a close frame"
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
+        case .failed(let why):
+            transportFailure = why
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
+        }
+        return -1
+    }
+
+    private func wslaySend(_ ctx: wslay_event_context_ptr?, _ data: UnsafePointer<UInt8>?, _ len: Int) -> Int {
+        guard let data else { return -1 }
+        switch transport.send(data, count: len) {
+        case .done(let n):
+            return n
+        case .wouldBlock:
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+        case .closed:
+            transportFailure = "the server hung up"
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
+        case .failed(let why):
+            transportFailure = why
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
+        }
+        return -1
+    }
+
+    private func wslayMessage(_ arg: wslay_event_on_msg_recv_arg) {
+        let bytes = UnsafeBufferPointer(start: arg.msg, count: arg.msg_length)
+        switch UInt32(arg.opcode) {
+        case WSLAY_TEXT_FRAME.rawValue:
+            // wslay has checked the UTF-8 already (it fails the connection with 1007 first);
+            // the validating decode costs no more than a repairing one and keeps it certain.
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                stats.malformedRejected += 1
+                return
+            }
+            inbox.append(.text(text))
+            stats.messagesReceived += 1
+            stats.bytesReceived += bytes.count
+        case WSLAY_BINARY_FRAME.rawValue:
+            inbox.append(.binary(Data(buffer: bytes)))
+            stats.messagesReceived += 1
+            stats.binaryMessagesReceived += 1
+            stats.bytesReceived += bytes.count
+        case WSLAY_CONNECTION_CLOSE.rawValue:
+            peerReason = bytes.count > 2 ? UntrustedText.clean(bytes: bytes.dropFirst(2)) : ""
+        case WSLAY_PONG.rawValue:
+            stats.pongsReceived += 1
+        default:
+            break
+        }
+    }
+}
+
+/// Mask keys must be unpredictable (RFC 6455 10.3).
+private func mk_wslay_random(_ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int32 {
+    guard let buf else { return -1 }
+    return mk_random_bytes(buf, Int32(len)) == 1 ? 0 : -1
+}
