@@ -154,7 +154,7 @@ import MakimaKit
         connection.close(code: 1001, reason: "going away")
         let result = await runOnThread(connection)
         #expect(!result.opened)
-        #expect(result.reason == .normal(code: 1001, reason: ""))
+        #expect(result.reason == .normal(code: 1001, reason: "going away"))
     }
 
     @Test func refusedPortIsATransportError() async throws {
@@ -174,5 +174,21 @@ import MakimaKit
             return
         }
         #expect(why.contains("connect"))
+    }
+
+    @Test func closeAbortsAConnectInProgress() async throws {
+        let listener = try StalledListener()
+        var options = WebSocketOptions()
+        options.connectTimeout = 30
+        let connection = try WebSocketConnection(url: URL(string: "ws://127.0.0.1:\(listener.port)/")!, options: options)
+        let closer = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            connection.close(code: 1001, reason: "quit")
+        }
+        closer.start()
+        // Without the abort this would end as a connect timeout (or the watchdog's 4999).
+        let result = await runOnThread(connection)
+        #expect(!result.opened)
+        #expect(result.reason == .normal(code: 1001, reason: "quit"))
     }
 }

@@ -117,3 +117,39 @@ func eventually(timeout: TimeInterval = 15, _ condition: () -> Bool) async -> Bo
     }
     return condition()
 }
+
+/// A loopback port whose accept queue is full, so a new connect stalls in SYN_SENT: lets a
+/// test interrupt a connect in progress without depending on outside networks.
+final class StalledListener: Sendable {
+    let port: Int
+    private let fds: [Int32]
+
+    struct Failure: Error {}
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) == 0 && getsockname(listener, $0, &len) == 0 }
+        }
+        guard bound, listen(listener, 0) == 0 else { close(listener); throw Failure() }
+        var all = [listener]
+        // Linux queues backlog + 1 connections; a few more fill it for sure.
+        for _ in 0..<3 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+            _ = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, len) }
+            }
+            all.append(filler)
+        }
+        Thread.sleep(forTimeInterval: 0.1)  // let the fillers' handshakes land in the queue
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        fds = all
+    }
+
+    deinit { for fd in fds { close(fd) } }
+}

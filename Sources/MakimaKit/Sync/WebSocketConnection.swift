@@ -43,7 +43,7 @@ public final class WebSocketConnection: Sendable {
         onBinary: (Data) -> Void = { _ in }
     ) -> WebSocketCloseReason {
         precondition(!started.exchange(true, ordering: .acquiringAndReleasing), "WebSocketConnection.run called twice")
-        guard !outbox.isClosing else { return .normal(code: outbox.take().close?.code ?? 1000, reason: "") }
+        if outbox.isClosing, let asked = outbox.take().close { return .normal(code: asked.code, reason: asked.reason) }
         guard let session = WebSocketSession(options: options, outbox: outbox) else {
             return .transport("libcurl could not be initialised")
         }

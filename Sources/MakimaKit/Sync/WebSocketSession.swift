@@ -39,8 +39,10 @@ final class WebSocketSession {
 
     /// TCP + TLS + Upgrade. nil when the WebSocket is open, else why not.
     func open(target: WebSocketTarget, headers: [String: String]) -> WebSocketCloseReason? {
-        if let failure = transport.connect(to: target, options: options, outbox: outbox) {
-            return outbox.isClosing ? closedLocally() : .transport(UntrustedText.clean(failure))
+        switch transport.connect(to: target, options: options, outbox: outbox) {
+        case .connected: break
+        case .aborted: return closedLocally()
+        case .failed(let why): return .transport(UntrustedText.clean(why))
         }
         let key: String
         do { key = try WebSocketHandshake.makeKey() } catch { return .transport(error.description) }

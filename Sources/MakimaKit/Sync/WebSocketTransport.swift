@@ -36,8 +36,14 @@ final class WebSocketTransport {
         errorBuffer.deallocate()
     }
 
-    /// Connects; nil on success, else why not. `outbox.isClosing` aborts a connect in progress.
-    func connect(to target: WebSocketTarget, options: WebSocketOptions, outbox: WebSocketOutbox) -> String? {
+    enum ConnectResult: Equatable {
+        case connected
+        /// `outbox.isClosing` became true during the connect.
+        case aborted
+        case failed(String)
+    }
+
+    func connect(to target: WebSocketTarget, options: WebSocketOptions, outbox: WebSocketOutbox) -> ConnectResult {
         let ms = Int(max(options.connectTimeout, 0.001) * 1000)
         var rc = mk_curl_setopt_str(curl, CURLOPT_URL, target.curlURL)
         for (option, value) in [(CURLOPT_CONNECT_ONLY, 1), (CURLOPT_NOSIGNAL, 1), (CURLOPT_CONNECTTIMEOUT_MS, ms),
@@ -55,14 +61,15 @@ final class WebSocketTransport {
         }
         if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(progress, to: UnsafeMutableRawPointer.self)) }
         if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(outbox).toOpaque()) }
-        guard rc == CURLE_OK else { return "curl setup failed: \(describe(rc))" }
+        guard rc == CURLE_OK else { return .failed("curl setup failed: \(describe(rc))") }
 
         rc = curl_easy_perform(curl)
-        guard rc == CURLE_OK else { return "connect failed: \(describe(rc))" }
+        if rc == CURLE_ABORTED_BY_CALLBACK { return .aborted }
+        guard rc == CURLE_OK else { return .failed("connect failed: \(describe(rc))") }
         var fd: curl_socket_t = -1
-        guard mk_curl_getinfo_socket(curl, &fd) == CURLE_OK, fd >= 0 else { return "connect failed: no socket" }
+        guard mk_curl_getinfo_socket(curl, &fd) == CURLE_OK, fd >= 0 else { return .failed("connect failed: no socket") }
         socket = fd
-        return nil
+        return .connected
     }
 
     func send(_ bytes: UnsafeRawPointer, count: Int) -> IOResult {
