@@ -21,8 +21,8 @@ struct WebSocketTarget: Equatable {
         }
         if parts.user != nil || parts.password != nil { throw .invalidURL("credentials in the URL are not allowed") }
         let defaultPort = isSecure ? 443 : 80
-        // URLComponents drops the brackets of an IPv6 literal in `host`.
-        let hostLiteral = host.contains(":") ? "[\(host)]" : host
+        // An IPv6 literal needs its brackets; some Foundations keep them in `host`, some drop them.
+        let hostLiteral = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let authority = (parts.port == nil || parts.port == defaultPort) ? hostLiteral : "\(hostLiteral):\(parts.port!)"
         var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
         if let query = parts.percentEncodedQuery { target += "?" + query }
