@@ -20,6 +20,13 @@ final class WebSocketSession {
     private var inbox: [Message] = []
     private var lastReceive: ContinuousClock.Instant
     private var transportFailure: String?
+    /// Bytes wslay may still read this turn. A peer sending without pause would otherwise keep
+    /// one `wslay_event_recv` call reading forever: no delivery, no sending, a growing inbox.
+    private var readBudget = 0
+    /// The last read stopped on the budget, not on an empty socket: data may sit in TLS
+    /// buffers that poll() cannot see, so the next turn reads without waiting.
+    private var stoppedOnBudget = false
+    private static let readBudgetPerTurn = 1 << 20
     private var peerReason = ""
     var stats = WebSocketStats()
 
@@ -174,6 +181,8 @@ final class WebSocketSession {
                 _ = wslay_event_queue_close(ctx, close.code, reason, reason.count)
             }
             if readable && wslay_event_want_read(ctx) != 0 {
+                readBudget = WebSocketSession.readBudgetPerTurn
+                stoppedOnBudget = false
                 let rc = wslay_event_recv(ctx)
                 flush(deliver)
                 if rc != 0 { return failed(ctx, rc, localClose) }
@@ -195,11 +204,15 @@ final class WebSocketSession {
                 readable = false
                 continue
             }
+            if wantRead && (stoppedOnBudget || !leftover.isEmpty) {
+                readable = true
+                continue
+            }
             var next = min(lastReceive + deadAfter, max(lastReceive, lastPing) + pingEvery)
             if let closeDeadline { next = min(next, closeDeadline) }
             switch transport.wait(read: wantRead, write: wantWrite, wake: outbox.wake, timeout: seconds(until: next)) {
-            case .ready(let r, _): readable = r || !leftover.isEmpty
-            case .woken, .timedOut: readable = !leftover.isEmpty
+            case .ready(let r, _): readable = r
+            case .woken, .timedOut: readable = false
             }
         }
     }
@@ -257,15 +270,21 @@ final class WebSocketSession {
 
     private func wslayRecv(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int {
         guard let buf else { return -1 }
+        guard readBudget > 0 else {
+            stoppedOnBudget = true
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+            return -1
+        }
         if !leftover.isEmpty {
             let n = min(len, leftover.count)
             leftover.prefix(n).withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: n) }
             leftover = leftover.dropFirst(n)
             return n
         }
-        switch transport.receive(into: buf, count: len) {
+        switch transport.receive(into: buf, count: min(len, readBudget)) {
         case .done(let n):
             lastReceive = clock.now
+            readBudget -= n
             return n
         case .wouldBlock:
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))

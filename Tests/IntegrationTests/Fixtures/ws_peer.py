@@ -83,6 +83,27 @@ async def send_many(request):
     return ws
 
 
+async def blast(request):
+    """n copies of one pre-built text frame written in bulk (for throughput: the peer's own
+    per-message cost stays out of the figure), then close 1000."""
+    n = int(request.query.get("n", "1000"))
+    size = int(request.query.get("size", "64"))
+    ws = await open_ws(request)
+    t = request.transport
+    one = frame(TEXT, b"b" * size)
+    per_write = max(1, (256 * 1024) // len(one))
+    sent = 0
+    while sent < n:
+        k = min(per_write, n - sent)
+        t.write(one * k)
+        sent += k
+        while t.get_write_buffer_size() > 4 * 1024 * 1024 and not t.is_closing():
+            await asyncio.sleep(0.0005)
+    t.write(close_frame(1000, b"done"))
+    await drain(ws)
+    return ws
+
+
 async def binary(request):
     ws = await open_ws(request)
     await ws.send_bytes(bytes(range(256)))
@@ -207,7 +228,7 @@ async def drop(request):
 def make_app():
     app = web.Application()
     routes = {
-        "/echo": echo, "/send": send_many, "/binary": binary, "/huge": huge, "/fragmented": fragmented,
+        "/echo": echo, "/send": send_many, "/blast": blast, "/binary": binary, "/huge": huge, "/fragmented": fragmented,
         "/ping": server_ping, "/close4001": close_4001, "/reject": reject, "/badaccept": bad_accept,
         "/early": early_frame, "/silent": silent, "/invalid_utf8": invalid_utf8, "/headers": headers,
         "/drop": drop,
