@@ -44,10 +44,16 @@ public final class WebSocketConnection: Sendable {
     ) -> WebSocketCloseReason {
         precondition(!started.exchange(true, ordering: .acquiringAndReleasing), "WebSocketConnection.run called twice")
         if outbox.isClosing, let asked = outbox.take().close { return .normal(code: asked.code, reason: asked.reason) }
-        guard let session = WebSocketSession(options: options, outbox: outbox) else {
-            return .transport("libcurl could not be initialised")
+        guard let transport = WebSocketTransport() else { return .transport("libcurl could not be initialised") }
+        let opening = WebSocketOpening(transport: transport, options: options, outbox: outbox)
+        let session: WebSocketSession
+        switch opening.perform(target: target, headers: headers) {
+        case .refused(let reason):
+            return reason
+        case .open(let leftover):
+            session = WebSocketSession(transport: transport, leftover: leftover, options: options, outbox: outbox)
         }
-        if let refused = session.open(target: target, headers: headers) { return refused }
+        if let failure = session.startFraming() { return failure }
         onOpen()
         let reason = session.exchange(
             deliver: { message in

@@ -2,8 +2,9 @@ import Foundation
 import CWslayShim
 import CSHA1Shim
 
-/// One run of a `WebSocketConnection`, confined to the thread that calls `run`: the transport,
-/// the Upgrade exchange, then wslay's event loop for framing, fragmentation, ping/pong, close.
+/// An open WebSocket of a `WebSocketConnection`, confined to the thread that calls `run`:
+/// wslay's event loop (framing, fragmentation, ping/pong, close) over the upgraded transport,
+/// the liveness pings, and the requests other threads left in the outbox.
 final class WebSocketSession {
     enum Message {
         case text(String)
@@ -30,9 +31,10 @@ final class WebSocketSession {
     private var peerReason = ""
     var stats = WebSocketStats()
 
-    init?(options: WebSocketOptions, outbox: WebSocketOutbox) {
-        guard let transport = WebSocketTransport() else { return nil }
+    /// Takes over an upgraded transport; `leftover` is what followed the answer head.
+    init(transport: WebSocketTransport, leftover: ArraySlice<UInt8>, options: WebSocketOptions, outbox: WebSocketOutbox) {
         self.transport = transport
+        self.leftover = leftover
         self.options = options
         self.outbox = outbox
         lastReceive = clock.now
@@ -42,92 +44,8 @@ final class WebSocketSession {
         if let context { wslay_event_context_free(context) }
     }
 
-    // MARK: Opening
-
-    /// TCP + TLS + Upgrade. nil when the WebSocket is open, else why not.
-    func open(target: WebSocketTarget, headers: [String: String]) -> WebSocketCloseReason? {
-        switch transport.connect(to: target, options: options, outbox: outbox) {
-        case .connected: break
-        case .aborted: return closedLocally()
-        case .failed(let why): return .transport(UntrustedText.clean(why))
-        }
-        let key: String
-        do { key = try WebSocketHandshake.makeKey() } catch { return .transport(error.description) }
-        let deadline = clock.now + .seconds(options.handshakeTimeout)
-        if let failure = sendAll(WebSocketHandshake.request(target: target, key: key, headers: headers), until: deadline) {
-            return failure
-        }
-        var head: ArraySlice<UInt8> = []
-        if let failure = readHead(until: deadline, into: &head) { return failure }
-        guard let response = WebSocketHandshake.parse(head: head) else { return .protocolError("unreadable answer to the upgrade") }
-        if let refusal = WebSocketHandshake.check(response, key: key) { return refusal }
-        return startFraming()
-    }
-
-    private func closedLocally() -> WebSocketCloseReason {
-        let request = outbox.take().close
-        return .normal(code: request?.code ?? 1000, reason: request?.reason ?? "")
-    }
-
-    private func seconds(until deadline: ContinuousClock.Instant) -> TimeInterval {
-        let d = deadline - clock.now
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-
-    /// Waits for the socket during the Upgrade; a close request aborts, other wake-ups don't.
-    private func awaitSocket(read: Bool, until deadline: ContinuousClock.Instant) -> WebSocketCloseReason? {
-        while true {
-            if outbox.isClosing { return closedLocally() }
-            let left = seconds(until: deadline)
-            guard left > 0 else { return .transport("the server did not answer the upgrade in time") }
-            switch transport.wait(read: read, write: !read, wake: outbox.wake, timeout: left) {
-            case .ready: return nil
-            case .woken, .timedOut: continue
-            }
-        }
-    }
-
-    private func sendAll(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) -> WebSocketCloseReason? {
-        var sent = 0
-        while sent < bytes.count {
-            let result = bytes.withUnsafeBytes { transport.send($0.baseAddress! + sent, count: bytes.count - sent) }
-            switch result {
-            case .done(let n): sent += n
-            case .wouldBlock: if let stop = awaitSocket(read: false, until: deadline) { return stop }
-            case .closed: return .transport("connection closed while sending the upgrade")
-            case .failed(let why): return .transport(UntrustedText.clean(why))
-            }
-        }
-        return nil
-    }
-
-    private func readHead(until deadline: ContinuousClock.Instant, into head: inout ArraySlice<UInt8>) -> WebSocketCloseReason? {
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            switch chunk.withUnsafeMutableBytes({ transport.receive(into: $0.baseAddress!, count: $0.count) }) {
-            case .done(let n):
-                received += chunk[0..<n]
-                if let end = WebSocketHandshake.endOfHead(in: received) {
-                    leftover = received[end...]
-                    lastReceive = clock.now
-                    head = received[..<end]
-                    return nil
-                }
-                if received.count > WebSocketHandshake.maxResponseHeadBytes {
-                    return .protocolError("answer head over \(WebSocketHandshake.maxResponseHeadBytes) bytes")
-                }
-            case .wouldBlock:
-                if let stop = awaitSocket(read: true, until: deadline) { return stop }
-            case .closed:
-                return .transport("connection closed during the upgrade")
-            case .failed(let why):
-                return .transport(UntrustedText.clean(why))
-            }
-        }
-    }
-
-    private func startFraming() -> WebSocketCloseReason? {
+    /// Sets up wslay; nil on success.
+    func startFraming() -> WebSocketCloseReason? {
         var callbacks = wslay_event_callbacks(
             recv_callback: { ctx, buf, len, _, user in
                 WebSocketSession.from(user).wslayRecv(ctx, buf, len)
@@ -156,6 +74,11 @@ final class WebSocketSession {
     }
 
     // MARK: Exchanging frames
+
+    private func seconds(until deadline: ContinuousClock.Instant) -> TimeInterval {
+        let d = deadline - clock.now
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
 
     /// Runs until the WebSocket ends; `deliver` gets each message in order, on this thread.
     func exchange(deliver: (Message) -> Void, publish: (WebSocketStats) -> Void) -> WebSocketCloseReason {
