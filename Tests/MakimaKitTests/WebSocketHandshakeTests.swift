@@ -126,3 +126,19 @@ import Testing
         #expect(ConnectionStatus(phase: .offline(nextRetry: nil), unauthorized: true).label == "OFFLINE")
     }
 }
+
+@Suite struct WebSocketSecretTests {
+    @Test func dumpingAConnectionOrSupervisorDoesNotShowTheKey() throws {
+        let secret = "mk_never_print_this_9876"
+        let connection = try WebSocketConnection(url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": secret])
+        let supervisor = try WebSocketSupervisor(url: URL(string: "ws://127.0.0.1:1/")!, apiKey: APIKey(secret)!,
+                                                 onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+        for object in [connection, supervisor] as [Any] {
+            var dumped = ""
+            dump(object, to: &dumped)
+            #expect(!dumped.contains(secret))
+            #expect(dumped.contains("x-makima-api-key"))
+            #expect(!String(reflecting: object).contains(secret))
+        }
+    }
+}

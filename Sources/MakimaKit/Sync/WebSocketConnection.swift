@@ -14,7 +14,7 @@ import Synchronization
 /// delivered, none after it; a supervisor reconnects and resyncs as after any drop.
 /// Liveness: after `pingAfterSilence` without receiving a byte a ping goes out; after
 /// `deadAfterSilence` the peer is declared gone (`.peerVanished`).
-public final class WebSocketConnection: Sendable {
+public final class WebSocketConnection: Sendable, CustomReflectable {
     public let url: URL
     public let options: WebSocketOptions
     private let target: WebSocketTarget
@@ -82,4 +82,9 @@ public final class WebSocketConnection: Sendable {
 
     /// Counters as of the last turn of the loop.
     public var stats: WebSocketStats { latestStats.withLock { $0 } }
+
+    /// Header names only: a value may be the API key, and `dump` must not show it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["url": url, "headers": headers.keys.sorted(), "stats": stats])
+    }
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// Callbacks run on the supervisor's thread: `onStatus` on every change, `onOpen` once per
 /// opened connection (its answer, e.g. the resync message, is the first text sent), `onText`
 /// for every text message in order. Binary messages are ignored and counted.
-public final class WebSocketSupervisor: Sendable {
+/// The thread holds the supervisor until `stop()`: call it when done.
+public final class WebSocketSupervisor: Sendable, CustomReflectable {
     public struct Stats: Sendable, Equatable {
         public var attempts = 0
         public var connectionsOpened = 0
@@ -57,6 +58,9 @@ public final class WebSocketSupervisor: Sendable {
         onText: @escaping @Sendable (String) -> Void
     ) throws(WebSocketSetupError) {
         var headers = extraHeaders
+        if !headers.keys.contains(where: { $0.lowercased() == "user-agent" }) {
+            headers["User-Agent"] = "makima-tui/\(MakimaVersion.current)"
+        }
         headers["x-makima-api-key"] = apiKey.secret
         try WebSocketHandshake.validate(headers: headers)
         _ = try WebSocketTarget(url)
@@ -122,7 +126,8 @@ public final class WebSocketSupervisor: Sendable {
         if waiting { wake.wake() }
     }
 
-    /// Sends on the open connection; false (nothing sent) when not online.
+    /// Sends on the open connection; false (nothing sent) when not online. A text sent just
+    /// before a drop can be lost with the connection: what must survive goes in `onOpen`.
     @discardableResult
     public func send(text: String) -> Bool {
         guard let connection = state.withLock({ $0.status.isOnline ? $0.current : nil }) else { return false }
@@ -141,6 +146,11 @@ public final class WebSocketSupervisor: Sendable {
 
     public var status: ConnectionStatus { state.withLock { $0.status } }
     public var stats: Stats { state.withLock { $0.stats } }
+
+    /// Header names only: `dump` must not show the key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["url": url, "headers": headers.keys.sorted(), "status": status, "stats": stats])
+    }
 
     // MARK: The supervisor thread
 
