@@ -125,6 +125,24 @@ import MakimaKit
         #expect(result.stats.pongsReceived == 0)
     }
 
+    @Test func answeredPingsKeepAQuietConnectionAlive() async throws {
+        var options = WebSocketOptions()
+        options.pingAfterSilence = 0.1
+        options.deadAfterSilence = 0.5
+        let connection = try connect("/echo", options: options)
+        // Five pongs span more than `deadAfterSilence`: only the pongs keep it open that long.
+        let watcher = Thread {
+            let giveUp = Date().addingTimeInterval(20)
+            while connection.stats.pongsReceived < 5, Date() < giveUp { Thread.sleep(forTimeInterval: 0.02) }
+            connection.close(code: 1000, reason: "enough pongs")
+        }
+        watcher.start()
+        let result = await runOnThread(connection)
+        #expect(result.reason == .normal(code: 1000, reason: "enough pongs"))
+        #expect(result.stats.pingsSent >= 5)
+        #expect(result.texts.isEmpty)
+    }
+
     /// wslay fails the connection with 1007 on invalid UTF-8 (RFC 6455 8.1); nothing lossy
     /// reaches the caller and nothing after the bad message is delivered.
     @Test func invalidUTF8TextFailsTheConnectionWith1007() async throws {
