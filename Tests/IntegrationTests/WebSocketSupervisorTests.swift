@@ -99,6 +99,7 @@ import MakimaKit
         #expect(sup.status.isOnline)
         #expect(sup.send(text: "second"))
         #expect(await eventually { observed.texts.all == ["resync-1", "second"] })
+        #expect(await eventually { sup.stats.messagesReceived == 2 })  // live, before the close
         sup.stop()
         #expect(sup.waitUntilFinished(timeout: 10))
         #expect(sup.stats.lastClose == .normal(code: 1001, reason: "going away"))

@@ -19,6 +19,13 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         public var malformedRejected = 0
         public var pingsSent = 0
         public var lastClose: WebSocketCloseReason?
+
+        mutating func add(_ connection: WebSocketStats) {
+            messagesReceived += connection.messagesReceived
+            oversizeRejected += connection.oversizeRejected
+            malformedRejected += connection.malformedRejected
+            pingsSent += connection.pingsSent
+        }
     }
 
     private struct State {
@@ -145,7 +152,14 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
     }
 
     public var status: ConnectionStatus { state.withLock { $0.status } }
-    public var stats: Stats { state.withLock { $0.stats } }
+    /// Totals over every connection so far, the open one included.
+    public var stats: Stats {
+        state.withLock { s in
+            var total = s.stats
+            if let current = s.current { total.add(current.stats) }
+            return total
+        }
+    }
 
     /// Header names only: `dump` must not show the key.
     public var customMirror: Mirror {
@@ -204,8 +218,9 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             onOpen: {
                 backoff.connectionOpened(at: clock())
                 state.withLock { $0.stats.connectionsOpened += 1 }
-                publish(ConnectionStatus(phase: .online))
+                // Queued before anyone can see ONLINE and send: the opening text goes first.
                 if let first = onOpen() { connection.send(text: first) }
+                publish(ConnectionStatus(phase: .online))
             },
             onText: onText,
             onBinary: { _ in binaries += 1 }
@@ -214,11 +229,8 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         let seen = connection.stats
         state.withLock { s in
             s.current = nil
-            s.stats.messagesReceived += seen.messagesReceived
+            s.stats.add(seen)
             s.stats.binaryIgnored += binaries
-            s.stats.oversizeRejected += seen.oversizeRejected
-            s.stats.malformedRejected += seen.malformedRejected
-            s.stats.pingsSent += seen.pingsSent
             s.stats.lastClose = reason
         }
         return reason
