@@ -35,6 +35,10 @@ let package = Package(
         ),
         .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Fixtures are scripts the tests run (e.g. a WebSocket peer), not sources or resources.
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], exclude: ["Fixtures"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Why a `WebSocketConnection` could not even be built. Never holds a header value.
+public enum WebSocketSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidURL(String)
+    case invalidHeader(name: String, why: String)
+    case system(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let why): "invalid WebSocket URL: \(why)"
+        case .invalidHeader(let name, let why): "invalid header \(name): \(why)"
+        case .system(let why): "system error: \(why)"
+        }
+    }
+}
+
+/// How a connection ended. Everything but `unauthorized` is worth a reconnect.
+public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
+    /// A close handshake: the peer's code and (cleaned) reason, or ours when `close` was called.
+    case normal(code: UInt16, reason: String)
+    /// Nothing at all arrived for `WebSocketOptions.deadAfterSilence`.
+    case peerVanished
+    /// The upgrade was answered 401 or 403: retrying with the same key cannot help.
+    case unauthorized(status: Int)
+    /// The upgrade was answered with another status than 101.
+    case handshake(status: Int)
+    /// Connect, TLS, read or write failed, or the peer hung up without a close frame.
+    case transport(String)
+    /// A message exceeded `WebSocketOptions.maxMessageBytes`; closed with 1009.
+    case messageTooBig
+    /// The peer broke RFC 6455 (bad accept value, bad frame, invalid UTF-8 in a text message).
+    case protocolError(String)
+
+    public var description: String {
+        switch self {
+        case .normal(let code, let reason): reason.isEmpty ? "closed (\(code))" : "closed (\(code) \(reason))"
+        case .peerVanished: "server stopped answering"
+        case .unauthorized(let status): "unauthorized (\(status))"
+        case .handshake(let status): "upgrade refused (\(status))"
+        case .transport(let why): why
+        case .messageTooBig: "message over the size limit (1009)"
+        case .protocolError(let why): "protocol error: \(why)"
+        }
+    }
+}
+
+public struct WebSocketOptions: Sendable, Equatable {
+    /// Messages longer than this close the connection with 1009 (`messageTooBig`).
+    public var maxMessageBytes: Int
+    /// A ping goes out after this long without receiving anything.
+    public var pingAfterSilence: TimeInterval
+    /// After this long without receiving anything (pongs included) the peer is declared gone.
+    public var deadAfterSilence: TimeInterval
+    /// DNS + TCP + TLS.
+    public var connectTimeout: TimeInterval
+    /// Sending the Upgrade request and reading the answer head.
+    public var handshakeTimeout: TimeInterval
+    /// How long a close we started waits for the peer's close frame.
+    public var closeTimeout: TimeInterval
+    /// An extra CA bundle (PEM) to trust, e.g. a private CA; verification is never turned off.
+    public var caBundlePath: String?
+
+    public init(
+        maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
+        connectTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10, closeTimeout: TimeInterval = 3,
+        caBundlePath: String? = nil
+    ) {
+        self.maxMessageBytes = maxMessageBytes
+        self.pingAfterSilence = pingAfterSilence
+        self.deadAfterSilence = deadAfterSilence
+        self.connectTimeout = connectTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.closeTimeout = closeTimeout
+        self.caBundlePath = caBundlePath
+    }
+}
+
+/// What one connection has seen so far.
+public struct WebSocketStats: Sendable, Equatable {
+    /// Complete text and binary messages passed on.
+    public var messagesReceived = 0
+    public var binaryMessagesReceived = 0
+    /// Payload bytes of the messages passed on.
+    public var bytesReceived = 0
+    /// Text messages that were not valid UTF-8. wslay fails the connection on the first one
+    /// with 1007 (RFC 6455 8.1), so this is 0 or 1 per connection; see `WebSocketConnection`.
+    public var malformedRejected = 0
+    /// Messages over the size cap (each one ends the connection).
+    public var oversizeRejected = 0
+    public var pingsSent = 0
+    public var pongsReceived = 0
+    public var messagesSent = 0
+
+    public init() {}
+}
