@@ -97,7 +97,7 @@ public final class ListenStore {
 
 @MainActor @Observable
 public final class ConnectionStore {
-    public var link: LinkState = .idle
+    public var link: ConnectionStatus = .idle
     public var lastNotice: String?
     /// Set on a 401 anywhere: the app goes to re-authentication; the cache is kept.
     public var unauthorizedMessage: String?

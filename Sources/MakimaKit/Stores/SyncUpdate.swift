@@ -41,16 +41,8 @@ public enum SyncUpdate: Sendable {
     case events([TaskEvent])
     /// Older output fetched on demand when the viewer scrolls above the buffer.
     case olderOutput(taskID: String, events: [TaskEvent])
-    case connection(LinkState)
+    case connection(ConnectionStatus)
     case notifications([MeshNotification])
     case unauthorized(message: String)
     case notice(String)
-}
-
-/// The WebSocket link as the masthead pill shows it.
-public enum LinkState: Sendable, Equatable {
-    case idle
-    case connecting
-    case online
-    case offline(nextRetry: Date?, reason: String?)
 }
