@@ -36,7 +36,7 @@ public struct AppState {
     public var activeContexts: [KeyContext] { isTyping ? [.textInput] : stack.top.keyContexts + [.global] }
     public var footerHints: [KeyBinding] { keyMap.footerHints(in: activeContexts) }
     public var helpSections: [(context: KeyContext, bindings: [KeyBinding])] {
-        keyMap.helpSections(in: stack.top.keyContexts + [.global, .textInput])
+        keyMap.helpSections(modes: [stack.top.keyContexts + [.global], [.textInput]])
     }
 
     // MARK: Keys and time

@@ -94,12 +94,16 @@ public struct KeyMap: Sendable {
         return hints.filter { $0.action == .help } + hints.filter { $0.action != .help }
     }
 
-    /// The help overlay's sections: one per context, each binding that applies there.
-    public func helpSections(in contexts: [KeyContext]) -> [(context: KeyContext, bindings: [KeyBinding])] {
-        let live = effective(in: contexts)
-        return contexts.compactMap { c in
-            let bs = live.filter { $0.context == c }
-            return bs.isEmpty ? nil : (c, bs)
+    /// The help overlay's sections: for each mode (a list of contexts looked up together, such
+    /// as a pane's contexts plus global, or typing), one section per context with the bindings
+    /// that are live in that mode.
+    public func helpSections(modes: [[KeyContext]]) -> [(context: KeyContext, bindings: [KeyBinding])] {
+        modes.flatMap { contexts in
+            let live = effective(in: contexts)
+            return contexts.compactMap { c -> (context: KeyContext, bindings: [KeyBinding])? in
+                let bs = live.filter { $0.context == c }
+                return bs.isEmpty ? nil : (c, bs)
+            }
         }
     }
 
@@ -122,6 +126,9 @@ public struct KeyMap: Sendable {
                 s += "| `\(b.label.replacingOccurrences(of: "|", with: "\\|"))` | \(b.description) |\n"
             }
         }
+        s += "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
+        s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
+        s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
         return s
     }
 
