@@ -64,6 +64,9 @@ import Testing
         let result = ColorDetection.detect(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"],
                                            colors: 256, canChangeColor: false, preference: .auto)
         #expect(result.notes.contains { $0.contains("TERM=xterm-direct") })
+        let tmux = ColorDetection.detect(environment: ["TERM": "tmux-256color", "COLORTERM": "truecolor"],
+                                         colors: 256, canChangeColor: false, preference: .auto)
+        #expect(tmux.notes.contains { $0.contains("TERM=tmux-direct") })
         let direct = ColorDetection.detect(environment: ["TERM": "xterm-direct", "COLORTERM": "truecolor"],
                                            colors: 1 << 24, canChangeColor: false, preference: .auto)
         #expect(direct.notes.isEmpty)

@@ -52,6 +52,19 @@ import Testing
         }
     }
 
+    /// Roles whose difference carries meaning must not share an index after quantising.
+    @Test(arguments: Theme.builtIn)
+    func palette256KeepsMeaningfulRolesApart(_ theme: Theme) {
+        let palette = ColorMapper.palette(for: theme, capability: .palette256)
+        let pairs: [(ColorRole, ColorRole)] = [
+            (.accent, .foregroundMuted), (.body, .foregroundMuted), (.accent, .body),
+            (.warn, .danger), (.ok, .warn), (.ok, .danger), (.background, .foreground),
+        ]
+        for (a, b) in pairs {
+            #expect(palette.colorNumber(a) != palette.colorNumber(b), "\(theme.name): \(a) and \(b)")
+        }
+    }
+
     @Test func nearestIndexFindsExactPaletteColoursAndNeverTheTerminalDefinedSixteen() {
         for index in [16, 61, 111, 153, 196, 231, 232, 244, 255] {
             #expect(Xterm256.nearestIndex(to: Xterm256.rgb(index)!) == index)

@@ -98,6 +98,14 @@ let repositoryThemesDirectory: String = {
         #expect(error.description.hasPrefix("t.theme:\(lineNumber): \(key): "))
     }
 
+    @Test func windowsLineEndingsCountLinesTheSame() throws {
+        let crlf = Self.validLines.joined(separator: "\r\n")
+        #expect(try ThemeFile.parse(crlf, fallbackName: "x") == Theme.makima)
+        let (text, lineNumber) = Self.replacing("ok", with: "ok = #12")
+        let error = try #require(Self.parseError(text.replacingOccurrences(of: "\n", with: "\r\n")))
+        #expect(error.line == lineNumber && error.key == "ok")
+    }
+
     @Test func missingRoleIsNamedAtTheEndOfTheFile() throws {
         let lines = Self.validLines.filter { !$0.hasPrefix("ok ") }
         let error = try #require(Self.parseError(lines.joined(separator: "\n")))

@@ -3,7 +3,7 @@ import Testing
 @testable import MakimaTUI
 
 /// Each test works in its own temporary directory tree, removed at the end.
-final class TemporaryDirectory {
+final class ThemeTestDirectory {
     let path: String
 
     init() throws {
@@ -44,7 +44,7 @@ final class TemporaryDirectory {
     }
 
     @Test func searchDirectoriesInOrder() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         _ = try tmp.write("src/pkg/Package.swift", "// package")
         _ = try tmp.makeDirectory("src/pkg/Themes")
         let exe = try tmp.write("src/pkg/.build/x86_64-unknown-linux-gnu/debug/makima-tui", "")
@@ -55,15 +55,26 @@ final class TemporaryDirectory {
         #expect(noXDG == ["/home/u/.config/makima-tui/themes", "/usr/share/makima-tui/Themes"])
     }
 
+    /// The test binary lives under this package's `.build`, so walking up from it must find
+    /// the repository's `Themes/`, and the default theme must load from there.
+    @Test func currentProcessFindsThisPackagesThemes() throws {
+        let dirs = ThemeSearchPath.forCurrentProcess()
+        let expected = (repositoryThemesDirectory as NSString).standardizingPath
+        #expect(dirs.map { ($0 as NSString).standardizingPath }.contains(expected), "\(dirs)")
+        let loaded = try ThemeLoader(searchDirectories: [expected]).load("light")
+        #expect(loaded.source == .file(expected + "/light.theme"))
+        #expect(loaded.theme == Theme.light)
+    }
+
     @Test func packageWithoutThemesIsNotASearchDirectory() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         _ = try tmp.write("pkg/Package.swift", "")
         let exe = try tmp.write("pkg/.build/debug/makima-tui", "")
         #expect(ThemeSearchPath.packageThemes(above: exe) == nil)
     }
 
     @Test func nameIsFoundInTheFirstDirectoryThatHasIt() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         let user = try tmp.makeDirectory("user")
         let shipped = try tmp.makeDirectory("shipped")
         try tmp.write("shipped/ocean.theme", Self.themeText(name: "ocean", accent: "#112233"))
@@ -79,7 +90,7 @@ final class TemporaryDirectory {
     }
 
     @Test func pathRequestReadsThatFile() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         let path = try tmp.write("elsewhere/custom.theme", Self.themeText(name: "custom", accent: "#abcdef"))
         let loaded = try ThemeLoader(searchDirectories: []).load(path)
         #expect(loaded.theme[.accent] == RGB(hex: 0xABCDEF))
@@ -111,7 +122,7 @@ final class TemporaryDirectory {
     }
 
     @Test func badFileFallsBackAndReportsKeyAndLine() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         let dir = try tmp.makeDirectory("themes")
         let bad = Self.themeText(name: "broken", accent: "#zzzzzz")
         let path = try tmp.write("themes/broken.theme", bad)
@@ -130,7 +141,7 @@ final class TemporaryDirectory {
     }
 
     @Test func fallbackPrefersTheUsersMakimaFile() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         let dir = try tmp.makeDirectory("themes")
         try tmp.write("themes/makima.theme", Self.themeText(name: "makima", accent: "#010203"))
         let outcome = ThemeLoader(searchDirectories: [dir]).loadOrFallback("missing")
@@ -139,7 +150,7 @@ final class TemporaryDirectory {
     }
 
     @Test func unreadableFilesAreReported() throws {
-        let tmp = try TemporaryDirectory()
+        let tmp = try ThemeTestDirectory()
         let binary = tmp.path + "/bin.theme"
         try Data([0x6E, 0x61, 0x6D, 0x65, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: binary))
         #expect(throws: ThemeLoadError.unreadable(path: binary, reason: "is not UTF-8 text")) {

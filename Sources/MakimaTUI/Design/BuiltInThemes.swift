@@ -27,7 +27,7 @@ extension Theme {
         case .foreground, .body: ThemeColor(hex: 0xFFFFFF)
         case .bodySoft: ThemeColor(hex: 0xF0F0F0)
         case .accent, .border: ThemeColor(hex: 0x8CC8FF)
-        case .foregroundMuted: ThemeColor(hex: 0xC8DCFF)
+        case .foregroundMuted: ThemeColor(hex: 0xD0D8E8)
         case .borderMuted: ThemeColor(hex: 0x6A9BE0)
         case .warn: ThemeColor(hex: 0xFFD000)
         case .ok: ThemeColor(hex: 0x3EF07A)
@@ -35,7 +35,8 @@ extension Theme {
         }
     }
 
-    /// The makima blues on a pale background, for light terminals.
+    /// The makima blues on a pale background, for light terminals. Muted text and border are
+    /// chosen so that in 256 colours they do not collapse onto the accent's index.
     public static let light = Theme(name: "light") { role in
         switch role {
         case .background: ThemeColor(hex: 0xF5F8FF)
@@ -45,8 +46,8 @@ extension Theme {
         case .accent: ThemeColor(hex: 0x1D4F9C)
         case .body: ThemeColor(hex: 0x1C2A40)
         case .bodySoft: ThemeColor(hex: 0x2A3A55)
-        case .foregroundMuted: ThemeColor(hex: 0x1D4F9C, alpha: 0.82)
-        case .border: ThemeColor(hex: 0x3F6FB3)
+        case .foregroundMuted: ThemeColor(hex: 0x52688A)
+        case .border: ThemeColor(hex: 0x5D84C4)
         case .borderMuted: ThemeColor(hex: 0x3F6FB3, alpha: 0.45)
         case .warn: ThemeColor(hex: 0xA44C00)
         case .ok: ThemeColor(hex: 0x13733A)

@@ -98,10 +98,11 @@ public struct ColorDetection: Sendable, Hashable {
 
         let wantsTrueColor = ["truecolor", "24bit"].contains((colorTerm ?? "").lowercased())
         if wantsTrueColor && (capability == .palette256 || capability == .palette16) {
-            let base = termName.split(separator: "-").first.map(String.init) ?? "xterm"
+            // Only some terminals have a -direct entry; inside tmux or screen it is tmux-direct.
+            let base = termName.hasPrefix("tmux") || termName.hasPrefix("screen") ? "tmux" : "xterm"
             notes.append("COLORTERM=\(colorTerm ?? "") but terminfo for TERM=\(term ?? "") has no direct colour, "
                 + "so ncurses can only use \(capability == .palette256 ? "256" : "16") colours; "
-                + "run with TERM=\(base.isEmpty ? "xterm" : base)-direct for exact colours")
+                + "run with TERM=\(base)-direct (from ncurses-term) for exact colours")
         }
         let canRedefine = capability == .palette256 && canChangeColor && (colors ?? 0) >= 256
         return ColorDetection(capability: capability, hasBrightColors: hasBright,

@@ -23,7 +23,7 @@ public enum ThemeFile {
         var seenOnLine: [String: Int] = [:]
         var lineCount = 0
 
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = offset + 1
             lineCount = lineNumber
             func fail(_ key: String?, _ message: String) -> ThemeError {
