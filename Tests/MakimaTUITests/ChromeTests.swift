@@ -63,6 +63,25 @@ struct ChromeTests {
         #expect(ConnectionPillState.offline(secondsToRetry: 3).role == .danger)
     }
 
+    @Test("offline countdown: one state from the sync engine, the UI counts down to 0s")
+    func countdown() {
+        var c = PillCountdown()
+        c.set(.offline(secondsToRetry: 12), now: 100)
+        #expect(c.pill(at: 100) == .offline(secondsToRetry: 12))
+        #expect(c.pill(at: 100.5) == .offline(secondsToRetry: 12))
+        let next = c.nextChange(after: 100.5)!
+        #expect(next > 101 && next < 101.01)
+        #expect(c.pill(at: next) == .offline(secondsToRetry: 11))
+        #expect(c.pill(at: 111.5) == .offline(secondsToRetry: 1))
+        #expect(c.pill(at: 112) == .offline(secondsToRetry: 0))
+        #expect(c.nextChange(after: 112) == nil)
+        c.set(.connecting, now: 113)
+        #expect(c.pill(at: 200) == .connecting)
+        #expect(c.nextChange(after: 113) == nil)
+        c.set(.offline(secondsToRetry: nil), now: 114)
+        #expect(c.pill(at: 300) == .offline(secondsToRetry: nil))
+    }
+
     @Test("NAV// strip: all panes with numbers, the current one in reverse video", arguments: [60, 80, 120, 200])
     func navStrip(width: Int) {
         var b = CellBuffer(width: width, height: 1)

@@ -16,7 +16,7 @@ final class EventLoop {
     private var lastFrameAt = -Double.infinity
     static let frameInterval = 1.0 / 30
     private var exitCode: Int32?
-    private var pillRetryDeadline: Double?
+    private var pill = PillCountdown()
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
     private(set) var wakeups = 0
@@ -129,25 +129,15 @@ final class EventLoop {
     /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a
     /// second while it runs), so the sync engine posts only state changes.
     func setConnectionPill(_ state: ConnectionPillState) {
-        if case .offline(let seconds?) = state {
-            pillRetryDeadline = Clocks.monotonic() + Double(seconds)
-        } else {
-            pillRetryDeadline = nil
-            timers.cancel("pill")
-        }
-        app.masthead.pill = state
+        pill.set(state, now: Clocks.monotonic())
         refreshPill(now: Clocks.monotonic())
         dirty = true
     }
 
     private func refreshPill(now: Double) {
-        guard let deadline = pillRetryDeadline else { return }
-        let remaining = max(0, deadline - now)
-        let shown = Int(remaining.rounded(.up))
-        app.masthead.pill = .offline(secondsToRetry: shown)
-        if shown > 0 {
-            // Next change: when the remaining time drops below the next whole second.
-            timers.schedule("pill", at: now + remaining - Double(shown - 1) + 0.001) { [unowned self] in self.dirty = true }
+        app.masthead.pill = pill.pill(at: now)
+        if let next = pill.nextChange(after: now) {
+            timers.schedule("pill", at: next) { [unowned self] in self.dirty = true }
         } else {
             timers.cancel("pill")
         }

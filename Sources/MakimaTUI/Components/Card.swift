@@ -5,7 +5,7 @@
 ///     ┆ text                        ┆
 ///     ╰┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄╯
 public enum Card {
-    public static let borderStyle = CellStyle(fg: .borderMuted)
+    public static let borderStyle = Typography.cardBorder.cellStyle()
     public static let titleStyle = CellStyle(fg: .foregroundMuted, attributes: .bold)
     public static let accessoryStyle = CellStyle(fg: .accent)
 
@@ -61,7 +61,7 @@ public enum Badge {
             if context.glyphs.isUnicode {
                 line.append(" \(context.glyphs.separatorDot) ", CellStyle(fg: .borderMuted, bg: bg))
             }
-            line.append(subtitle, CellStyle(fg: .foregroundMuted, bg: bg))
+            line.append(Typography.badgeSubtitle.apply(to: subtitle), Typography.badgeSubtitle.cellStyle(background: bg))
         }
         line.append(" ", CellStyle(fg: .accent, bg: bg))
         return line

@@ -52,7 +52,7 @@ public enum MastheadBar {
 
         var left = StyledLine()
         if parts.showLogo { left.append(g.logoMark + " ", CellStyle(fg: .accent)) }
-        if parts.showBrand { left.append("MAKIMA", CellStyle(fg: .foreground, attributes: .bold)) }
+        if parts.showBrand { left.append(Typography.brand.apply(to: "Makima"), Typography.brand.cellStyle()) }
         buffer.write(left, x: inner.x, y: y, maxX: inner.maxX)
 
         let right = parts.right(model, g).truncated(to: inner.width, ellipsis: g.ellipsis)
@@ -71,19 +71,19 @@ public enum MastheadBar {
         }
 
         func right(_ m: MastheadModel, _ g: Glyphs) -> StyledLine {
-            var line = StyledLine(m.pill.label(glyphs: g), CellStyle(fg: m.pill.role, attributes: .bold))
+            var line = StyledLine(m.pill.label(glyphs: g), Typography.pill.with(role: m.pill.role).cellStyle())
             let sep = " \(g.separatorDot) "
             if !server.isEmpty {
-                line.append(sep, CellStyle(fg: .borderMuted))
+                line.append(sep, Typography.separator.cellStyle())
                 line.append(server, CellStyle(fg: .accent))
             }
             if showVersion {
-                line.append(sep, CellStyle(fg: .borderMuted))
-                line.append("v" + m.version, CellStyle(fg: .foregroundMuted))
+                line.append(sep, Typography.separator.cellStyle())
+                line.append("v" + m.version, Typography.mono.cellStyle())
             }
             if showClock {
-                line.append(sep, CellStyle(fg: .borderMuted))
-                line.append(m.clock, CellStyle(fg: .foregroundMuted))
+                line.append(sep, Typography.separator.cellStyle())
+                line.append(m.clock, Typography.mono.cellStyle())
             }
             return line
         }
