@@ -54,32 +54,45 @@ public enum UntrustedText {
             column = (v == "\n") ? 0 : column + 1
         }
 
+        // Handles a scalar in plain text (also used when a sequence is cut short by
+        // something that is not part of it, so that text is not lost with the sequence).
+        func inText(_ v: Unicode.Scalar) {
+            let x = v.value
+            switch x {
+            case 0x1B: state = .escape
+            case 0x9B: state = .csi; params = .init(); csiValid = true
+            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
+            case 0x0A: emit(v)
+            case 0x09:
+                let spaces = 8 - (column % 8)
+                for _ in 0..<spaces { emit(" ") }
+            case 0..<0x20, 0x7F...0x9F: break
+            default:
+                if !isBidiControl(x) { emit(v) }
+            }
+        }
+
         for v in raw.unicodeScalars {
             let x = v.value
             switch state {
             case .text:
-                switch x {
-                case 0x1B: state = .escape
-                case 0x9B: state = .csi; params = .init(); csiValid = true
-                case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
-                case 0x0A: emit(v)
-                case 0x09:
-                    let spaces = 8 - (column % 8)
-                    for _ in 0..<spaces { emit(" ") }
-                case 0..<0x20, 0x7F...0x9F: break
-                default:
-                    if !isBidiControl(x) { emit(v) }
-                }
+                inText(v)
             case .escape:
                 switch x {
                 case 0x5B: state = .csi; params = .init(); csiValid = true        // [
                 case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string                // ] P X ^ _
                 case 0x20...0x2F: state = .escIntermediate
                 case 0x1B: state = .escape
-                default: state = .text                                             // two-byte escape: drop both
+                case 0x30...0x7E: state = .text                                    // two-byte escape: drop both
+                default: state = .text; inText(v)                                  // not an escape after all
                 }
             case .escIntermediate:
-                if (0x30...0x7E).contains(x) { state = .text } else if !(0x20...0x2F).contains(x) { state = .text }
+                if (0x30...0x7E).contains(x) {
+                    state = .text
+                } else if !(0x20...0x2F).contains(x) {
+                    state = .text
+                    inText(v)
+                }
             case .csi:
                 if (0x30...0x3F).contains(x) {
                     if (0x30...0x39).contains(x) || x == 0x3B { params.append(v) } else { csiValid = false }
@@ -92,10 +105,11 @@ public enum UntrustedText {
                         out.append("m")
                     }
                     state = .text
-                } else if x == 0x1B {
-                    state = .escape
                 } else {
-                    state = .text  // a stray control aborts the sequence; nothing of it is kept
+                    // Anything else cuts the sequence short; nothing of it is kept, the
+                    // scalar itself is handled as text (a control is dropped there).
+                    state = .text
+                    inText(v)
                 }
             case .string:
                 if x == 0x07 || x == 0x9C { state = .text } else if x == 0x1B { state = .stringEscape }

@@ -1,0 +1,168 @@
+/// Everything the dashboard shows and how keys change it, without any terminal: the event
+/// loop feeds it keys and time and flushes what it renders; tests do the same with a
+/// `MemoryBackend`.
+public struct AppState {
+    public static let minimumSize = (width: 60, height: 16)
+
+    public var stack: PaneStack
+    public var keyMap: KeyMap
+    public var masthead: MastheadModel
+    public var glyphs: Glyphs
+    public private(set) var gloss = GlossReveal()
+    public private(set) var helpOpen = false
+    public private(set) var helpScroll = 0
+    public private(set) var commandLine: CommandLineState?
+    public private(set) var quitRequested = false
+    /// Set by Ctrl-L: the event loop repaints every cell.
+    public var fullRedrawRequested = false
+
+    public init(masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
+                make: @escaping (PaneID) -> any Pane = AppState.placeholderPane) {
+        self.masthead = masthead
+        self.glyphs = glyphs
+        self.keyMap = keyMap
+        stack = PaneStack(make: make)
+    }
+
+    /// The panes of this issue: Home's demo screen, and empty lists elsewhere.
+    public static func placeholderPane(_ id: PaneID) -> any Pane {
+        id == .home ? HomePane() : ListPane(id: id)
+    }
+
+    public var context: RenderContext { RenderContext(glyphs: glyphs, glossRevealed: gloss.revealed) }
+    public var isTyping: Bool { commandLine != nil || stack.top.isEditingText }
+
+    /// Contexts for key lookup, most specific first.
+    public var activeContexts: [KeyContext] { isTyping ? [.textInput] : stack.top.keyContexts + [.global] }
+    public var footerHints: [KeyBinding] { keyMap.footerHints(in: activeContexts) }
+    public var helpSections: [(context: KeyContext, bindings: [KeyBinding])] {
+        keyMap.helpSections(modes: [stack.top.keyContexts + [.global], [.textInput]])
+    }
+
+    // MARK: Keys and time
+
+    /// Handles one key at monotonic time `now` (seconds). Returns true when the screen changed.
+    @discardableResult
+    public mutating func handle(_ key: Key, now: Double) -> Bool {
+        gloss.settle(at: now)
+        if helpOpen { return handleInHelp(key) }
+        if isTyping, let edit = textEdit(for: key) { return apply(edit) }
+        let contexts = isTyping ? [KeyContext.global] : activeContexts
+        guard let action = keyMap.action(for: key, in: contexts) else { return false }
+        if isTyping && action != .quit && action != .redraw { return false }
+        return perform(action, key: key, now: now)
+    }
+
+    /// Lets time pass (the gloss hold ending). Returns true when the screen changed.
+    @discardableResult
+    public mutating func tick(now: Double) -> Bool {
+        let before = gloss.revealed
+        gloss.settle(at: now)
+        return gloss.revealed != before
+    }
+
+    /// The next moment `tick` has something to do, if any.
+    public var nextDeadline: Double? { gloss.nextDeadline }
+
+    mutating func perform(_ action: KeyAction, key: Key, now: Double) -> Bool {
+        switch action {
+        case .quit:
+            quitRequested = true
+        case .back:
+            if !stack.pop() { quitRequested = true }
+        case .dismiss:
+            if case .ignored = stack.withTop({ $0.handle(.dismiss) }) { stack.pop() }
+        case .help:
+            helpOpen = true
+            helpScroll = 0
+        case .commandLine:
+            commandLine = CommandLineState()
+        case .jumpByNumber:
+            guard case .char(let c) = key, let n = c.wholeNumberValue, let pane = PaneID.numbered(n) else { return false }
+            stack.jump(to: pane)
+        case .gloss:
+            let before = gloss.revealed
+            gloss.press(at: now)
+            return gloss.revealed != before
+        case .redraw:
+            fullRedrawRequested = true
+        default:
+            return respond(stack.withTop { $0.handle(action) })
+        }
+        return true
+    }
+
+    mutating func respond(_ response: PaneResponse) -> Bool {
+        switch response {
+        case .handled: return true
+        case .ignored: return false
+        case .open(let id): stack.jump(to: id); return true
+        case .push(let pane): stack.push(pane); return true
+        }
+    }
+
+    func textEdit(for key: Key) -> TextEdit? {
+        switch keyMap.action(for: key, in: [.textInput]) {
+        case .submit: return .submit
+        case .cancel: return .cancel
+        case .complete: return .complete
+        case .deleteBackward: return .deleteBackward
+        default:
+            if case .char(let c) = key { return .insert(c) }
+            return nil
+        }
+    }
+
+    mutating func apply(_ edit: TextEdit) -> Bool {
+        guard var line = commandLine else { return respond(stack.withTop { $0.edit(edit) }) }
+        let outcome = line.apply(edit)
+        commandLine = line
+        switch outcome {
+        case .editing, .unknown: break
+        case .cancelled: commandLine = nil
+        case .jump(let pane): commandLine = nil; stack.jump(to: pane)
+        case .quit: commandLine = nil; quitRequested = true
+        }
+        return true
+    }
+
+    mutating func handleInHelp(_ key: Key) -> Bool {
+        switch keyMap.action(for: key, in: [.list, .global]) {
+        case .help, .dismiss, .back: helpOpen = false
+        case .quit: quitRequested = true
+        case .moveDown: helpScroll += 1
+        case .moveUp: helpScroll = max(0, helpScroll - 1)
+        case .pageDown: helpScroll += 10
+        case .pageUp: helpScroll = max(0, helpScroll - 10)
+        default: return false
+        }
+        return true
+    }
+
+    // MARK: Rendering
+
+    /// Draws the whole screen into a new buffer of the given size.
+    public mutating func render(width: Int, height: Int) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height, style: CellStyle(fg: .body, bg: .background))
+        let ctx = context
+        guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
+            TooSmallNotice.render(into: &buffer, minimum: Self.minimumSize, context: ctx)
+            return buffer
+        }
+        MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
+        NavStrip.render(current: stack.top.id, into: &buffer, row: buffer.bounds.row(1), context: ctx)
+        let content = Rect(x: 0, y: 2, width: width, height: height - 3)
+        stack.withTop { $0.render(into: &buffer, region: content, context: ctx) }
+        if helpOpen {
+            let maxScroll = HelpOverlay.render(helpSections, scroll: helpScroll, into: &buffer, region: content, context: ctx)
+            helpScroll = min(helpScroll, maxScroll)
+        }
+        let footer = buffer.bounds.row(height - 1)
+        if let line = commandLine {
+            FooterBar.renderCommandLine(line, into: &buffer, row: footer, context: ctx)
+        } else {
+            FooterBar.render(hints: footerHints, into: &buffer, row: footer, context: ctx)
+        }
+        return buffer
+    }
+}

@@ -1,0 +1,145 @@
+import CNcursesShim
+import Glibc
+
+/// The UI thread's loop: `poll()` over stdin and the wake pipe (signals and the `UIBus` write
+/// to it), a timeout set by the earliest timer, and a redraw only when something changed,
+/// at most 30 frames a second. An idle dashboard wakes once a minute for its clock.
+@MainActor
+final class EventLoop {
+    var app: AppState
+    let screen: NcursesScreen
+    let backend: NcursesBackend
+    let wake: WakePipe
+    let bus: UIBus
+    var timers = TimerList()
+    private(set) var dirty = true
+    private var lastFrameAt = -Double.infinity
+    static let frameInterval = 1.0 / 30
+    private var exitCode: Int32?
+    private var pill = PillCountdown()
+    /// Frames drawn and loop turns, for diagnostics.
+    private(set) var frames = 0
+    private(set) var wakeups = 0
+
+    init(app: AppState, screen: NcursesScreen, backend: NcursesBackend, wake: WakePipe, bus: UIBus) {
+        self.app = app
+        self.screen = screen
+        self.backend = backend
+        self.wake = wake
+        self.bus = bus
+    }
+
+    func setNeedsDisplay() { dirty = true }
+
+    func requestExit(_ code: Int32) { exitCode = code }
+
+    func run() -> Int32 {
+        tickClock()
+        while exitCode == nil {
+            var now = Clocks.monotonic()
+            for action in timers.takeDue(now: now) { action() }
+            if app.tick(now: now) { dirty = true }
+            if app.quitRequested { break }
+            if dirty && now - lastFrameAt >= Self.frameInterval {
+                draw()
+                now = Clocks.monotonic()
+                lastFrameAt = now
+            }
+            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, pollTimeout(now: now))
+            wakeups += 1
+            if ready < 0 && errno != EINTR { exitCode = 1; break }
+            handleSignals()
+            if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
+            if bus.runPending() > 0 { dirty = true }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+                exitCode = 1  // the terminal went away
+                break
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 { readInput() }
+            if app.quitRequested { break }
+        }
+        return exitCode ?? 0
+    }
+
+    /// Milliseconds until the next thing to do, or -1 to sleep until input.
+    private func pollTimeout(now: Double) -> Int32 {
+        var deadline = timers.nextDeadline
+        if let d = app.nextDeadline { deadline = min(deadline ?? d, d) }
+        if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + Self.frameInterval) }
+        guard let deadline else { return -1 }
+        let ms = ((deadline - now) * 1000).rounded(.up)
+        return Int32(max(0, min(ms, 3_600_000)))
+    }
+
+    private func draw() {
+        if app.fullRedrawRequested {
+            app.fullRedrawRequested = false
+            backend.invalidate()
+        }
+        refreshPill(now: Clocks.monotonic())
+        let size = screen.size
+        backend.flush(app.render(width: size.width, height: size.height))
+        dirty = false
+        frames += 1
+    }
+
+    private func readInput() {
+        while let input = screen.read() {
+            switch input {
+            case .resize:
+                // curses already knows the new size (resizeterm queues KEY_RESIZE itself):
+                // resizing again here would queue another one, forever.
+                backend.invalidate()
+                dirty = true
+            case .key(let key):
+                if app.handle(key, now: Clocks.monotonic()) { dirty = true }
+                if app.fullRedrawRequested { dirty = true }
+                if app.quitRequested { return }
+            }
+        }
+    }
+
+    private func handleSignals() {
+        let flags = SignalRelay.take()
+        if flags.contains(.interrupt) { exitCode = 0 }
+        if flags.contains(.terminate) { exitCode = 128 + SIGTERM }
+        if flags.contains(.hangUp) { exitCode = 128 + SIGHUP }
+        if flags.contains(.resize) { resize() }
+    }
+
+    private func resize() {
+        screen.syncSizeWithTerminal()
+        backend.invalidate()
+        dirty = true
+    }
+
+    // MARK: Clock and connection pill
+
+    private func tickClock() {
+        let clock = Clocks.wallClock()
+        if app.masthead.clock != clock.text {
+            app.masthead.clock = clock.text
+            dirty = true
+        }
+        timers.schedule("clock", at: Clocks.monotonic() + clock.secondsToNextMinute) { [unowned self] in self.tickClock() }
+    }
+
+    /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a
+    /// second while it runs), so the sync engine posts only state changes.
+    func setConnectionPill(_ state: ConnectionPillState) {
+        pill.set(state, now: Clocks.monotonic())
+        refreshPill(now: Clocks.monotonic())
+        dirty = true
+    }
+
+    private func refreshPill(now: Double) {
+        app.masthead.pill = pill.pill(at: now)
+        if let next = pill.nextChange(after: now) {
+            timers.schedule("pill", at: next) { [unowned self] in self.dirty = true }
+        } else {
+            timers.cancel("pill")
+        }
+    }
+}

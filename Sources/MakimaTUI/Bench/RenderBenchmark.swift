@@ -1,0 +1,58 @@
+import CNcursesShim
+import Glibc
+
+/// Figures, not tests: how long a full 200×50 frame of Home takes to render into the cell
+/// buffer, and to flush through ncurses (onto `newterm` writing to /dev/null).
+public enum RenderBenchmark {
+    /// Median milliseconds per operation:
+    /// - `render_home_200x50_ms`: AppState.render (chrome + Home) into a new buffer;
+    /// - `flush_full_200x50_ms`: every cell through `mk_setcchar`/`mvwadd_wch` and a complete
+    ///   repaint by `doupdate` (what a resize costs);
+    /// - `flush_clock_change_200x50_ms`: a frame where only the clock changed (the idle case).
+    @MainActor
+    public static func run(iterations: Int = 200, term: String = "xterm-256color") -> [String: Double] {
+        let width = 200
+        let height = 50
+        TerminalLocale.configure()
+        var app = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        app.stack.update(.home, as: HomePane.self) {
+            $0.model.statusRows = [StatusRow("Terminal", "XTERM-256COLOR", .ok), StatusRow("Network", "NOT WIRED", .warn)]
+        }
+        var results: [String: Double] = [:]
+        results["render_home_200x50_ms"] = median(iterations) { _ = app.render(width: width, height: height) }
+
+        guard let screen = try? NcursesScreen(nullDeviceTerm: term, width: width, height: height) else {
+            results["flush_error"] = 1
+            return results
+        }
+        defer { screen.end() }
+        let palette = ColorMapper.palette(for: .makima, capability: .palette256)
+        let backend = NcursesBackend(palette: palette, utf8: TerminalLocale.isUTF8)
+        let frameA = app.render(width: width, height: height)
+        app.masthead.clock = "12:01"
+        let frameB = app.render(width: width, height: height)
+        results["flush_full_200x50_ms"] = median(iterations) {
+            backend.invalidate()
+            backend.flush(frameA)
+        }
+        var flip = false
+        results["flush_clock_change_200x50_ms"] = median(iterations) {
+            flip.toggle()
+            backend.flush(flip ? frameB : frameA)
+        }
+        return results
+    }
+
+    private static func median(_ n: Int, _ body: () -> Void) -> Double {
+        body()  // warm-up
+        var samples: [Double] = []
+        samples.reserveCapacity(n)
+        for _ in 0..<n {
+            let start = Clocks.monotonic()
+            body()
+            samples.append((Clocks.monotonic() - start) * 1000)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// One row of a list: an identity (kept across refreshes and filtering), what is drawn, and
+/// the text the `/` filter matches.
+public struct ListRow: Equatable, Sendable {
+    public var id: String
+    public var line: StyledLine
+    public var searchText: String
+
+    public init(id: String, line: StyledLine, searchText: String? = nil) {
+        self.id = id
+        self.line = line
+        self.searchText = searchText ?? line.text
+    }
+}
+
+/// A scrolling, filterable list with one selected row (vim keys, arrows, g/G, PgUp/PgDn and
+/// a `/` filter). The state is a value: panes keep it and render it each frame.
+public struct ListView: Equatable, Sendable {
+    public private(set) var rows: [ListRow] = []
+    public private(set) var filter = ""
+    public private(set) var isEditingFilter = false
+    /// Index into `visibleRows`.
+    public private(set) var selection = 0
+    public private(set) var scrollOffset = 0
+    /// Rows that fit in the viewport at the last render (PgUp/PgDn move by this much).
+    public private(set) var pageSize = 10
+    public var emptyMessage: String
+
+    public init(rows: [ListRow] = [], emptyMessage: String = "no data yet") {
+        self.emptyMessage = emptyMessage
+        setRows(rows)
+    }
+
+    /// The rows matching the filter (case-insensitive substring), in order.
+    public var visibleRows: [ListRow] {
+        guard !filter.isEmpty else { return rows }
+        return rows.filter { $0.searchText.localizedCaseInsensitiveContains(filter) }
+    }
+
+    public var selectedRow: ListRow? {
+        let v = visibleRows
+        return v.indices.contains(selection) ? v[selection] : nil
+    }
+
+    /// Replaces the rows, keeping the selected row selected when it is still there.
+    public mutating func setRows(_ newRows: [ListRow]) {
+        let keep = selectedRow?.id
+        rows = newRows
+        reselect(keep)
+    }
+
+    // MARK: Movement
+
+    public mutating func moveUp() { select(selection - 1) }
+    public mutating func moveDown() { select(selection + 1) }
+    public mutating func moveToTop() { select(0) }
+    public mutating func moveToBottom() { select(visibleRows.count - 1) }
+    public mutating func pageUp() { select(selection - max(1, pageSize - 1)) }
+    public mutating func pageDown() { select(selection + max(1, pageSize - 1)) }
+
+    mutating func select(_ index: Int) {
+        let count = visibleRows.count
+        selection = count == 0 ? 0 : min(max(0, index), count - 1)
+    }
+
+    // MARK: Filter
+
+    /// `/`: start editing the filter (the current text stays, to refine it).
+    public mutating func beginFilter() { isEditingFilter = true }
+
+    /// Typing while the filter is edited. Returns false when not editing.
+    public mutating func editFilter(_ edit: TextEdit) -> Bool {
+        guard isEditingFilter else { return false }
+        let keep = selectedRow?.id
+        switch edit {
+        case .submit: isEditingFilter = false
+        case .cancel: isEditingFilter = false; filter = ""
+        case .deleteBackward: if !filter.isEmpty { filter.removeLast() }
+        case .insert(let c): filter.append(c)
+        case .complete: break
+        }
+        reselect(keep)
+        return true
+    }
+
+    /// Clears an applied filter; returns false when there was none (so Esc can go back).
+    public mutating func clearFilter() -> Bool {
+        guard !filter.isEmpty || isEditingFilter else { return false }
+        let keep = selectedRow?.id
+        filter = ""
+        isEditingFilter = false
+        reselect(keep)
+        return true
+    }
+
+    private mutating func reselect(_ id: String?) {
+        if let id, let i = visibleRows.firstIndex(where: { $0.id == id }) { selection = i } else { select(selection) }
+    }
+
+    // MARK: Rendering
+
+    /// Draws the list in `rect`: a filter line when a filter is set or being typed, then the
+    /// rows, the selected one in reverse video. Adjusts the scroll offset to keep it in view.
+    public mutating func render(into buffer: inout CellBuffer, rect: Rect, context: RenderContext) {
+        guard !rect.isEmpty else { return }
+        var area = rect
+        if isEditingFilter || !filter.isEmpty {
+            var prompt = StyledLine("/", CellStyle(fg: .accent, attributes: .bold))
+            prompt.append(filter, CellStyle(fg: .foreground))
+            if isEditingFilter { prompt.append("_", CellStyle(fg: .accent, attributes: .bold)) }
+            let count = " \(visibleRows.count)/\(rows.count)"
+            buffer.write(prompt, x: area.x, y: area.y, maxX: area.maxX - CellWidth.of(count))
+            buffer.write(count, x: area.maxX - CellWidth.of(count), y: area.y, style: CellStyle(fg: .foregroundMuted))
+            area = area.inset(top: 1)
+        }
+        pageSize = max(1, area.height)
+        let visible = visibleRows
+        select(selection)
+        if visible.isEmpty {
+            let message = filter.isEmpty ? emptyMessage : "no matches for “\(filter)”"
+            buffer.fill(area.row(0), style: .plain)
+            buffer.write(message, x: area.x + 1, y: area.y, style: CellStyle(fg: .foregroundMuted, attributes: .italic),
+                         maxX: area.maxX)
+            return
+        }
+        if selection < scrollOffset { scrollOffset = selection }
+        if selection >= scrollOffset + pageSize { scrollOffset = selection - pageSize + 1 }
+        scrollOffset = max(0, min(scrollOffset, max(0, visible.count - pageSize)))
+        let marker = context.glyphs.selectionMarker
+        for (i, row) in visible[scrollOffset...].prefix(pageSize).enumerated() {
+            let y = area.y + i
+            buffer.fill(area.row(i), style: .plain)
+            let selected = scrollOffset + i == selection
+            if selected {
+                let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
+                buffer.fill(area.row(i), style: highlight)
+                buffer.write(marker, x: area.x, y: y, style: highlight)
+                let text = StyledLine(row.line.text, highlight)
+                buffer.write(text.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
+            } else {
+                buffer.write(row.line.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
+            }
+        }
+    }
+}

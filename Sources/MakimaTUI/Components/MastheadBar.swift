@@ -1,0 +1,96 @@
+/// What the masthead shows. Plain data: the app fills it each frame.
+public struct MastheadModel: Equatable, Sendable {
+    public var serverLabel: String
+    public var version: String
+    public var pill: ConnectionPillState
+    /// Wall-clock time as HH:MM, or "" to hide it.
+    public var clock: String
+
+    public init(serverLabel: String, version: String, pill: ConnectionPillState, clock: String) {
+        self.serverLabel = serverLabel
+        self.version = version
+        self.pill = pill
+        self.clock = clock
+    }
+}
+
+/// The top line: ring glyph, MAKIMA, then on the right the WS pill, server, version and clock
+/// (seed 000 MastheadBar). When the line is too narrow the less important parts go first:
+/// version, ring glyph, clock, server label (shortened before it goes), MAKIMA. The pill
+/// always stays.
+public enum MastheadBar {
+    public static let background: ColorRole = .backgroundDeep
+    static let minimumServerCells = 6
+
+    public static func render(_ model: MastheadModel, into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+        guard !row.isEmpty else { return }
+        let g = context.glyphs
+        buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
+        let y = row.y
+        let inner = row.inset(left: 1, right: 1)
+
+        var parts = Parts(showLogo: true, showBrand: true, showClock: !model.clock.isEmpty, showVersion: true,
+                          server: model.serverLabel)
+        let dropOrder: [(inout Parts) -> Void] = [
+            { $0.showVersion = false }, { $0.showLogo = false }, { $0.showClock = false },
+            { $0.server = "" }, { $0.showBrand = false },
+        ]
+        var step = 0
+        while parts.width(model, g) > inner.width {
+            if step == 3, parts.server.count > 0 {
+                // Before dropping the server label, try it shortened.
+                let room = inner.width - (parts.width(model, g) - CellWidth.of(parts.server))
+                if room >= minimumServerCells && room < CellWidth.of(parts.server) {
+                    parts.server = TextLayout.truncate(parts.server, to: room, ellipsis: g.ellipsis)
+                    continue
+                }
+            }
+            guard step < dropOrder.count else { break }
+            dropOrder[step](&parts)
+            step += 1
+        }
+
+        var left = StyledLine()
+        if parts.showLogo { left.append(g.logoMark + " ", CellStyle(fg: .accent)) }
+        if parts.showBrand { left.append(Typography.brand.apply(to: "Makima"), Typography.brand.cellStyle()) }
+        buffer.write(left, x: inner.x, y: y, maxX: inner.maxX)
+
+        let right = parts.right(model, g).truncated(to: inner.width, ellipsis: g.ellipsis)
+        buffer.write(right, x: inner.maxX - right.width, y: y, maxX: inner.maxX)
+    }
+
+    private struct Parts {
+        var showLogo: Bool
+        var showBrand: Bool
+        var showClock: Bool
+        var showVersion: Bool
+        var server: String
+
+        func leftWidth(_ g: Glyphs) -> Int {
+            (showLogo ? CellWidth.of(g.logoMark) + 1 : 0) + (showBrand ? 6 : 0)
+        }
+
+        func right(_ m: MastheadModel, _ g: Glyphs) -> StyledLine {
+            var line = StyledLine(m.pill.label(glyphs: g), Typography.pill.with(role: m.pill.role).cellStyle())
+            let sep = " \(g.separatorDot) "
+            if !server.isEmpty {
+                line.append(sep, Typography.separator.cellStyle())
+                line.append(server, CellStyle(fg: .accent))
+            }
+            if showVersion {
+                line.append(sep, Typography.separator.cellStyle())
+                line.append("v" + m.version, Typography.mono.cellStyle())
+            }
+            if showClock {
+                line.append(sep, Typography.separator.cellStyle())
+                line.append(m.clock, Typography.mono.cellStyle())
+            }
+            return line
+        }
+
+        func width(_ m: MastheadModel, _ g: Glyphs) -> Int {
+            let l = leftWidth(g)
+            return l + (l > 0 ? 2 : 0) + right(m, g).width
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The `:` command line (k9s style): type a pane name, Tab completes it by prefix, Enter
+/// jumps there. `q`/`quit` quits.
+public struct CommandLineState: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        case editing
+        case cancelled
+        case jump(PaneID)
+        case quit
+        /// Enter on something that is not a command: the line stays open with a message.
+        case unknown(String)
+    }
+
+    public private(set) var text = ""
+    /// Shown after the text: the candidates of an ambiguous completion, or an error.
+    public private(set) var message = ""
+
+    public init(text: String = "") { self.text = text }
+
+    /// Names the command line accepts, in completion order.
+    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["quit"] }
+
+    public mutating func apply(_ edit: TextEdit) -> Outcome {
+        switch edit {
+        case .insert(let c):
+            text.append(c)
+            message = ""
+        case .deleteBackward:
+            if text.isEmpty { return .cancelled }
+            text.removeLast()
+            message = ""
+        case .cancel:
+            return .cancelled
+        case .complete:
+            complete()
+        case .submit:
+            return run()
+        }
+        return .editing
+    }
+
+    /// Commands starting with `prefix` (case-insensitive).
+    public static func candidates(for prefix: String) -> [String] {
+        let p = prefix.lowercased().trimmingCharacters(in: .whitespaces)
+        return commands.filter { $0.hasPrefix(p) }
+    }
+
+    /// Tab: a unique match completes fully; several extend to their common prefix and are listed.
+    mutating func complete() {
+        let found = Self.candidates(for: text)
+        switch found.count {
+        case 0: message = "no pane starts with “\(text)”"
+        case 1: text = found[0]; message = ""
+        default:
+            text = found.dropFirst().reduce(found[0]) { common, name in String(zip(common, name).prefix { $0 == $1 }.map(\.0)) }
+            message = found.joined(separator: " ")
+        }
+    }
+
+    mutating func run() -> Outcome {
+        let word = text.lowercased().trimmingCharacters(in: .whitespaces)
+        if word == "q" || word == "quit" { return .quit }
+        if let n = Int(word), let pane = PaneID.numbered(n) { return .jump(pane) }
+        let found = Self.candidates(for: word)
+        if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
+        if found.count == 1, found[0] == "quit" { return .quit }
+        message = word.isEmpty ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
+        return .unknown(text)
+    }
+}

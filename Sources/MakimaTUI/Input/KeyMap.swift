@@ -1,0 +1,160 @@
+/// What a key does. Panes and the app interpret these; `KeyMap` decides which key means which.
+public enum KeyAction: Hashable, Sendable {
+    case quit
+    /// Pop the pane stack (quits from the first pane).
+    case back
+    /// Close the help, command line or filter; else like `back`, but never quits.
+    case dismiss
+    case help
+    case commandLine
+    /// Number keys: jump to the pane with that number.
+    case jumpByNumber
+    case gloss
+    case redraw
+    case filter
+    case moveUp, moveDown, top, bottom, pageUp, pageDown
+    // While typing in the command line or a filter.
+    case submit, cancel, complete, deleteBackward
+}
+
+/// Where a binding applies. Panes list their contexts most specific first; `global` is last.
+/// A struct (not an enum) so later panes can add contexts without touching this file.
+public struct KeyContext: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public let title: String
+
+    public init(rawValue: String) { self.init(rawValue, title: rawValue.uppercased()) }
+    public init(_ rawValue: String, title: String) {
+        self.rawValue = rawValue
+        self.title = title
+    }
+
+    public static let global = KeyContext("global", title: "GLOBAL")
+    public static let list = KeyContext("list", title: "LISTS")
+    public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
+}
+
+public struct KeyBinding: Hashable, Sendable {
+    public var keys: [Key]
+    public var action: KeyAction
+    public var description: String
+    public var context: KeyContext
+    public var inFooter: Bool
+    /// How the keys are written; defaults to the key labels joined by "/".
+    public var label: String
+    /// The short form of `description` the footer shows.
+    public var hint: String
+
+    public init(_ keys: [Key], _ action: KeyAction, _ description: String, context: KeyContext,
+                footer: String? = nil, label: String? = nil) {
+        self.keys = keys
+        self.action = action
+        self.description = description
+        self.context = context
+        inFooter = footer != nil
+        hint = footer ?? description
+        self.label = label ?? keys.map(\.label).joined(separator: "/")
+    }
+}
+
+/// The one table of key bindings. It drives key dispatch, the footer hints, the `?` help
+/// overlay and docs/keys.md, so they cannot disagree.
+public struct KeyMap: Sendable {
+    public var bindings: [KeyBinding]
+
+    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+
+    /// The action for `key`, looking through `contexts` in order (most specific first).
+    public func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
+        binding(for: key, in: contexts)?.action
+    }
+
+    public func binding(for key: Key, in contexts: [KeyContext]) -> KeyBinding? {
+        for context in contexts {
+            if let b = bindings.first(where: { $0.context == context && $0.keys.contains(key) }) { return b }
+        }
+        return nil
+    }
+
+    /// Bindings of `contexts` (in that order) that no earlier context shadows completely.
+    public func effective(in contexts: [KeyContext]) -> [KeyBinding] {
+        var out: [KeyBinding] = []
+        for context in contexts {
+            for b in bindings where b.context == context {
+                let live = b.keys.contains { binding(for: $0, in: contexts) == b }
+                if live { out.append(b) }
+            }
+        }
+        return out
+    }
+
+    /// Hints for the footer line: help first, then the most specific contexts' hints.
+    public func footerHints(in contexts: [KeyContext]) -> [KeyBinding] {
+        let hints = effective(in: contexts).filter(\.inFooter)
+        return hints.filter { $0.action == .help } + hints.filter { $0.action != .help }
+    }
+
+    /// The help overlay's sections: for each mode (a list of contexts looked up together, such
+    /// as a pane's contexts plus global, or typing), one section per context with the bindings
+    /// that are live in that mode.
+    public func helpSections(modes: [[KeyContext]]) -> [(context: KeyContext, bindings: [KeyBinding])] {
+        modes.flatMap { contexts in
+            let live = effective(in: contexts)
+            return contexts.compactMap { c -> (context: KeyContext, bindings: [KeyBinding])? in
+                let bs = live.filter { $0.context == c }
+                return bs.isEmpty ? nil : (c, bs)
+            }
+        }
+    }
+
+    /// Every context that has bindings, in the order they first appear.
+    public var contexts: [KeyContext] {
+        var seen: [KeyContext] = []
+        for b in bindings where !seen.contains(b.context) { seen.append(b.context) }
+        return seen
+    }
+
+    /// docs/keys.md, generated from this table.
+    public func markdown() -> String {
+        var s = "# Keys\n\n"
+        s += "Generated from `KeyMap.standard` (`makima-tui --print-keymap`); a test keeps this file in step.\n"
+        s += "A pane looks a key up in its own contexts first (for example LISTS), then GLOBAL, so `g`\n"
+        s += "moves to the top of a list but reveals the English glosses elsewhere.\n"
+        for c in contexts {
+            s += "\n## \(c.title)\n\n| Keys | Action |\n|---|---|\n"
+            for b in bindings where b.context == c {
+                s += "| `\(b.label.replacingOccurrences(of: "|", with: "\\|"))` | \(b.description) |\n"
+            }
+        }
+        s += "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
+        s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
+        s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
+        return s
+    }
+
+    public static let standard = KeyMap(bindings: [
+        KeyBinding([.char("?")], .help, "help: every key for this pane", context: .global, footer: "help"),
+        KeyBinding([.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global, footer: "command", label: ":"),
+        KeyBinding((1...PaneID.allCases.count).map { .char(Character(String($0))) }, .jumpByNumber,
+                   "jump to the pane with that number in NAV//", context: .global, footer: "panes",
+                   label: "1–\(PaneID.allCases.count)"),
+        KeyBinding([.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle", context: .global, footer: "gloss"),
+        KeyBinding([.char("q")], .back, "back (quits from the first pane)", context: .global, footer: "back"),
+        KeyBinding([.escape], .dismiss, "close help, command line or filter; else back", context: .global),
+        KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
+        KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
+
+        KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "first row", context: .list),
+        KeyBinding([.char("G"), .end], .bottom, "last row", context: .list),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .list),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .list),
+        KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
+
+        KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
+        KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),
+        KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
+        KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
+    ])
+}

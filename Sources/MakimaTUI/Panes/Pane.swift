@@ -1,0 +1,63 @@
+/// What a pane asks of the app after handling a key.
+public enum PaneResponse {
+    /// The key was used; redraw.
+    case handled
+    /// Not for this pane: the app may use it.
+    case ignored
+    /// Go to another top-level pane.
+    case open(PaneID)
+    /// Drill into a new pane on top of this one (q/Esc comes back).
+    case push(any Pane)
+}
+
+/// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
+/// that a data layer fills, and turns key actions into state changes or navigation.
+public protocol Pane {
+    /// Which top-level pane this is (or belongs to, for drill-down panes): NAV// highlights it.
+    var id: PaneID { get }
+    /// Uppercase header title, e.g. "CONTRACTS".
+    var title: String { get }
+    /// Key contexts, most specific first; `.global` is added by the app.
+    var keyContexts: [KeyContext] { get }
+    /// True while the pane takes typed text (a list filter being edited).
+    var isEditingText: Bool { get }
+    /// False for drill-down panes (pushed on top of a top-level pane), which are not kept
+    /// once popped.
+    var isTopLevel: Bool { get }
+
+    /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
+    mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
+    mutating func handle(_ action: KeyAction) -> PaneResponse
+    /// A text edit while `isEditingText`.
+    mutating func edit(_ edit: TextEdit) -> PaneResponse
+}
+
+extension Pane {
+    public var title: String { id.title }
+    public var keyContexts: [KeyContext] { [] }
+    public var isEditingText: Bool { false }
+    public var isTopLevel: Bool { true }
+    public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
+
+    /// This pane's key bindings (its own contexts, then global), from the standard key map.
+    public var bindings: [KeyBinding] { KeyMap.standard.effective(in: keyContexts + [.global]) }
+}
+
+/// The header line of a pane: `TITLE//` and its Japanese term with the gloss.
+public enum PaneHeader {
+    public static func render(title: String, term: GlossTerm?, detail: String? = nil,
+                              into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+        guard !row.isEmpty else { return }
+        buffer.fill(row.row(0), style: .plain)
+        var line = StyledLine(title.uppercased() + "//", CellStyle(fg: .foregroundMuted, attributes: .bold))
+        if let term {
+            line.append("  ", .plain)
+            line.append(GlossText.line(term, context: context))
+        }
+        let end = buffer.write(line, x: row.x, y: row.y, maxX: row.maxX)
+        if let detail {
+            let d = StyledLine(detail, CellStyle(fg: .foregroundMuted)).truncated(to: max(0, row.maxX - end - 2), ellipsis: context.glyphs.ellipsis)
+            buffer.write(d, x: row.maxX - d.width, y: row.y, maxX: row.maxX)
+        }
+    }
+}

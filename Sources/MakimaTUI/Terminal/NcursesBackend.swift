@@ -1,0 +1,105 @@
+import CNcursesShim
+
+/// Flushes cell buffers to the terminal through ncurses' wide-character API: one `cchar_t`
+/// per drawn cell (`setcchar` with an extended colour pair through the opts pointer),
+/// `mvwadd_wch`, then `wnoutrefresh` + `doupdate`, which send only what changed on screen.
+/// Cells equal to the previous frame are not even handed to ncurses.
+@MainActor
+final class NcursesBackend: @MainActor TerminalBackend {
+    private let palette: ResolvedPalette
+    private let utf8: Bool
+    private var pairs: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+    private let maxPairs: Int32
+    private var previous: CellBuffer?
+    /// The background for cells whose style has none.
+    private let baseBackground: ColorRole = .background
+
+    private struct PairKey: Hashable {
+        var fg: Int32
+        var bg: Int32
+    }
+
+    init(palette: ResolvedPalette, utf8: Bool) {
+        self.palette = palette
+        self.utf8 = utf8
+        maxPairs = mk_color_pairs()
+        for r in palette.redefinitions {
+            init_extended_color(Int32(r.index), Int32(r.red), Int32(r.green), Int32(r.blue))
+        }
+    }
+
+    var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }
+
+    func invalidate() {
+        previous = nil
+        clearok(mk_stdscr(), true)
+    }
+
+    func flush(_ buffer: CellBuffer) {
+        let win = mk_stdscr()
+        let last = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
+        if last == nil { werase(win) }
+        var cch = cchar_t()
+        var wide: [wchar_t] = [0, 0, 0, 0, 0]
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if let last, last[x, y] == cell, cell.width == 1 || last[x + 1, y] == buffer[x + 1, y] { continue }
+                let (attrs, pair) = resolve(cell.style)
+                let text = utf8 ? cell.text : AsciiFallback.transliterate(cell.text)
+                var n = 0
+                for s in text.unicodeScalars where n < 4 {
+                    wide[n] = wchar_t(bitPattern: s.value)
+                    n += 1
+                }
+                wide[n] = 0
+                if mk_setcchar(&cch, wide, attrs, pair) == ERR {
+                    wide[0] = wchar_t(UInt8(ascii: "?"))
+                    wide[1] = 0
+                    _ = mk_setcchar(&cch, wide, attrs, pair)
+                }
+                mvwadd_wch(win, Int32(y), Int32(x), &cch)
+                if cell.width == 2 {
+                    // If the C library thinks this character is narrower than our table does,
+                    // fill the second cell so curses and the buffer agree on what is there.
+                    if getcurx(win) == Int32(x + 1) || !utf8 {
+                        wide[0] = wchar_t(UInt8(ascii: utf8 ? " " : "?"))
+                        wide[1] = 0
+                        _ = mk_setcchar(&cch, wide, attrs, pair)
+                        mvwadd_wch(win, Int32(y), Int32(x + 1), &cch)
+                    }
+                }
+            }
+        }
+        wnoutrefresh(win)
+        doupdate()
+        previous = buffer
+    }
+
+    private func resolve(_ style: CellStyle) -> (attr_t, Int32) {
+        var s = style
+        if s.bg == nil { s.bg = baseBackground }
+        let r = palette.resolve(s)
+        var attrs = mk_a_normal()
+        if r.attributes.contains(.bold) { attrs |= mk_a_bold() }
+        if r.attributes.contains(.dim) { attrs |= mk_a_dim() }
+        if r.attributes.contains(.reverse) { attrs |= mk_a_reverse() }
+        if r.attributes.contains(.underline) { attrs |= mk_a_underline() }
+        if r.attributes.contains(.italic) { attrs |= mk_a_italic() }
+        guard palette.capability != .none else { return (attrs, 0) }
+        return (attrs, pair(fg: Int32(r.fg ?? -1), bg: Int32(r.bg ?? -1)))
+    }
+
+    private func pair(fg: Int32, bg: Int32) -> Int32 {
+        let key = PairKey(fg: fg, bg: bg)
+        if let p = pairs[key] { return p }
+        guard nextPair < maxPairs else { return 0 }
+        let p = nextPair
+        init_extended_pair(p, fg, bg)
+        nextPair += 1
+        pairs[key] = p
+        return p
+    }
+}

@@ -1,0 +1,85 @@
+import CNcursesShim
+import Glibc
+
+/// The curses session on the controlling terminal: start-up, key input, resize, shutdown.
+/// UI thread only (the crash path's `endwin` excepted).
+@MainActor
+final class NcursesScreen {
+    private(set) var isActive = false
+    let hasColors: Bool
+
+    /// Starts curses on stdin/stdout. The locale must be set first (`TerminalLocale`).
+    init(termName: String? = nil) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw .cannotStart("stdin and stdout must be a terminal")
+        }
+        guard let out = fdopen(STDOUT_FILENO, "w"), let inp = fdopen(STDIN_FILENO, "r") else {
+            throw .system("fdopen", errno)
+        }
+        set_escdelay(25)
+        guard newterm(termName, out, inp) != nil else {
+            let name = termName ?? getenv("TERM").map { String(cString: $0) } ?? ""
+            throw .cannotStart("ncurses does not know TERM=\(name)")
+        }
+        isActive = true
+        SignalRelay.cursesActive.store(true, ordering: .sequentiallyConsistent)
+        hasColors = Self.configure()
+    }
+
+    /// A screen writing to `/dev/null` with the given terminfo entry and size, for benchmarks.
+    init(nullDeviceTerm termName: String, width: Int, height: Int) throws(TerminalError) {
+        guard let out = fopen("/dev/null", "w"), let inp = fopen("/dev/null", "r") else {
+            throw .system("fopen /dev/null", errno)
+        }
+        guard newterm(termName, out, inp) != nil else { throw .cannotStart("no terminfo for \(termName)") }
+        isActive = true
+        hasColors = Self.configure()
+        resizeterm(Int32(height), Int32(width))
+    }
+
+    private static func configure() -> Bool {
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(mk_stdscr(), false)
+        keypad(mk_stdscr(), true)
+        nodelay(mk_stdscr(), true)
+        curs_set(0)
+        guard has_colors() else { return false }
+        start_color()
+        use_default_colors()
+        return true
+    }
+
+    var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }
+
+    /// The next pending input, or nil when there is none (never blocks: `nodelay`).
+    func read() -> TerminalInput? {
+        while true {
+            var ch: wint_t = 0
+            let status = wget_wch(mk_stdscr(), &ch)
+            if status == ERR { return nil }
+            if let input = KeyDecoder.decode(status: status, code: UInt32(ch)) { return input }
+            // Undecodable input (a stray control): skip it and look at the next.
+        }
+    }
+
+    /// Asks the kernel for the window size and tells curses (after SIGWINCH).
+    func syncSizeWithTerminal() {
+        var ws = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 {
+            resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+        }
+    }
+
+    func bell() { beep() }
+
+    /// Restores the terminal: cursor, echo, the normal screen. Safe to call twice.
+    func end() {
+        guard isActive else { return }
+        isActive = false
+        SignalRelay.cursesActive.store(false, ordering: .sequentiallyConsistent)
+        curs_set(1)
+        endwin()
+    }
+}

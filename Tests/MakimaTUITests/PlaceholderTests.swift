@@ -1,4 +1,0 @@
-import Testing
-@testable import MakimaTUI
-
-@Test func tuiModuleLinks() { #expect(MakimaTUIInfo.name == "MakimaTUI") }

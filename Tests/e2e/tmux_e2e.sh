@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# End-to-end tests of the dashboard in a real tmux (TERM=tmux-256color, 120×40): what is on
+# the screen, the colours actually sent, resizing, and that every way out leaves the terminal
+# clean. Captures are polled with a timeout, never read after a fixed sleep.
+# Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+SOCKET=makima-e2e
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-10}
+# Colour indices the design branch's ColorMapper picks for the makima theme on a 256-colour
+# terminal (CIEDE2000 nearest): accent #9bc3ff -> 111, background #0c1729 -> 233.
+ACCENT_FG="38;5;111"
+BACKGROUND_BG="48;5;233"
+
+passed=0
+failed=0
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+cleanup() { t kill-server >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL - $1"
+  if [ -n "${2:-}" ]; then echo "---- screen of $2 ----"; t capture-pane -p -t "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; fi
+}
+
+# capture TARGET [extra capture-pane flags]
+capture() { local target=$1; shift; t capture-pane -p "$@" -t "$target" 2>/dev/null; }
+
+# wait_for TARGET REGEX [capture flags]: true once the screen matches, false after TIMEOUT.
+wait_for() {
+  local target=$1 pattern=$2; shift 2
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do
+    if capture "$target" "$@" | grep -qE -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_gone TARGET REGEX: true once the screen no longer matches.
+wait_gone() {
+  local target=$1 pattern=$2
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do
+    if ! capture "$target" | grep -qE -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# expect NAME COMMAND...: one check.
+expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fail "$name" "$target"; fi; }
+
+# start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
+start() {
+  local name=$1; shift
+  local envs="TERM=tmux-256color LANG=C.UTF-8 LC_ALL= $*"
+  t new-session -d -s "$name" -x 120 -y 40 \
+    "env $envs bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+}
+
+app_pid() {
+  local shell_pid
+  shell_pid=$(t display-message -p -t "$1" '#{pane_pid}')
+  pgrep -P "$shell_pid" -f makima-tui | head -n 1
+}
+
+terminal_restored() {
+  [ "$(t display-message -p -t "$1" '#{alternate_on}')" = "0" ] &&
+  [ "$(t display-message -p -t "$1" '#{cursor_flag}')" = "1" ]
+}
+
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+cleanup
+
+# --- The dashboard at 120x40 -------------------------------------------------------------
+start main
+expect "masthead shows MAKIMA" main wait_for main "MAKIMA"
+expect "masthead shows the WS// pill" main wait_for main "WS//IDLE"
+expect "NAV// strip lists the panes" main wait_for main "NAV// .*1 HOME  2 CONTRACTS  3 TASKS .*7 SETTINGS"
+expect "Home shows the SYSTEM// and GLOSSARY// cards" main wait_for main "SYSTEM//.*GLOSSARY//"
+expect "accent is sent as $ACCENT_FG" main wait_for main "\\[[0-9;]*${ACCENT_FG}m" -e
+expect "background is sent as $BACKGROUND_BG" main wait_for main "\\[[0-9;]*${BACKGROUND_BG}m" -e
+expect "the current NAV item is in reverse video" main wait_for main $'\e\\[[0-9;]*7m[^ ]*1 HOME' -e
+
+t send-keys -t main g
+expect "g reveals the English glosses" main wait_for main "支配する control"
+sleep 1  # a later press is a new tap, not a double tap or auto-repeat
+t send-keys -t main g
+expect "g again hides them" main wait_gone main "命令 directives"
+
+t send-keys -t main 2
+expect "2 opens CONTRACTS with its empty list" main wait_for main "no data yet"
+expect "the pane header is CONTRACTS// 契約" main wait_for main "CONTRACTS//  契約"
+
+t send-keys -t main '?'
+expect "? opens the help overlay" main wait_for main "HELP//"
+expect "help lists the list keys" main wait_for main "filter the list"
+t send-keys -t main Escape
+expect "Esc closes the help" main wait_gone main "HELP//"
+
+t send-keys -t main ':' 'dae' Tab
+expect ":dae<Tab> completes to daemons" main wait_for main "^ :daemons"
+t send-keys -t main Enter
+expect "Enter jumps to DAEMONS" main wait_for main "DAEMONS//"
+
+# --- Resize to 80x24 and below the minimum -------------------------------------------------
+t resize-window -t main -x 80 -y 24
+expect "after resize the NAV strip fits 80 columns" main wait_for main "^ NAV// │ 1 HOME 2 CONTRACTS 3 TASKS 4 DIRECTIVES 5 DAEMONS 6 LISTEN 7 SETTINGS *$"
+footer_on_last_line() { capture main | sed -n '24p' | grep -q '? help'; }
+expect "after resize the footer is on row 24" main footer_on_last_line
+clock_at_right_edge() { capture main | sed -n '1p' | grep -qE '[0-9]{2}:[0-9]{2} ?$'; }
+expect "after resize the masthead is laid out for 80 columns" main clock_at_right_edge
+t resize-window -t main -x 50 -y 12
+expect "below 60x16 it asks to be made bigger" main wait_for main "Make me bigger"
+t resize-window -t main -x 120 -y 40
+expect "back at 120x40 the dashboard returns" main wait_for main "NAV// .*1 HOME  2 CONTRACTS"
+
+# --- q goes back, then quits; the shell gets a clean screen ------------------------------
+t send-keys -t main q
+expect "q goes back to the previous pane" main wait_for main "CONTRACTS//"
+t send-keys -t main q q
+expect "q on the first pane quits with status 0" main wait_for main "EXITED:0"
+no_dashboard_left() { ! capture main | grep -qE "MAKIMA|NAV//|WS//"; }
+expect "no dashboard remains on the shell's screen" main no_dashboard_left
+expect "alternate screen left and cursor visible" main terminal_restored main
+
+# --- Other ways out ---------------------------------------------------------------------
+start ctrlc
+wait_for ctrlc "MAKIMA" >/dev/null
+t send-keys -t ctrlc C-c
+expect "Ctrl-C quits with status 0" ctrlc wait_for ctrlc "EXITED:0"
+expect "Ctrl-C leaves the terminal restored" ctrlc terminal_restored ctrlc
+
+start term
+wait_for term "MAKIMA" >/dev/null
+kill -TERM "$(app_pid term)" 2>/dev/null
+expect "SIGTERM exits with 143" term wait_for term "EXITED:143"
+expect "SIGTERM leaves the terminal restored" term terminal_restored term
+
+# Swift's backtracer (chained after our handler restores the terminal) would wait for a key.
+start crash SWIFT_BACKTRACE=interactive=no
+wait_for crash "MAKIMA" >/dev/null
+kill -SEGV "$(app_pid crash)" 2>/dev/null
+expect "a crash (SIGSEGV) still exits through the signal" crash wait_for crash "EXITED:139"
+expect "a crash leaves the terminal restored" crash terminal_restored crash
+expect "the crash report is readable in the shell's scrollback" crash wait_for crash "Program crashed" -S -3000
+
+# --- Without colour -------------------------------------------------------------------------
+start nocolor NO_COLOR=1
+expect "NO_COLOR: the dashboard still draws" nocolor wait_for nocolor "NAV// .*1 HOME"
+no_colour_sent() { ! capture nocolor -e | grep -qE $'\e\\[[0-9;]*(38|48);5;'; }
+expect "NO_COLOR: no colour sequences are sent" nocolor no_colour_sent
+expect "NO_COLOR: the current NAV item is in reverse video" nocolor wait_for nocolor $'\e\\[[0-9;]*7m[^ ]*1 HOME' -e
+t send-keys -t nocolor Q
+expect "Q quits" nocolor wait_for nocolor "EXITED:0"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
