@@ -1,4 +1,5 @@
-import MakimaKit
-import MakimaTUI
+import Foundation
 
-print("makima-tui \(MakimaVersion.current)")
+setlocale(LC_ALL, "")
+let status = await CLI.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)
