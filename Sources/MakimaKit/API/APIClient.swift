@@ -26,6 +26,7 @@ public final class APIClient: Sendable {
         if profile.baseURL.scheme == "http" && !profile.allowInsecureHTTP && !profile.isLoopback {
             throw APIError.insecureHTTPRefused(host: profile.baseURL.host ?? "")
         }
+        if segments.contains(where: \.isEmpty) { throw APIError.invalidRequest("an empty id in the path") }
         let url = APIURL.make(base: base ?? profile.apiBaseURL, segments: segments, query: query)
         let request = HTTPRequest(method: method, url: url, headers: [("x-makima-api-key", key.secret)], body: body)
         let response = try await Self.run(request, on: transport)

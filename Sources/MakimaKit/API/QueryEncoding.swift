@@ -13,11 +13,17 @@ enum APIURL {
         s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
+    /// A path segment: as `encode`, and `.`/`..` spelled out so no one can climb the path.
+    static func encodeSegment(_ s: String) -> String {
+        if !s.isEmpty && s.allSatisfy({ $0 == "." }) { return String(repeating: "%2E", count: s.count) }
+        return encode(s)
+    }
+
     /// `base` + `/`-joined encoded segments + `?k=v&…` (nil values dropped).
     static func make(base: URL, segments: [String], query: [(String, String?)] = []) -> URL {
         var s = base.absoluteString
         while s.hasSuffix("/") { s.removeLast() }
-        for seg in segments { s += "/" + encode(seg) }
+        for seg in segments { s += "/" + encodeSegment(seg) }
         let pairs = query.compactMap { k, v in v.map { encode(k) + "=" + encode($0) } }
         if !pairs.isEmpty { s += "?" + pairs.joined(separator: "&") }
         return URL(string: s)!
