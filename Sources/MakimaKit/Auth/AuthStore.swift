@@ -91,7 +91,7 @@ public final class AuthStore {
         state = .validating
         do {
             try await validate(candidate, newKey)
-            candidate.lastConnected = Date()
+            candidate.markConnected()
             var updated = config
             updated.upsert(candidate)
             updated.activeProfileID = candidate.id
@@ -129,7 +129,7 @@ public final class AuthStore {
             state = .authenticated(old)
             throw error
         }
-        candidate.lastConnected = Date()
+        candidate.markConnected()
         do { try persistProfile(candidate) } catch {
             state = .authenticated(old)
             throw error

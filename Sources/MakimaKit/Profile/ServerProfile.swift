@@ -32,6 +32,11 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         self.allowInsecureHTTP = allowInsecureHTTP
     }
 
+    /// Records a successful connection, to the whole second (so it survives config.json as is).
+    public mutating func markConnected(at date: Date = Date()) {
+        lastConnected = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
     /// `<base>/api/v1`.
     public var apiBaseURL: URL { baseURL.appendingPathComponent("api").appendingPathComponent("v1") }
 
