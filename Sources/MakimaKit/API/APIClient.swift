@@ -1,0 +1,81 @@
+import Foundation
+
+/// The Makima REST API for one server profile and key.
+///
+/// Every call runs its request on a new dedicated `Thread` (the blocking libcurl transfer never
+/// touches the cooperative pool or the caller's thread) and resumes the caller when done.
+/// Cancelling the calling task resumes it at once with `CancellationError`; the transfer stops
+/// at its next callback or at the timeout. Calls throw `APIError` (or `CancellationError`).
+/// A `.unauthorized` error should be reported to `AuthStore.handleUnauthorized()` by whoever
+/// drives the UI.
+public final class APIClient: Sendable {
+    public let profile: ServerProfile
+    public let transport: HTTPTransport
+    private let key: APIKey
+
+    public init(profile: ServerProfile, key: APIKey, transport: HTTPTransport = HTTPTransport()) {
+        self.profile = profile
+        self.key = key
+        self.transport = transport
+    }
+
+    /// Sends `method` to `<api base>/<segments…>?query` with the key header and maps the status.
+    /// A 2xx response is returned as is; anything else is thrown as `APIError`.
+    public func send(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
+                     body: Data? = nil, base: URL? = nil) async throws -> HTTPResponse {
+        if profile.baseURL.scheme == "http" && !profile.allowInsecureHTTP && !profile.isLoopback {
+            throw APIError.insecureHTTPRefused(host: profile.baseURL.host ?? "")
+        }
+        if segments.contains(where: \.isEmpty) { throw APIError.invalidRequest("an empty id in the path") }
+        let url = APIURL.make(base: base ?? profile.apiBaseURL, segments: segments, query: query)
+        let request = HTTPRequest(method: method, url: url, headers: [("x-makima-api-key", key.secret)], body: body)
+        let response = try await Self.run(request, on: transport)
+        if let error = Self.error(for: response) { throw error.redacting(key) }
+        return response
+    }
+
+    /// GET and decode with the tolerant decoder; decoding failures name the field.
+    public func get<T: Decodable>(_ type: T.Type, _ segments: [String], query: [(String, String?)] = [],
+                                  base: URL? = nil) async throws -> T {
+        let response = try await send(.get, segments, query: query, base: base)
+        return try decode(type, from: response.body)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        do { return try MakimaJSON.decode(type, from: body) } catch {
+            throw APIError.describe(error, decoding: type).redacting(key)
+        }
+    }
+
+    /// The error a response stands for, or nil for 2xx.
+    public static func error(for response: HTTPResponse) -> APIError? {
+        switch response.status {
+        case 200..<300: return nil
+        case 401, 403: return .unauthorized(status: response.status)
+        case 404: return .notFound
+        default: return .http(status: response.status, message: APIError.serverMessage(from: response.body))
+        }
+    }
+
+    /// Runs one blocking transfer on a dedicated thread and awaits it.
+    public static func run(_ request: HTTPRequest, on transport: HTTPTransport) async throws -> HTTPResponse {
+        try Task.checkCancellation()
+        let flag = CancellationFlag()
+        let once = ResumeOnce<HTTPResponse>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                once.attach(continuation)
+                let worker = Thread {
+                    let result: Result<HTTPResponse, Error>
+                    do { result = .success(try transport.perform(request, cancellation: flag)) } catch { result = .failure(error) }
+                    once.resume(with: result)
+                }
+                worker.name = "makima-http"
+                worker.start()
+            }
+        } onCancel: {
+            flag.cancel()
+            once.resume(with: .failure(CancellationError()))
+        }
+    }
+}

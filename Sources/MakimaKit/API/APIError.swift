@@ -1,0 +1,100 @@
+import Foundation
+
+/// Every way an API call can fail. Descriptions are one line, safe to show and log: they never
+/// hold the API key (the client scrubs it from anything the server echoes) and every byte from
+/// the server in them has been cleaned of control sequences.
+public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// 401 or 403: the key is missing, wrong, revoked or lacks permission.
+    case unauthorized(status: Int)
+    case notFound
+    /// Any other non-2xx answer; `message` from `{"error": "…"}` or the cleaned body, truncated.
+    case http(status: Int, message: String)
+    /// The exchange did not complete: DNS, connect, TLS, timeout (libcurl's words).
+    case transport(String)
+    /// The answer was not the JSON we expect; the message names the field.
+    case decoding(String)
+    case insecureHTTPRefused(host: String)
+    case responseTooLarge(limit: Int)
+    /// The request itself was refused before sending (e.g. a header holding CR/LF).
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .unauthorized(let status): return "unauthorized (HTTP \(status)): the server rejected the API key"
+        case .notFound: return "not found (HTTP 404)"
+        case .http(let status, let message): return message.isEmpty ? "server error (HTTP \(status))" : "server error (HTTP \(status)): \(message)"
+        case .transport(let reason): return "cannot reach server: \(reason)"
+        case .decoding(let message): return "unexpected answer from server: \(message)"
+        case .insecureHTTPRefused(let host): return ServerURLError.insecureHTTPRefused(host: host).description
+        case .responseTooLarge(let limit): return "answer from server is larger than the \(limit / (1024 * 1024)) MiB limit"
+        case .invalidRequest(let why): return "request refused before sending: \(why)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    public var isUnauthorized: Bool { if case .unauthorized = self { return true } else { return false } }
+
+    /// Longest server message kept in `.http`.
+    public static let maxMessageLength = 200
+
+    /// The message for `.http`: the JSON `error` (or `message`) field if there is one, else the
+    /// body, cleaned, whitespace collapsed to one line, truncated.
+    public static func serverMessage(from body: Data) -> String {
+        var text: String?
+        if let obj = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
+            for key in ["error", "message", "detail"] {
+                if let s = obj[key] as? String { text = s; break }
+                if let nested = obj[key] as? [String: Any], let s = nested["message"] as? String { text = s; break }
+            }
+        }
+        let raw = text ?? String(decoding: body.prefix(4096), as: UTF8.self)
+        let cleaned = UntrustedText.clean(raw)
+        let oneLine = cleaned.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        if oneLine.count <= maxMessageLength { return oneLine }
+        return String(oneLine.prefix(maxMessageLength - 1)) + "…"
+    }
+
+    /// A `DecodingError` in words that name the field, e.g. `field 'items[2].status': …`.
+    public static func describe(_ error: Error, decoding type: Any.Type) -> APIError {
+        guard let e = error as? DecodingError else { return .decoding("\(type): \(error)") }
+        func path(_ p: [CodingKey]) -> String {
+            var s = ""
+            for k in p {
+                if let i = k.intValue { s += "[\(i)]" } else { s += s.isEmpty ? k.stringValue : "." + k.stringValue }
+            }
+            return s.isEmpty ? "(top level)" : s
+        }
+        let typeName = String(describing: type)
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            return .decoding("\(typeName): missing field '\(path(ctx.codingPath + [key]))'")
+        case .typeMismatch(let expected, let ctx):
+            return .decoding("\(typeName): field '\(path(ctx.codingPath))' has the wrong type (expected \(expected)): \(clip(ctx.debugDescription))")
+        case .valueNotFound(let expected, let ctx):
+            return .decoding("\(typeName): field '\(path(ctx.codingPath))' is null (expected \(expected))")
+        case .dataCorrupted(let ctx):
+            if ctx.codingPath.isEmpty { return .decoding("\(typeName): the body is not valid JSON") }
+            return .decoding("\(typeName): field '\(path(ctx.codingPath))': \(clip(ctx.debugDescription))")
+        @unknown default:
+            return .decoding("\(typeName): \(clip(String(describing: e)))")
+        }
+    }
+
+    private static func clip(_ s: String) -> String {
+        let c = UntrustedText.clean(s)
+        return c.count <= 160 ? c : String(c.prefix(159)) + "…"
+    }
+
+    /// Replaces every occurrence of `secret` (a server might echo the key back) with its mask.
+    public func redacting(_ key: APIKey) -> APIError {
+        func r(_ s: String) -> String { s.replacingOccurrences(of: key.secret, with: key.masked) }
+        switch self {
+        case .http(let status, let message): return .http(status: status, message: r(message))
+        case .transport(let reason): return .transport(r(reason))
+        case .decoding(let message): return .decoding(r(message))
+        case .invalidRequest(let why): return .invalidRequest(r(why))
+        default: return self
+        }
+    }
+}

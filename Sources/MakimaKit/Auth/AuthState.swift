@@ -1,0 +1,10 @@
+/// Where sign-in stands (seed 001's state machine).
+public enum AuthState: Equatable, Sendable {
+    /// No usable key: show onboarding (prefill the server from `AuthStore.profile` if set).
+    case needsOnboarding
+    /// A server and key are being checked with `GET /mesh/daemons`.
+    case validating
+    case authenticated(ServerProfile)
+    /// The last attempt failed; the message is safe to show.
+    case error(String)
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Sign-in state and the operations that change it (seed 001).
+///
+/// Threading: a plain class, not thread-safe, driven from one thread (the UI thread). The async
+/// methods are `nonisolated(nonsending)`: they run on the caller's executor and only suspend for
+/// the network, which happens on dedicated threads (see `APIClient`). Do not call two of them at
+/// once. Every state change is reported synchronously through `onChange`.
+///
+/// Transitions:
+/// - `configure`: needsOnboarding/error → validating → authenticated (persisted) | error (nothing written)
+/// - `updateBaseURL`: authenticated → validating → authenticated(new URL) | needsOnboarding on 401
+///   (new URL kept) | authenticated(old) on any other failure (nothing written), error thrown
+/// - `rotateKey`: stays authenticated; the new key is stored only after the server answered;
+///   the old key is kept on failure; a 401 leads to needsOnboarding
+/// - `signOut`: local only (the key is not revoked on the server; use `APIClient.revokeKey()`
+///   first for that): key file and profile removed → needsOnboarding
+/// - `handleUnauthorized`: a 401 seen anywhere → needsOnboarding, server URL kept
+public final class AuthStore {
+    public private(set) var state: AuthState {
+        didSet { if state != oldValue { onChange?(state) } }
+    }
+    /// Called on every state change, on the thread that caused it.
+    public var onChange: ((AuthState) -> Void)?
+    /// The current (or last) profile; kept through onboarding to prefill the server step.
+    public private(set) var profile: ServerProfile?
+    public private(set) var keySource: KeySource?
+    public private(set) var config: AppConfig
+
+    public let location: ConfigLocation
+    public let transport: HTTPTransport
+    private let configStore: ConfigStore
+    private let credentials: CredentialStore
+    private let environment: EnvironmentOverrides
+    private var key: APIKey?
+
+    /// Loads config.json and the active key. Starts `authenticated` when both are there (the
+    /// first request will tell whether the key still works), `needsOnboarding` when not, and
+    /// `error` when the files cannot be read.
+    public init(location: ConfigLocation, environment: EnvironmentOverrides = .process,
+                transport: HTTPTransport = HTTPTransport(), serverOverride: String? = nil, allowInsecureHTTP: Bool = false) {
+        self.location = location
+        self.transport = transport
+        self.environment = environment
+        configStore = ConfigStore(location: location)
+        credentials = CredentialStore(location: location)
+        config = AppConfig()
+        state = .needsOnboarding
+        do {
+            config = try configStore.load()
+            let session = try SessionResolver.resolve(config: config, credentials: credentials, environment: environment,
+                                                      serverOverride: serverOverride, allowInsecureHTTP: allowInsecureHTTP)
+            profile = session.profile
+            key = session.key
+            keySource = session.keySource
+            if let p = session.profile, session.key != nil { state = .authenticated(p) }
+        } catch {
+            state = .error(String(describing: error))
+        }
+    }
+
+    /// The key in use while authenticated (its description is masked).
+    public var apiKey: APIKey? { if case .authenticated = state { return key } else { return nil } }
+
+    /// A client for the signed-in server, or nil when not authenticated.
+    public func makeClient() -> APIClient? {
+        guard case .authenticated(let p) = state, let key else { return nil }
+        return APIClient(profile: p, key: key, transport: transport)
+    }
+
+    /// Checks `server` + `key` with `GET /mesh/daemons`; on success stores the key and makes the
+    /// profile active. A stored profile with the same URL is reused (same credential id); any
+    /// other stored profile is left untouched. Throws `ServerURLError`, `APIError` or `ConfigError`.
+    @discardableResult
+    public nonisolated(nonsending) func configure(server: String, key newKey: APIKey, label: String? = nil,
+                                                  allowInsecureHTTP: Bool = false) async throws -> ServerProfile {
+        var candidate: ServerProfile
+        do {
+            let url = try ServerURL.normalize(server, allowInsecureHTTP: allowInsecureHTTP)
+            if var existing = config.profile(forBaseURL: url) {
+                try existing.setServer(server, allowInsecureHTTP: allowInsecureHTTP || existing.allowInsecureHTTP)
+                if let label { existing.label = label }
+                candidate = existing
+            } else {
+                candidate = try ServerProfile(label: label, server: server, allowInsecureHTTP: allowInsecureHTTP)
+            }
+        } catch {
+            state = .error(error.description)
+            throw error
+        }
+        state = .validating
+        do {
+            try await validate(candidate, newKey)
+            candidate.markConnected()
+            var updated = config
+            updated.upsert(candidate)
+            updated.activeProfileID = candidate.id
+            try credentials.store(newKey, for: candidate.credentialID)
+            try configStore.save(updated)
+            config = updated
+            profile = candidate
+            key = newKey
+            keySource = .stored
+            state = .authenticated(candidate)
+            return candidate
+        } catch {
+            state = .error(String(describing: error))
+            throw error
+        }
+    }
+
+    /// Points the signed-in profile at another URL with the same key, re-validating first.
+    @discardableResult
+    public nonisolated(nonsending) func updateBaseURL(_ server: String, allowInsecureHTTP: Bool = false) async throws -> ServerProfile {
+        guard case .authenticated(let old) = state, let key else { throw ConfigError.notConfigured }
+        var candidate = old
+        try candidate.setServer(server, allowInsecureHTTP: allowInsecureHTTP)
+        state = .validating
+        do {
+            try await validate(candidate, key)
+        } catch let error as APIError where error.isUnauthorized {
+            candidate.lastConnected = nil
+            try? persistProfile(candidate)
+            profile = candidate
+            self.key = nil
+            state = .needsOnboarding
+            throw error
+        } catch {
+            state = .authenticated(old)
+            throw error
+        }
+        candidate.markConnected()
+        do { try persistProfile(candidate) } catch {
+            state = .authenticated(old)
+            throw error
+        }
+        profile = candidate
+        state = .authenticated(candidate)
+        return candidate
+    }
+
+    /// Asks the server for a new key and stores it once the server has answered. Returns the new
+    /// key (masked when printed). On failure the old key stays in use and on disk.
+    @discardableResult
+    public nonisolated(nonsending) func rotateKey() async throws -> APIKey {
+        guard case .authenticated(let p) = state, let key else { throw ConfigError.notConfigured }
+        if keySource == .environment { throw ConfigError.keyFromEnvironment }
+        let client = APIClient(profile: p, key: key, transport: transport)
+        let rotated: RotatedKey
+        do {
+            rotated = try await client.rotateKey()
+        } catch let error as APIError where error.isUnauthorized {
+            handleUnauthorized()
+            throw error
+        }
+        try credentials.store(rotated.key, for: p.credentialID)
+        self.key = rotated.key
+        return rotated.key
+    }
+
+    /// Local sign-out: removes the active profile's key file and the profile.
+    public func signOut() throws {
+        if let p = profile, config.profiles.contains(where: { $0.id == p.id }) {
+            try credentials.remove(for: p.credentialID)
+            var updated = config
+            updated.profiles.removeAll { $0.id == p.id }
+            if updated.activeProfileID == p.id { updated.activeProfileID = nil }
+            try configStore.save(updated)
+            config = updated
+        }
+        profile = nil
+        key = nil
+        keySource = nil
+        state = .needsOnboarding
+    }
+
+    /// A 401/403 was seen somewhere: back to onboarding, server URL kept. The key file stays
+    /// (a passing 401 must not destroy anything); onboarding replaces it.
+    public func handleUnauthorized() {
+        key = nil
+        keySource = nil
+        state = .needsOnboarding
+    }
+
+    /// Changes settings (theme, …) and saves config.json.
+    public func updateSettings(_ change: (inout [String: JSONValue]) -> Void) throws {
+        var updated = config
+        change(&updated.settings)
+        try configStore.save(updated)
+        config = updated
+    }
+
+    private nonisolated(nonsending) func validate(_ candidate: ServerProfile, _ key: APIKey) async throws {
+        let client = APIClient(profile: candidate, key: key, transport: transport)
+        _ = try await client.daemons()
+    }
+
+    private func persistProfile(_ p: ServerProfile) throws {
+        var updated = config
+        updated.upsert(p)
+        try configStore.save(updated)
+        config = updated
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File operations for config and credentials: atomic replacement, owner-only modes from the
+/// first byte (a file is created with O_EXCL and its final mode, written, then renamed into
+/// place, so no reader ever sees it partly written or with a wider mode).
+enum SecureFile {
+    /// Creates `path` (and missing parents) with `mode`; an existing directory we own is
+    /// tightened to `mode`.
+    static func ensureDirectory(_ path: String, mode: mode_t) throws(ConfigError) {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .writeFailed(path: path, reason: "it exists and is not a directory") }
+            if st.st_uid == getuid() && (st.st_mode & 0o777) != mode && chmod(path, mode) != 0 {
+                throw .writeFailed(path: path, reason: errnoText())
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) {
+            do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+                throw .writeFailed(path: parent, reason: "\(error.localizedDescription)")
+            }
+        }
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw .writeFailed(path: path, reason: errnoText()) }
+        if chmod(path, mode) != 0 { throw .writeFailed(path: path, reason: errnoText()) }  // umask may have narrowed it
+    }
+
+    /// Writes `data` to a fresh temporary file with `mode` beside `path`, then renames it over `path`.
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws(ConfigError) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let tmp = "\(dir)/.\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        var ok = fchmod(fd, mode) == 0
+        var reason = ok ? "" : errnoText()
+        if ok {
+            ok = data.withUnsafeBytes { raw -> Bool in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 { if errno == EINTR { continue }; return false }
+                    offset += n
+                }
+                return true
+            }
+            if !ok { reason = errnoText() }
+        }
+        if ok && fsync(fd) != 0 { ok = false; reason = errnoText() }
+        close(fd)
+        if ok && rename(tmp, path) != 0 { ok = false; reason = errnoText() }
+        if !ok {
+            unlink(tmp)
+            throw .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// The file's bytes, or nil when it does not exist. With `requirePrivate`, a file that
+    /// group or others can read (or that another user owns) is refused.
+    static func read(_ path: String, requirePrivate: Bool, limit: Int = 1 << 20) throws(ConfigError) -> Data? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw .unreadable(path: path, reason: errnoText())
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: errnoText()) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
+        if requirePrivate {
+            if st.st_uid != getuid() { throw .unreadable(path: path, reason: "owned by another user") }
+            if st.st_mode & 0o077 != 0 { throw .insecurePermissions(path: path, mode: UInt32(st.st_mode & 0o777)) }
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw .unreadable(path: path, reason: errnoText()) }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+            if data.count > limit { throw .unreadable(path: path, reason: "larger than \(limit) bytes") }
+        }
+        return data
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    static func remove(_ path: String) throws(ConfigError) {
+        if unlink(path) != 0 && errno != ENOENT { throw .writeFailed(path: path, reason: errnoText()) }
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

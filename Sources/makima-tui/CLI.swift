@@ -1,0 +1,30 @@
+import MakimaKit
+
+/// Dispatches the command line to a command. Every command returns its exit code.
+enum CLI {
+    static let commands: [CommandSpec] = [
+        StatusCommand.spec,
+        LoginCommand.spec,
+        LogoutCommand.spec,
+        HelpCommand.spec,
+    ]
+
+    static func run(_ args: [String]) async -> Int32 {
+        let inv: Invocation
+        do { inv = try CommandLineParser.parse(args, commands: commands) } catch {
+            return Console.fail(error)
+        }
+        if inv.wantsVersion {
+            Console.out("makima-tui \(MakimaVersion.current)")
+            return ExitCode.ok.rawValue
+        }
+        if inv.wantsHelp {
+            Console.out(HelpCommand.text(for: inv.command))
+            return ExitCode.ok.rawValue
+        }
+        guard let command = inv.command else {
+            return launchDashboard(options: DashboardOptions(global: inv.global, deepLink: inv.positionals.last))
+        }
+        return await command.run(inv)
+    }
+}

@@ -1,0 +1,115 @@
+/// Options that apply to every command (accepted before or after the command name).
+struct GlobalOptions: Sendable {
+    var server: String?
+    var allowInsecureHTTP = false
+    var configDir: String?
+}
+
+/// One option a command takes: a switch (`--json`) or one with a value (`--limit N`).
+struct FlagSpec: Sendable {
+    let name: String
+    let valueName: String?
+    let help: String
+    init(_ name: String, value: String? = nil, help: String) { self.name = name; valueName = value; self.help = help }
+}
+
+/// A subcommand: its options and what it does. Adding one (`logs`, `bench`) is adding an entry
+/// to `Commands.all`.
+struct CommandSpec: Sendable {
+    let name: String
+    let summary: String
+    let flags: [FlagSpec]
+    /// Name of the positional arguments in help, nil when none are taken.
+    let positionals: String?
+    let run: @Sendable (Invocation) async -> Int32
+}
+
+/// What the parser made of the arguments.
+struct Invocation: Sendable {
+    var global = GlobalOptions()
+    var command: CommandSpec?
+    var values: [String: String] = [:]
+    var switches: Set<String> = []
+    var positionals: [String] = []
+    var wantsHelp = false
+    var wantsVersion = false
+
+    func has(_ flag: String) -> Bool { switches.contains(flag) }
+}
+
+enum CommandLineParser {
+    static let globalFlags: [FlagSpec] = [
+        FlagSpec("--server", value: "URL", help: "server to use for this run (default: the logged-in profile)"),
+        FlagSpec("--allow-insecure-http", help: "allow plain http:// to a host that is not loopback"),
+        FlagSpec("--config-dir", value: "DIR", help: "configuration directory (default: $XDG_CONFIG_HOME/makima-tui)"),
+        FlagSpec("--help", help: "show help"),
+        FlagSpec("--version", help: "show the version"),
+    ]
+    static let shortFlags = ["-h": "--help", "-V": "--version"]
+
+    static func parse(_ args: [String], commands: [CommandSpec]) throws(UsageError) -> Invocation {
+        var inv = Invocation()
+        // Pass 1: find the command name, so its options are known wherever they appear.
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--" { break }
+            if a.hasPrefix("-") {
+                let name = String(a.split(separator: "=", maxSplits: 1)[0])
+                if !a.contains("="), globalFlags.first(where: { $0.name == name })?.valueName != nil { i += 1 }
+            } else if !a.hasPrefix("makima://") {
+                guard let spec = commands.first(where: { $0.name == a }) else {
+                    throw UsageError("unknown command '\(a)' (see makima-tui --help)")
+                }
+                inv.command = spec
+                break
+            }
+            i += 1
+        }
+        // Pass 2: options and positionals.
+        let allowed = globalFlags + (inv.command?.flags ?? [])
+        var sawCommand = false
+        var onlyPositionals = false
+        i = 0
+        while i < args.count {
+            var a = args[i]
+            i += 1
+            if onlyPositionals || !a.hasPrefix("-") || a == "-" {
+                if !sawCommand, inv.command != nil, a == inv.command?.name { sawCommand = true; continue }
+                if inv.command == nil && !a.hasPrefix("makima://") { throw UsageError("unexpected argument '\(a)'") }
+                if inv.command != nil && inv.command?.positionals == nil { throw UsageError("\(inv.command!.name) takes no argument '\(a)'") }
+                inv.positionals.append(a)
+                continue
+            }
+            if a == "--" { onlyPositionals = true; continue }
+            if let long = shortFlags[a] { a = long }
+            var inlineValue: String?
+            if let eq = a.firstIndex(of: "=") { inlineValue = String(a[a.index(after: eq)...]); a = String(a[..<eq]) }
+            guard let spec = allowed.first(where: { $0.name == a }) else {
+                let scope = inv.command.map { " for \($0.name)" } ?? ""
+                throw UsageError("unknown option '\(a)'\(scope) (see makima-tui --help)")
+            }
+            var value: String?
+            if let valueName = spec.valueName {
+                if let inlineValue { value = inlineValue } else {
+                    guard i < args.count else { throw UsageError("\(a) needs a value (\(valueName))") }
+                    value = args[i]
+                    i += 1
+                }
+                if value?.isEmpty != false { throw UsageError("\(a) needs a non-empty value (\(valueName))") }
+            } else if inlineValue != nil {
+                throw UsageError("\(a) takes no value")
+            }
+            switch a {
+            case "--server": inv.global.server = value
+            case "--allow-insecure-http": inv.global.allowInsecureHTTP = true
+            case "--config-dir": inv.global.configDir = value
+            case "--help": inv.wantsHelp = true
+            case "--version": inv.wantsVersion = true
+            default:
+                if let value { inv.values[a] = value } else { inv.switches.insert(a) }
+            }
+        }
+        return inv
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import MakimaKit
+
+/// Exit codes scripts can rely on (docs/api.md).
+enum ExitCode: Int32 {
+    case ok = 0
+    case usage = 2
+    case notConfigured = 3
+    case unauthorized = 4
+    case unreachable = 5
+    case serverError = 6
+
+    /// The exit code an error stands for.
+    static func of(_ error: Error) -> ExitCode {
+        switch error {
+        case let e as APIError:
+            switch e {
+            case .unauthorized: return .unauthorized
+            case .transport: return .unreachable
+            case .http, .notFound, .decoding, .responseTooLarge: return .serverError
+            case .insecureHTTPRefused, .invalidRequest: return .usage
+            }
+        case let e as ConfigError:
+            if case .invalidEnvironmentKey = e { return .usage }
+            return .notConfigured
+        case is ServerURLError, is UsageError:
+            return .usage
+        default:
+            return .serverError
+        }
+    }
+}
+
+/// A mistake in how the command was called.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+enum Console {
+    /// One line on stderr, prefixed with the program name; control characters cannot get through.
+    static func error(_ message: String) {
+        let line = UntrustedText.clean(message).split(whereSeparator: \.isNewline).joined(separator: " ")
+        FileHandle.standardError.write(Data("makima-tui: \(line)\n".utf8))
+    }
+
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// Reports `error` on stderr and returns its exit code.
+    static func fail(_ error: Error) -> Int32 {
+        self.error(String(describing: error))
+        return ExitCode.of(error).rawValue
+    }
+}

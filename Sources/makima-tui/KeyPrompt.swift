@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads an API key: from stdin when it is not a terminal (pipes, scripts), else by prompting
+/// on the terminal with echo off. Returns nil when the user aborts (Ctrl-C, Ctrl-D).
+enum KeyPrompt {
+    static func read(prompt: String) -> String? {
+        if isatty(STDIN_FILENO) == 0 {
+            let data = FileHandle.standardInput.readData(ofLength: 8192)
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        FileHandle.standardError.write(Data(prompt.utf8))
+        defer { FileHandle.standardError.write(Data("\n".utf8)) }
+        return readHidden()
+    }
+
+    /// Non-canonical, no echo, no signals (Ctrl-C is read as a byte and aborts, so the terminal
+    /// settings are always restored).
+    private static func readHidden() -> String? {
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return nil }
+        defer { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = Glibc.read(STDIN_FILENO, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            switch byte {
+            case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
+            case 0x03, 0x04: return nil                       // Ctrl-C, Ctrl-D
+            case 0x7F, 0x08: if !bytes.isEmpty { bytes.removeLast() }
+            case 0x15: bytes.removeAll()                      // Ctrl-U
+            default: if byte >= 0x20 && bytes.count < 4096 { bytes.append(byte) }
+            }
+        }
+    }
+}

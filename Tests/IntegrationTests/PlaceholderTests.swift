@@ -1,4 +1,0 @@
-import Testing
-import MakimaKit
-
-@Test func integrationModuleLinks() { #expect(!MakimaVersion.current.isEmpty) }
