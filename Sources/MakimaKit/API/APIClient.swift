@@ -23,13 +23,34 @@ public final class APIClient: Sendable {
     /// A 2xx response is returned as is; anything else is thrown as `APIError`.
     public func send(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
                      body: Data? = nil, base: URL? = nil) async throws -> HTTPResponse {
+        let request = try makeRequest(method, segments, query: query, body: body, base: base)
+        return try checked(try await Self.run(request, on: transport))
+    }
+
+    /// As `send`, but performed on the calling thread: for the sync engine's own threads only
+    /// (never the UI thread or the cooperative pool).
+    public func sendBlocking(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
+                             body: Data? = nil, base: URL? = nil) throws -> HTTPResponse {
+        let request = try makeRequest(method, segments, query: query, body: body, base: base)
+        return try checked(try transport.perform(request))
+    }
+
+    /// As `get`, on the calling thread (see `sendBlocking`).
+    public func getBlocking<T: Decodable>(_ type: T.Type, _ segments: [String], query: [(String, String?)] = []) throws -> T {
+        try decode(type, from: try sendBlocking(.get, segments, query: query).body)
+    }
+
+    private func makeRequest(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)],
+                             body: Data?, base: URL?) throws -> HTTPRequest {
         if profile.baseURL.scheme == "http" && !profile.allowInsecureHTTP && !profile.isLoopback {
             throw APIError.insecureHTTPRefused(host: profile.baseURL.host ?? "")
         }
         if segments.contains(where: \.isEmpty) { throw APIError.invalidRequest("an empty id in the path") }
         let url = APIURL.make(base: base ?? profile.apiBaseURL, segments: segments, query: query)
-        let request = HTTPRequest(method: method, url: url, headers: [("x-makima-api-key", key.secret)], body: body)
-        let response = try await Self.run(request, on: transport)
+        return HTTPRequest(method: method, url: url, headers: [("x-makima-api-key", key.secret)], body: body)
+    }
+
+    private func checked(_ response: HTTPResponse) throws -> HTTPResponse {
         if let error = Self.error(for: response) { throw error.redacting(key) }
         return response
     }

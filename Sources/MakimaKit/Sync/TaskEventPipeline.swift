@@ -37,16 +37,18 @@ public final class TaskEventPipeline: Sendable {
     private let spawn: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let now: @Sendable () -> Date
     public let pageSize: Int
+    /// When set, events of other tasks are ignored (`logs --follow` follows one task).
+    private let onlyTasks: Set<String>?
 
     /// `lastSeen` comes from the cache: what an earlier run already holds is never fetched again.
-    public init(lastSeen: [String: Int], startedAt: Date, pageSize: Int = 500,
+    public init(lastSeen: [String: Int], startedAt: Date, pageSize: Int = 500, onlyTasks: Set<String>? = nil,
                 fetchPage: @escaping FetchPage,
                 onApplied: @escaping @Sendable ([TaskEvent]) -> Void,
                 onNotifications: @escaping @Sendable ([MeshNotification]) -> Void = { _ in },
                 now: @escaping @Sendable () -> Date = { Date() },
                 spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }) {
         state = Mutex(State(sequencer: TaskEventSequencer(lastApplied: lastSeen), policy: NotificationPolicy(startedAt: startedAt)))
-        self.pageSize = pageSize; self.fetchPage = fetchPage; self.onApplied = onApplied
+        self.pageSize = pageSize; self.onlyTasks = onlyTasks; self.fetchPage = fetchPage; self.onApplied = onApplied
         self.onNotifications = onNotifications; self.now = now; self.spawn = spawn
     }
 
@@ -83,7 +85,9 @@ public final class TaskEventPipeline: Sendable {
         }
         state.withLock { $0.counters.framesReceived += 1 }
         switch message {
-        case .event(let e): ingest([e], live: true)
+        case .event(let e):
+            if let only = onlyTasks, !only.contains(e.taskID) { return }
+            ingest([e], live: true)
         case .resyncDone:
             let gaps = state.withLock { s -> [String] in s.replaying = false; return s.sequencer.tasksWithGaps }
             for t in gaps { startFill(t) }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The blocking fetches the sync engine runs on its own threads, by query.
+public struct MeshFetcher: Sendable {
+    public let client: APIClient
+
+    public init(client: APIClient) { self.client = client }
+
+    public func list(_ query: ListQuery) throws -> ListPayload {
+        switch query {
+        case .daemons:
+            return .daemons(try client.getBlocking(ListEnvelope<Daemon>.self, ["mesh", "daemons"]).items)
+        case let .contracts(status):
+            return .contracts(try client.getBlocking(ListEnvelope<Contract>.self, ["contracts"], query: [("status", status?.rawValue)]).items)
+        case let .tasks(status, contractID):
+            return .tasks(try client.getBlocking(ListEnvelope<MeshTask>.self, ["mesh", "tasks"],
+                                                 query: [("status", status?.rawValue), ("contract_id", contractID)]).items)
+        case let .directives(pendingOnly):
+            return .directives(try client.getBlocking(ListEnvelope<Directive>.self, ["directives"], query: [("pending", pendingOnly ? "true" : nil)]).items)
+        case let .listenSessions(limit):
+            return .listenSessions(try client.getBlocking(ListEnvelope<ListenSession>.self, ["listen", "sessions"], query: [("limit", limit.map(String.init))]).items)
+        }
+    }
+
+    public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {
+        try client.getBlocking(TaskOutputPage.self, ["mesh", "tasks", taskID, "output"],
+                               query: [("after_seq", String(afterSeq)), ("limit", String(limit))])
+    }
+
+    public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, ["mesh", "tasks", id]) }
+    public func contract(id: String) throws -> Contract { try client.getBlocking(Contract.self, ["contracts", id]) }
+    public func listenSession(id: String) throws -> ListenSession { try client.getBlocking(ListenSession.self, ["listen", "sessions", id]) }
+
+    /// How a failed fetch is shown, and whether it means the key was refused.
+    public static func classify(_ error: Error) -> RefreshCoordinator.Failure {
+        if let api = error as? APIError { return .init(message: api.description, isUnauthorized: api.isUnauthorized) }
+        return .init(message: String(describing: error), isUnauthorized: false)
+    }
+}

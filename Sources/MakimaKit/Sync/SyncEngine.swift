@@ -1,0 +1,133 @@
+import Foundation
+
+/// The polling-plus-WebSocket sync engine for one server profile. Everything it learns goes
+/// out as `SyncUpdate`s through the outbox; it never touches a store itself.
+///
+/// Threads: the WebSocket supervisor's thread receives frames and runs them through the
+/// pipeline; hole fills and list fetches run on short-lived threads of their own; the cache
+/// writer has one thread. The consumer drains the outbox on its own thread (the UI thread).
+public final class SyncEngine: Sendable {
+    public struct Options: Sendable {
+        public var webSocket = WebSocketOptions()
+        public var backoff = BackoffPolicy()
+        public var startedAt = Date()
+        /// Follow only these tasks (for `logs --follow`); nil follows the whole mesh.
+        public var onlyTasks: Set<String>?
+        public init() {}
+    }
+
+    public let outbox: SyncOutbox
+    public let fetcher: MeshFetcher
+    private let cache: CacheBridge?
+    private let pipeline: TaskEventPipeline
+    private let supervisor: WebSocketSupervisor
+    private let coordinator: RefreshCoordinator
+    private let cacheWriter: BatchWriter<TaskEvent>?
+
+    /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
+    public init(client: APIClient, apiKey: APIKey, cache: CacheStore?, outbox: SyncOutbox,
+                options: Options = Options(), lastSeen: [String: Int]? = nil) throws(WebSocketSetupError) {
+        self.outbox = outbox
+        let fetcher = MeshFetcher(client: client)
+        self.fetcher = fetcher
+        let bridge = cache.map(CacheBridge.init(cache:))
+        self.cache = bridge
+        let writer = cache.map { store in
+            BatchWriter<TaskEvent>(name: "makima-cache") { batch in
+                do { try store.appendEvents(batch) } catch {
+                    outbox.post(.notice("cache: \(error) — output is still shown, but not saved"))
+                }
+            }
+        }
+        cacheWriter = writer
+        let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
+        let pipeline = TaskEventPipeline(
+            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks,
+            fetchPage: { task, after, limit in try fetcher.outputPage(taskID: task, afterSeq: after, limit: limit) },
+            onApplied: { events in
+                writer?.enqueue(events)
+                outbox.post(.events(events))
+            },
+            onNotifications: { outbox.post(.notifications($0)) })
+        self.pipeline = pipeline
+        guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
+            throw .invalidURL("no WebSocket URL for this server")
+        }
+        supervisor = try WebSocketSupervisor(
+            url: wsURL, apiKey: apiKey, options: options.webSocket, policy: options.backoff,
+            onStatus: { status in
+                if status.phase != .online { pipeline.connectionLost() }
+                outbox.post(.connection(status))
+                if status.unauthorized { outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key")) }
+            },
+            onOpen: { pipeline.resyncRequest() },
+            onText: { pipeline.receive(frame: $0) })
+        coordinator = RefreshCoordinator(
+            fetch: { query in
+                let payload = try fetcher.list(query)
+                if let bridge {
+                    do { try bridge.store(query, payload, fetchedAt: Date()) } catch {
+                        outbox.post(.notice("cache: \(error)"))
+                    }
+                }
+                return payload
+            },
+            classify: MeshFetcher.classify,
+            deliver: { outbox.post($0) })
+    }
+
+    /// Cached snapshots for the first frame (before any network answer), marked stale.
+    public func cachedSnapshot() -> [SyncUpdate] {
+        guard let cache else { return [] }
+        let (updates, problem) = cache.cachedUpdates()
+        return problem.map { updates + [.notice($0)] } ?? updates
+    }
+
+    /// The newest cached output of a task (shown while its detail loads).
+    public func cachedOutput(taskID: String, limit: Int = 2000) -> [TaskEvent] {
+        (try? cache?.cache.latestEvents(taskID: taskID, limit: limit)) ?? []
+    }
+
+    public func start() { supervisor.start() }
+
+    /// Stops the connection and writes what is queued for the cache.
+    public func stop() {
+        supervisor.stop()
+        _ = supervisor.waitUntilFinished(timeout: 3)
+        cacheWriter?.stop()
+    }
+
+    /// A list fetch (polling or the refresh key); see `RefreshCoordinator`.
+    @discardableResult
+    public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }
+
+    /// After re-authentication: polling may resume.
+    public func resumePolling() { coordinator.resume() }
+
+    /// The user's "reconnect now" key.
+    public func retryNow() { supervisor.retryNow() }
+
+    /// One object's detail, fetched on a thread of its own.
+    public func loadDetail(_ link: DeepLink) {
+        let fetcher = self.fetcher, outbox = self.outbox
+        Thread.detachNewThread {
+            do {
+                switch link {
+                case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
+                case .contract(let id): outbox.post(.contract(try fetcher.contract(id: id)))
+                case .directive: break
+                }
+            } catch {
+                let f = MeshFetcher.classify(error)
+                outbox.post(f.isUnauthorized ? .unauthorized(message: f.message) : .notice(f.message))
+            }
+        }
+    }
+
+    public var counters: StreamCounters { pipeline.counters }
+    public var connectionStats: WebSocketSupervisor.Stats { supervisor.stats }
+    public var lastSeen: [String: Int] { pipeline.lastSeen }
+    public var hasGaps: Bool { pipeline.hasGaps }
+    /// Blocks until the cache holds every event applied so far.
+    public func flushCache() { cacheWriter?.flush() }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Carries `SyncUpdate`s from the engine's threads to their one consumer (the UI thread, or a
+/// CLI command). Producers append; the consumer is woken once per empty→non-empty change,
+/// however many updates pile up, and takes them all at once with consecutive task events
+/// merged, so a burst of 100,000 events costs a handful of wake-ups, not 100,000.
+public final class SyncOutbox: @unchecked Sendable {
+    // @unchecked: `pending` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var pending: [SyncUpdate] = []
+    /// Task events posted since the last other update, appended in place (merging by
+    /// rebuilding `.events` arrays would be quadratic in a burst).
+    private var eventTail: [TaskEvent] = []
+    private let wake: @Sendable () -> Void
+
+    /// `wake` runs on the producing thread; it should only nudge the consumer (e.g. write a
+    /// byte to the UI's wake pipe).
+    public init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
+
+    public func post(_ update: SyncUpdate) {
+        condition.lock()
+        let wasEmpty = pending.isEmpty && eventTail.isEmpty
+        if case .events(let new) = update {
+            eventTail.append(contentsOf: new)
+        } else {
+            flushTail()
+            pending.append(update)
+        }
+        condition.signal()
+        condition.unlock()
+        if wasEmpty { wake() }
+    }
+
+    /// Everything posted so far, oldest first.
+    public func drain() -> [SyncUpdate] {
+        condition.lock()
+        defer { condition.unlock() }
+        return takeAll()
+    }
+
+    /// Blocks until something is posted or the deadline passes (for consumers without a loop of their own).
+    public func wait(until deadline: Date) -> [SyncUpdate] {
+        condition.lock()
+        while pending.isEmpty && eventTail.isEmpty && condition.wait(until: deadline) {}
+        defer { condition.unlock() }
+        return takeAll()
+    }
+
+    private func flushTail() {
+        guard !eventTail.isEmpty else { return }
+        pending.append(.events(eventTail))
+        eventTail.removeAll(keepingCapacity: true)
+    }
+
+    private func takeAll() -> [SyncUpdate] {
+        flushTail()
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+    }
+}
