@@ -4,6 +4,7 @@ import MakimaKit
 enum CLI {
     static let commands: [CommandSpec] = [
         StatusCommand.spec,
+        LogsCommand.spec,
         LoginCommand.spec,
         LogoutCommand.spec,
         HelpCommand.spec,
