@@ -5,6 +5,7 @@ enum CLI {
     static let commands: [CommandSpec] = [
         StatusCommand.spec,
         LogsCommand.spec,
+        WatchCommand.spec,
         LoginCommand.spec,
         LogoutCommand.spec,
         HelpCommand.spec,

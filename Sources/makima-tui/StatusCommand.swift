@@ -1,3 +1,4 @@
+import Foundation
 import MakimaKit
 
 /// `makima-tui status [--json | --tmux]`: the Home numbers, for scripts and tmux status lines.
@@ -7,6 +8,7 @@ enum StatusCommand {
         flags: [
             FlagSpec("--json", help: "print one JSON object"),
             FlagSpec("--tmux", help: "print one short line for a tmux status bar (e.g. MK ●4/6 ▶3 ?1)"),
+            FlagSpec("--cached", help: "answer from the local cache only, without the network (JSON adds \"stale_since\")"),
         ],
         positionals: nil, run: run)
 
@@ -15,10 +17,19 @@ enum StatusCommand {
         let tmux = inv.has("--tmux")
         do {
             let client = try Session.client(inv.global)
-            let summary = try await MeshSummary.fetch(using: client)
             let server = client.profile.baseURL.absoluteString
+            var staleSince: Date?
+            let summary: MeshSummary
+            if inv.has("--cached") {
+                guard let cached = cachedSummary(client.profile) else {
+                    throw UsageError("nothing cached for \(server) yet (run the dashboard or `makima-tui watch` once)")
+                }
+                (summary, staleSince) = (cached.summary, cached.oldest)
+            } else {
+                summary = try await MeshSummary.fetch(using: client)
+            }
             if inv.has("--json") {
-                Console.out(StatusFormat.json(summary, server: server))
+                Console.out(StatusFormat.json(summary, server: server, staleSince: staleSince))
             } else if tmux {
                 Console.out(StatusFormat.tmux(summary))
             } else {
@@ -30,5 +41,12 @@ enum StatusCommand {
             if tmux { Console.out(StatusFormat.tmuxFailure(ExitCode.of(error))) }
             return Console.fail(error)
         }
+    }
+
+    private static func cachedSummary(_ profile: ServerProfile) -> (summary: MeshSummary, oldest: Date)? {
+        let (store, notice) = CacheSession.open(for: profile)
+        if let notice { Console.error(notice) }
+        defer { store?.close() }
+        return store.flatMap { CacheBridge(cache: $0).cachedSummary() }
     }
 }

@@ -4,7 +4,7 @@ import MakimaKit
 /// The three renderings of a `MeshSummary`. Server text was cleaned when decoded; here it is
 /// also folded onto one line.
 enum StatusFormat {
-    static func json(_ s: MeshSummary, server: String) -> String {
+    static func json(_ s: MeshSummary, server: String, staleSince: Date? = nil) -> String {
         var latest: Any = NSNull()
         if let l = s.latestListenSession {
             latest = [
@@ -13,7 +13,7 @@ enum StatusFormat {
                 "started_at": l.startedAt.map { RFC3339.format($0) as Any } ?? NSNull(),
             ] as [String: Any]
         }
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "server": server,
             "daemons_online": s.daemonsOnline,
             "daemons_offline": s.daemonsOffline,
@@ -22,6 +22,7 @@ enum StatusFormat {
             "pending_questions": s.pendingQuestions,
             "latest_listen_session": latest,
         ]
+        if let staleSince { object["stale_since"] = RFC3339.format(staleSince) }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

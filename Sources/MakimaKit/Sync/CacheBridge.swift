@@ -52,3 +52,30 @@ public struct CacheBridge: Sendable {
         }
     }
 }
+
+extension CacheBridge {
+    /// The Home numbers from the cache alone (no network), with the age of the oldest part;
+    /// nil when nothing was ever cached for this server.
+    public func cachedSummary() -> (summary: MeshSummary, oldest: Date)? {
+        var daemons: [Daemon] = [], running: [MeshTask] = [], contracts: [Contract] = []
+        var directives: [Directive] = [], sessions: [ListenSession] = []
+        var oldest: Date?
+        for case let .list(_, payload, at, _) in cachedUpdates(for: Self.homeQueries).updates {
+            oldest = min(oldest ?? at, at)
+            switch payload {
+            case .daemons(let d): daemons = d
+            case .tasks(let t): running = t
+            case .contracts(let c): contracts = c
+            case .directives(let d): directives = d
+            case .listenSessions(let s): sessions = s
+            }
+        }
+        guard let oldest else { return nil }
+        return (MeshSummary(daemons: daemons, runningTasks: running, contracts: contracts, pendingDirectives: directives,
+                            listenSessions: sessions), oldest)
+    }
+
+    /// The lists `status` and Home need, in one place so `watch` and the dashboard agree.
+    public static let homeQueries: [ListQuery] = [.daemons, .tasks(status: .running, contractID: nil), .contracts(status: nil),
+                                                  .directives(pendingOnly: true), .listenSessions(limit: 1)]
+}
