@@ -1,0 +1,192 @@
+"""REST handlers under /api/v1 (BRIEF section 4) and /health."""
+from __future__ import annotations
+
+from aiohttp import web
+
+import views
+from mesh import NotFound
+from util import SERVER_NAME, VERSION, dumps
+
+TASK_LIST_DEFAULT, TASK_LIST_MAX = 100, 1000
+OUTPUT_DEFAULT, OUTPUT_MAX = 500, 2000
+
+
+class BadRequest(Exception):
+    pass
+
+
+def json_response(value, status: int = 200) -> web.Response:
+    return web.Response(text=dumps(value), status=status, content_type="application/json")
+
+
+def raw_json(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="application/json")
+
+
+def error(status: int, message: str) -> web.Response:
+    return json_response({"error": message}, status)
+
+
+def int_param(request: web.Request, name: str, default: int | None) -> int | None:
+    raw = request.query.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer") from None
+
+
+def _store(request):
+    return request.app["store"]
+
+
+async def health(request: web.Request) -> web.Response:
+    return json_response({"status": "ok", "version": f"{SERVER_NAME} {VERSION}",
+                          "uptime_s": round(request.app["clock"]() - request.app["started"], 1)})
+
+
+# ---- mesh -----------------------------------------------------------------------------
+
+async def daemons(request: web.Request) -> web.Response:
+    store = _store(request)
+    running = views.running_by_daemon(store)
+    rows = store.all("SELECT * FROM daemons ORDER BY ord")
+    # Bare list on purpose: clients must accept both list shapes.
+    return json_response([views.daemon(r, running.get(r["id"], 0)) for r in rows])
+
+
+async def tasks(request: web.Request) -> web.Response:
+    store = _store(request)
+    where, args = [], []
+    status = request.query.get("status")
+    if status:
+        wanted = [s.strip().lower() for s in status.split(",") if s.strip()]
+        where.append("status IN (%s)" % ",".join("?" * len(wanted)))
+        args += wanted
+    for name in ("contract_id", "daemon_id", "parent_id"):
+        if request.query.get(name):
+            where.append(f"{name}=?")
+            args.append(request.query[name])
+    limit = max(1, min(int_param(request, "limit", TASK_LIST_DEFAULT), TASK_LIST_MAX))
+    clause = (" WHERE " + " AND ".join(where)) if where else ""
+    total = store.one(f"SELECT COUNT(*) FROM tasks{clause}", args)[0]
+    rows = store.all(f"SELECT * FROM tasks{clause} ORDER BY updated_at DESC, id LIMIT ?", args + [limit])
+    return json_response({"items": [views.task(r) for r in rows], "total": total, "limit": limit})
+
+
+async def task(request: web.Request) -> web.Response:
+    row = _store(request).one("SELECT * FROM tasks WHERE id=?", (request.match_info["id"],))
+    if row is None:
+        raise NotFound()
+    return json_response(views.task(row))
+
+
+async def task_output(request: web.Request) -> web.Response:
+    store = _store(request)
+    task_id = request.match_info["id"]
+    if task_id not in store.last_seq:
+        raise NotFound()
+    after = max(0, int_param(request, "after_seq", 0))
+    limit = max(1, min(int_param(request, "limit", OUTPUT_DEFAULT), OUTPUT_MAX))
+    rows = store.events_after(task_id, after, limit)
+    next_after = rows[-1][0] if rows else after
+    # Frames are stored as served, so the page is assembled without re-encoding.
+    body = ('{"items":[' + ",".join(r[1] for r in rows) + f'],"next_after_seq":{next_after},'
+            f'"last_seq":{store.last_seq.get(task_id, 0)}}}')
+    return raw_json(body)
+
+
+# ---- contracts, directives, listen ----------------------------------------------------------
+
+async def contracts(request: web.Request) -> web.Response:
+    store = _store(request)
+    status = request.query.get("status")
+    if status:
+        rows = store.all("SELECT * FROM contracts WHERE status=? ORDER BY updated_at DESC", (status.lower(),))
+    else:
+        rows = store.all("SELECT * FROM contracts ORDER BY updated_at DESC")
+    return json_response({"items": [views.contract(r) for r in rows], "total": len(rows)})
+
+
+async def contract(request: web.Request) -> web.Response:
+    store = _store(request)
+    cid = request.match_info["id"]
+    row = store.one("SELECT * FROM contracts WHERE id=?", (cid,))
+    if row is None:
+        raise NotFound()
+    counts = {r[0]: r[1] for r in store.all("SELECT status, COUNT(*) FROM tasks WHERE contract_id=? GROUP BY status", (cid,))}
+    out = views.contract(row, sum(counts.values()))
+    out["tasks_by_status"] = counts
+    return json_response(out)
+
+
+async def directives(request: web.Request) -> web.Response:
+    store = _store(request)
+    pending = request.query.get("pending", "").lower()
+    sql = "SELECT * FROM directives"
+    if pending in ("true", "1", "yes"):
+        sql += " WHERE question IS NOT NULL"
+    elif pending in ("false", "0", "no"):
+        sql += " WHERE question IS NULL"
+    rows = store.all(sql + " ORDER BY ord")
+    pending_count = store.one("SELECT COUNT(*) FROM directives WHERE question IS NOT NULL")[0]
+    return json_response({"items": [views.directive(r) for r in rows], "pending_count": pending_count})
+
+
+async def directive(request: web.Request) -> web.Response:
+    row = _store(request).one("SELECT * FROM directives WHERE id=?", (request.match_info["id"],))
+    if row is None:
+        raise NotFound()
+    return json_response(views.directive(row))
+
+
+async def listen_sessions(request: web.Request) -> web.Response:
+    store = _store(request)
+    limit = max(1, min(int_param(request, "limit", 50), 500))
+    rows = store.all("SELECT * FROM listen_sessions ORDER BY started_at DESC LIMIT ?", (limit,))
+    return json_response({"items": [views.listen_session(r, False) for r in rows], "next_cursor": None})
+
+
+async def listen_session(request: web.Request) -> web.Response:
+    row = _store(request).one("SELECT * FROM listen_sessions WHERE id=?", (request.match_info["id"],))
+    if row is None:
+        raise NotFound()
+    return json_response(views.listen_session(row, True))
+
+
+# ---- API keys -------------------------------------------------------------------------
+
+async def api_keys(request: web.Request) -> web.Response:
+    return json_response({"items": [views.api_key(r) for r in request.app["keys"].active()]})
+
+
+async def api_key_refresh(request: web.Request) -> web.Response:
+    key, new_id = request.app["keys"].rotate(request["key_id"])
+    return json_response({"key": key, "id": new_id, "prefix": key[:10]})
+
+
+async def api_key_delete(request: web.Request) -> web.Response:
+    request.app["keys"].revoke(request["key_id"])
+    return web.Response(status=204)
+
+
+def add_routes(app: web.Application, subscribe_handler) -> None:
+    r = app.router
+    r.add_get("/health", health)
+    r.add_get("/api/v1/health", health)
+    r.add_get("/api/v1/mesh/daemons", daemons)
+    r.add_get("/api/v1/mesh/tasks", tasks)
+    # Registered before /mesh/tasks/{id}, which would otherwise match "subscribe".
+    r.add_get("/api/v1/mesh/tasks/subscribe", subscribe_handler)
+    r.add_get("/api/v1/mesh/tasks/{id}", task)
+    r.add_get("/api/v1/mesh/tasks/{id}/output", task_output)
+    r.add_get("/api/v1/contracts", contracts)
+    r.add_get("/api/v1/contracts/{id}", contract)
+    r.add_get("/api/v1/directives", directives)
+    r.add_get("/api/v1/directives/{id}", directive)
+    r.add_get("/api/v1/listen/sessions", listen_sessions)
+    r.add_get("/api/v1/listen/sessions/{id}", listen_session)
+    r.add_get("/api/v1/auth/api-keys", api_keys)
+    r.add_post("/api/v1/auth/api-keys/refresh", api_key_refresh)
+    r.add_delete("/api/v1/auth/api-keys", api_key_delete)

@@ -1,0 +1,90 @@
+"""Request gates: one log line per request, JSON errors, the /_dev guard, injected faults
+and API-key auth for /api/v1."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from aiohttp import web
+
+from api import BadRequest, error
+from mesh import NotFound
+from util import is_loopback_peer
+
+log = logging.getLogger("devserver")
+
+SUBSCRIBE_PATH = "/api/v1/mesh/tasks/subscribe"
+OPEN_PATHS = {"/health", "/api/v1/health"}
+KEY_HEADER = "x-makima-api-key"
+
+
+@web.middleware
+async def access_log(request: web.Request, handler):
+    started = time.monotonic()
+    status = 500
+    try:
+        response = await handler(request)
+        status = response.status
+        return response
+    except web.HTTPException as e:
+        status = e.status
+        raise
+    finally:
+        # Path only: query strings carry no secrets here, but keys travel in a header that
+        # is never logged.
+        note = request.get("log_note")
+        log.info("%s %s %s %d %.1fms%s", request.remote, request.method, request.path, status,
+                 (time.monotonic() - started) * 1000, f" ({note})" if note else "")
+
+
+@web.middleware
+async def json_errors(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except NotFound:
+        return error(404, "not found")
+    except BadRequest as e:
+        return error(400, f"bad request: {e}")
+    except web.HTTPException as e:
+        if e.status < 400:
+            raise
+        message = {404: "not found", 405: "method not allowed"}.get(e.status, (e.reason or "error").lower())
+        return error(e.status, message)
+    except (asyncio.CancelledError, ConnectionError):
+        raise
+    except Exception:  # noqa: BLE001 - any bug answers 500 and is logged, the server lives on
+        log.exception("handler failed: %s %s", request.method, request.path)
+        return error(500, "internal error")
+
+
+@web.middleware
+async def gates(request: web.Request, handler):
+    app = request.app
+    path = request.path
+    if path == "/_dev" or path.startswith("/_dev/"):
+        if not app["config"].test_controls:
+            return error(404, "not found")
+        if not is_loopback_peer(request.remote):
+            return error(403, "forbidden")
+        return await handler(request)
+    if not path.startswith("/api/v1/") or path in OPEN_PATHS:
+        return await handler(request)
+
+    faults = app["faults"]
+    is_ws = path == SUBSCRIBE_PATH
+    if faults.latency_ms:
+        await asyncio.sleep(faults.latency_ms / 1000)
+    if faults.unauthorized:
+        return error(401, "unauthorized")
+    if is_ws and faults.ws_reject_count > 0:
+        faults.ws_reject_count -= 1
+        return error(faults.ws_reject_status, "websocket upgrade rejected by test control")
+    if not is_ws and faults.fail_count > 0:
+        faults.fail_count -= 1
+        return error(faults.fail_status, "injected failure")
+    key_id = app["keys"].check(request.headers.get(KEY_HEADER))
+    if key_id is None:
+        return error(401, "unauthorized")
+    request["key_id"] = key_id
+    return await handler(request)
