@@ -11,20 +11,27 @@ enum KeyPrompt {
             let data = FileHandle.standardInput.readData(ofLength: 8192)
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        defer { FileHandle.standardError.write(Data("\n".utf8)) }
-        return readHidden()
+        return readHidden(prompt: prompt)
     }
 
     /// Non-canonical, no echo, no signals (Ctrl-C is read as a byte and aborts, so the terminal
-    /// settings are always restored).
-    private static func readHidden() -> String? {
+    /// settings are always restored). Echo goes off before the prompt appears, and input typed
+    /// or pasted early is kept (TCSANOW, not TCSAFLUSH).
+    private static func readHidden(prompt: String) -> String? {
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return nil }
-        defer { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1   // return after each byte
+            cc[Int(VTIME)] = 0  // no timer
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        defer {
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        FileHandle.standardError.write(Data(prompt.utf8))
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {

@@ -58,6 +58,9 @@ import Testing
         try await c.revokeKey()
         let firstLines = server.received.map { $0.components(separatedBy: "\r\n")[0] }
         #expect(firstLines == ["POST /api/v1/auth/api-keys/refresh HTTP/1.1", "DELETE /api/v1/auth/api-keys HTTP/1.1"])
+        let post = headerLines(server.received[0]).map { $0.lowercased() }
+        #expect(!post.contains { $0.hasPrefix("content-type:") }, "no form content type for an empty body")
+        #expect(post.contains("content-length: 0"))
     }
 
     @Test(arguments: [
