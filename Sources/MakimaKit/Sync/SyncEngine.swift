@@ -107,6 +107,10 @@ public final class SyncEngine: Sendable {
     /// The user's "reconnect now" key.
     public func retryNow() { supervisor.retryNow() }
 
+    /// A task shown on screen: its output is brought up to date from where the cache left it,
+    /// and from then on it streams like every other task.
+    public func follow(taskID: String) { pipeline.catchUp(taskID: taskID) }
+
     /// One object's detail, fetched on a thread of its own.
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher, outbox = self.outbox

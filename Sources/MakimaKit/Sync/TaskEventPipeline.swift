@@ -74,6 +74,21 @@ public final class TaskEventPipeline: Sendable {
         }
     }
 
+    /// Fetches a task's history after what is held, to its end (a task opened on screen that
+    /// was not streaming since start-up). Runs on a thread of its own.
+    public func catchUp(taskID: String) {
+        spawn { [self] in
+            var failures = 0
+            while failures < 3 {
+                let after = state.withLock { $0.sequencer.lastApplied[taskID] ?? 0 }
+                guard let page = try? fetchPage(taskID, after, pageSize) else { failures += 1; continue }
+                let events = page.events.filter { $0.taskID == taskID && $0.seq > after }
+                if events.isEmpty { return }
+                ingest(events, live: false)
+            }
+        }
+    }
+
     /// A text frame from the WebSocket.
     public func receive(frame: String) {
         let message: StreamMessage
