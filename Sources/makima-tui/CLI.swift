@@ -6,6 +6,7 @@ enum CLI {
         StatusCommand.spec,
         LogsCommand.spec,
         WatchCommand.spec,
+        BenchCommand.spec,
         LoginCommand.spec,
         LogoutCommand.spec,
         HelpCommand.spec,
