@@ -30,7 +30,7 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
             lastSeen: [:], startedAt: Date(), pageSize: 7,
             fetchPage: { task, after, limit in log.withLock { $0.page(task, after: after, limit: limit) } },
             onApplied: { list in received.withLock { r in for e in list { r[e.taskID, default: []].append(e.seq) } } })
-        var rng = SeededRandom(seed: 7)
+        var rng = SeededGenerator(state: 7)
         _ = pipeline.resyncRequest()
         pipeline.receive(frame: #"{"type":"resync.done"}"#)
         for i in 0..<400 {

@@ -30,7 +30,7 @@ func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int6
     }
 
     @Test func anyArrivalOrderYieldsTheSameHistory() {
-        var rng = SeededRandom(seed: 42)
+        var rng = SeededGenerator(state: 42)
         let truth = (1...300).map { outputEvent("a", $0) } + (1...200).map { outputEvent("b", $0) }
         // Every event at least once, many twice, all shuffled.
         var arrivals = truth + truth.filter { _ in rng.next() % 3 == 0 }
@@ -51,18 +51,5 @@ func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int6
         #expect(s.skipGap("t") == .applied([outputEvent("t", 5), outputEvent("t", 6)]))
         #expect(s.declaredLost == 4)
         #expect(s.lastApplied["t"] == 6)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible shuffles.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
