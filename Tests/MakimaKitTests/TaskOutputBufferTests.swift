@@ -74,3 +74,17 @@ import Testing
         #expect(DeepLink.task("x").description == "makima://task/x")
     }
 }
+
+@Suite struct TaskOutputBufferPrependTests {
+    @Test func olderLinesGoInFrontWithoutDoubles() {
+        var b = TaskOutputBuffer(capacity: 100)
+        b.append((1...150).map { outputEvent("t", $0, "line \($0)\n") })
+        #expect(b.firstSeq == 51)
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append((31...55).map { outputEvent("t", $0, "line \($0)\n") })
+        b.prepend(older)
+        #expect(b.lines.first?.text == "line 31")
+        #expect(b.lines.map(\.seq) == Array(31...150))
+        #expect(b.droppedLines == 30)
+    }
+}

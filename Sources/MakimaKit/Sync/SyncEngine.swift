@@ -111,6 +111,23 @@ public final class SyncEngine: Sendable {
     /// and from then on it streams like every other task.
     public func follow(taskID: String) { pipeline.catchUp(taskID: taskID) }
 
+    /// Output older than the buffer holds (the viewer scrolled above it): up to `count` events
+    /// before `beforeSeq`, from the cache when it has them, else from the server.
+    public func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int = 500) {
+        guard beforeSeq > 1 else { return }
+        let fetcher = self.fetcher, outbox = self.outbox, cache = self.cache
+        let after = max(0, beforeSeq - 1 - count)
+        Thread.detachNewThread {
+            var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
+                .filter { $0.seq < beforeSeq }
+            if events.first?.seq != after + 1 {
+                events = ((try? fetcher.outputPage(taskID: taskID, afterSeq: after, limit: count))?.events ?? [])
+                    .filter { $0.taskID == taskID && $0.seq < beforeSeq }
+            }
+            if !events.isEmpty { outbox.post(.olderOutput(taskID: taskID, events: events)) }
+        }
+    }
+
     /// One object's detail, fetched on a thread of its own.
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher, outbox = self.outbox
