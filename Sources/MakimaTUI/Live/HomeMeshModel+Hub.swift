@@ -48,7 +48,7 @@ extension HomeMeshModel {
         }
         for s in sections {
             if case .failed(let age?, let message) = s {
-                return NoticeLine("last refresh failed (\(message)); showing data from \(age) ago", level: .warn)
+                return NoticeLine("showing data from \(age) ago; the last refresh failed: \(message)", level: .warn)
             }
         }
         for s in sections {

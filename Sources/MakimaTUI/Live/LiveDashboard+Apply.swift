@@ -9,7 +9,12 @@ extension LiveDashboard {
         var outputChanged = false
         var notices: [String] = []
         let shownTask = output?.taskID
+        var reconnected = false
         for update in updates {
+            if case .connection(let status) = update {
+                if case .offline = status.phase { lostConnection = true }
+                if status.isOnline && lostConnection { reconnected = true; lostConnection = false }
+            }
             hub.apply(update)
             switch update {
             case .list(let q, _, _, _), .listFailed(let q, _), .listLoading(let q):
@@ -36,6 +41,8 @@ extension LiveDashboard {
                 break
             }
         }
+        // Back online: what is on screen is fetched now, not after the error backoff.
+        if reconnected { refresh(session.topPane is TaskOutputPane ? .tasks : session.topPane.id, force: true) }
         rebuild(panes)
         if outputChanged { rebuildOutput() }
         for n in notices { toast(NoticeLine(oneLine(n), level: .muted)) }

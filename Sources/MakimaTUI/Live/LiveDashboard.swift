@@ -16,6 +16,8 @@ public final class LiveDashboard {
     var toasts = ToastQueue()
     var output: OutputView?
     private(set) var unauthorized = false
+    /// The connection was lost since it was last online (a reconnect refreshes the screen).
+    var lostConnection = false
     let tmux: TmuxNotifier?
     static let homePollSeconds = 30.0
 
