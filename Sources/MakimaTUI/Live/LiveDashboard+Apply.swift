@@ -17,7 +17,10 @@ extension LiveDashboard {
             }
             hub.apply(update)
             switch update {
-            case .list(let q, _, _, _), .listFailed(let q, _), .listLoading(let q):
+            case .list(let q, let payload, _, _):
+                panes.formUnion(PaneQueries.panes(for: q))
+                if case .tasks(let tasks) = payload { for t in tasks { taskTitles[t.id] = oneLine(t.displayTitle) } }
+            case .listFailed(let q, _), .listLoading(let q):
                 panes.formUnion(PaneQueries.panes(for: q))
             case .events(let events):
                 if events.contains(where: { if case .status = $0.payload { true } else { false } }) { panes.formUnion([.home, .tasks]) }
@@ -26,6 +29,7 @@ extension LiveDashboard {
             case .olderOutput(let id, _):
                 if id == shownTask { outputChanged = true; output?.historyLoading = false }
             case .task(let t):
+                taskTitles[t.id] = oneLine(t.displayTitle)
                 panes.insert(.home)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):

@@ -31,7 +31,6 @@ extension LiveDashboard {
     }
 
     func taskTitle(_ id: String) -> String? {
-        let task = hub.tasks.details[id] ?? hub.tasks.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
-        return task.map { oneLine($0.displayTitle) }
+        hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles[id]
     }
 }

@@ -18,6 +18,8 @@ public final class LiveDashboard {
     private(set) var unauthorized = false
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
+    /// Every task title seen this run: a toast names a task even after it left every list.
+    var taskTitles: [String: String] = [:]
     let tmux: TmuxNotifier?
     static let homePollSeconds = 30.0
 
