@@ -76,9 +76,11 @@ struct LiveBindingTests {
         let second = q.push(NoticeLine("b", level: .warn))
         #expect(first && !second)
         #expect(q.display == NoticeLine("a  (+1 more)", level: .ok))
+        #expect(q.seconds == 2)
         let next = q.advance()
         #expect(next == NoticeLine("b", level: .warn))
         #expect(q.display == NoticeLine("b", level: .warn))
+        #expect(q.seconds == 5)
         let none = q.advance()
         #expect(none == nil && q.display == nil)
         for i in 0..<20 { _ = q.push(NoticeLine("n\(i)", level: .muted)) }

@@ -45,8 +45,8 @@ struct LiveListModelTests {
         #expect(q.queries(for: .tasks) == [.tasks(status: .running, contractID: nil)])
         let daemonsHaveNone = !q.next(.daemons)
         #expect(daemonsHaveNone)
-        #expect(Set(PaneQueries.home) == [.daemons, .tasks(status: .running, contractID: nil), .directives(pendingOnly: true),
-                                          .listenSessions(limit: 1), .contracts(status: nil)])
+        #expect(Set(PaneQueries.home) == [.daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
+                                          .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil)])
     }
 
     @Test("tasks: status colours — running accent, completed ok, failed danger, pending and queued muted")

@@ -21,10 +21,10 @@ extension LiveDashboard {
         if toasts.push(notice) { showToast() } else { session.setToast(toasts.display) }
     }
 
-    /// Shows the current toast for `ToastQueue.seconds`, then the next one, until none wait.
+    /// Shows the current toast for its time, then the next one, until none wait.
     private func showToast() {
         session.setToast(toasts.display)
-        session.schedule(after: ToastQueue.seconds, id: "toast") { [weak self] in
+        session.schedule(after: toasts.seconds, id: "toast") { [weak self] in
             guard let self else { return }
             if self.toasts.advance() != nil { self.showToast() } else { self.session.setToast(nil) }
         }

@@ -8,10 +8,11 @@ struct PaneQueries: Equatable {
     static let contractCycle: [ContractStatus?] = [nil, .active, .completed, .archived]
     static let taskCycle: [TaskStatus?] = [nil, .running, .pending, .queued, .completed, .failed]
 
-    /// BRIEF section 2: what Home is made of.
+    /// BRIEF section 2: what Home is made of, plus every task: "recent tasks" from the running
+    /// list alone would only ever repeat the running ones.
     static let home: [ListQuery] = [
-        .daemons, .tasks(status: .running, contractID: nil), .directives(pendingOnly: true),
-        .listenSessions(limit: 1), .contracts(status: nil),
+        .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
+        .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
     ]
 
     func queries(for pane: PaneID) -> [ListQuery] {

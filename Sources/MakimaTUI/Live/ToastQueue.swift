@@ -1,10 +1,9 @@
 import MakimaKit
 
-/// Toasts shown one at a time above the footer, each for `ToastQueue.seconds`; the ones
-/// waiting are counted in the one shown. Old ones are dropped past `limit` (the bell and
-/// the Notifications store already have them).
+/// Toasts shown one at a time above the footer, each for `seconds` (shorter while others
+/// wait, so a busy mesh does not build a backlog); the ones waiting are counted in the one
+/// shown. Old ones are dropped past `limit` (the bell and the Notifications store have them).
 struct ToastQueue: Equatable {
-    static let seconds = 5.0
     static let limit = 8
     private(set) var current: NoticeLine?
     private var waiting: [NoticeLine] = []
@@ -22,6 +21,9 @@ struct ToastQueue: Equatable {
         current = waiting.isEmpty ? nil : waiting.removeFirst()
         return current
     }
+
+    /// How long the current toast stays.
+    var seconds: Double { waiting.isEmpty ? 5 : 2 }
 
     /// What the line reads: the toast, and how many more are waiting.
     var display: NoticeLine? {
