@@ -73,16 +73,6 @@ struct TaskOutputViewTests {
         #expect(lines.map { $0.spans.first?.style.fg } == [.body, .warn, .ok, .danger])
     }
 
-    @Test("an event the buffer already holds through older output is not shown twice")
-    func noDoubles() {
-        var buffer = TaskOutputBuffer()
-        var older = TaskOutputBuffer(capacity: Int.max)
-        older.append((1...5).map { output($0, "l\($0)\n") })
-        buffer.prepend(older)
-        buffer.append((3...7).map { output($0, "l\($0)\n") })
-        #expect(buffer.lines.map(\.text) == ["l1", "l2", "l3", "l4", "l5", "l6", "l7"])
-    }
-
     func pane(lines count: Int, dropped: Int = 0) -> TaskOutputPane {
         TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "Build 契約", status: .running,
                                                   lines: (dropped..<(dropped + count)).map { StyledLine("line \($0)") }, firstLineNumber: dropped))
