@@ -1,4 +1,6 @@
+import Foundation
 import MakimaKit
+import MakimaTUI
 
 /// Dispatches the command line to a command. Every command returns its exit code.
 enum CLI {
@@ -13,6 +15,17 @@ enum CLI {
     ]
 
     static func run(_ args: [String]) async -> Int32 {
+        // Developer entry points, not in the help: docs/keys.md is generated from the key map
+        // (a test keeps them in step), and `bench` prints render figures (scripts/bench.sh).
+        if args == ["--print-keymap"] {
+            FileHandle.standardOutput.write(Data(DashboardApp.keyMapMarkdown().utf8))
+            return ExitCode.ok.rawValue
+        }
+        if args == ["bench"] {
+            let figures = await MainActor.run { RenderBenchmark.run() }
+            for (name, value) in figures.sorted(by: { $0.key < $1.key }) { Console.out("\(name) \(value)") }
+            return ExitCode.ok.rawValue
+        }
         let inv: Invocation
         do { inv = try CommandLineParser.parse(args, commands: commands) } catch {
             return Console.fail(error)
@@ -26,7 +39,7 @@ enum CLI {
             return ExitCode.ok.rawValue
         }
         guard let command = inv.command else {
-            return launchDashboard(options: DashboardOptions(global: inv.global, deepLink: inv.positionals.last))
+            return await launchDashboard(DashboardLaunch(global: inv.global, deepLink: inv.positionals.last))
         }
         return await command.run(inv)
     }

@@ -1,14 +1,32 @@
+import Foundation
 import MakimaKit
+import MakimaTUI
 
 /// What the dashboard is started with.
-struct DashboardOptions: Sendable {
+struct DashboardLaunch: Sendable {
     var global: GlobalOptions
     /// `makima://task/{id}` or `makima://directive/{id}` given on the command line.
     var deepLink: String?
 }
 
-/// Opens the full-screen dashboard. Placeholder until the TUI is wired in.
-func launchDashboard(options: DashboardOptions) -> Int32 {
-    Console.out("makima-tui \(MakimaVersion.current): the dashboard is not wired in yet (try `makima-tui status`)")
-    return ExitCode.ok.rawValue
+/// Opens the full-screen dashboard against the configured server. Without one (or without
+/// a key) it still opens and says how to log in; a bad command line is an error.
+@MainActor
+func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
+    var link: DeepLink?
+    if let raw = launch.deepLink {
+        guard let parsed = DeepLink(raw) else {
+            return Console.fail(UsageError("not a link the dashboard can open: '\(raw)' (makima://task/ID or makima://directive/ID)"))
+        }
+        link = parsed
+    }
+    let access: LiveSetup.Access
+    do {
+        access = try Session.liveAccess(launch.global)
+    } catch let error as ConfigError {
+        access = .notConfigured(message: error.description)
+    } catch {
+        return Console.fail(error)
+    }
+    return LiveDashboard.run(LiveSetup(access: access, deepLink: link), options: DashboardOptions())
 }

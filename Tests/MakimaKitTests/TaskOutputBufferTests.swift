@@ -35,6 +35,22 @@ import Testing
         #expect(b.lines[1].kind == .completionGate(ready: true, summary: "done", body: "ready: true"))
         #expect(b.status == .completed)
     }
+
+    /// The viewer may fetch a task's history (put in front) while the engine fills the same
+    /// range as live events: what the buffer holds is not appended again.
+    @Test func historyPutInFrontIsNotRepeatedByLaterEvents() {
+        var b = TaskOutputBuffer()
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append((1...4).map { outputEvent("t", $0, "l\($0)\n") } + [
+            TaskEvent(eventID: 5, taskID: "t", seq: 5, type: .status, payload: .status(status: .running, previous: .queued, reason: nil)),
+        ])
+        b.prepend(older)
+        #expect(b.lastSeq == 5)
+        #expect(b.status == .running)
+        b.append((3...7).map { outputEvent("t", $0, "l\($0)\n") })
+        #expect(b.lines.map(\.text) == ["l1", "l2", "l3", "l4", "running", "l6", "l7"])
+        #expect(b.lastSeq == 7)
+    }
 }
 
 @Suite struct NotificationPolicyTests {

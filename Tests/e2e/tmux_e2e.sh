@@ -18,8 +18,12 @@ BACKGROUND_BG="48;5;233"
 passed=0
 failed=0
 
+# No server here: the dashboard runs unconfigured, with config and cache in a scratch dir
+# (never the developer's own profile).
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
+
 t() { "${TMUX_CMD[@]}" "$@"; }
-cleanup() { t kill-server >/dev/null 2>&1 || true; }
+cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 
 pass() { passed=$((passed + 1)); echo "ok   - $1"; }
@@ -60,7 +64,7 @@ expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fa
 # start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
 start() {
   local name=$1; shift
-  local envs="TERM=tmux-256color LANG=C.UTF-8 LC_ALL= $*"
+  local envs="TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= $*"
   t new-session -d -s "$name" -x 120 -y 40 \
     "env $envs bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
 }
@@ -77,7 +81,7 @@ terminal_restored() {
 }
 
 if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-cleanup
+t kill-server >/dev/null 2>&1 || true
 
 # --- The dashboard at 120x40 -------------------------------------------------------------
 start main
@@ -95,8 +99,10 @@ sleep 1  # a later press is a new tap, not a double tap or auto-repeat
 t send-keys -t main g
 expect "g again hides them" main wait_gone main "命令 directives"
 
+expect "Home says how to configure a server" main wait_for main "not configured: run \`makima-tui login --server URL\`"
 t send-keys -t main 2
-expect "2 opens CONTRACTS with its empty list" main wait_for main "no data yet"
+expect "2 opens CONTRACTS, empty, saying how to configure" main wait_for main "^ +not configured: run"
+
 expect "the pane header is CONTRACTS// 契約" main wait_for main "CONTRACTS//  契約"
 
 t send-keys -t main '?'

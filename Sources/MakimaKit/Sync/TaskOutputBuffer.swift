@@ -41,7 +41,11 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     private mutating func append(_ event: TaskEvent) {
-        lastSeq = max(lastSeq, event.seq)
+        // The sync engine delivers each event once, in order; an event at or below `lastSeq`
+        // is one this buffer already holds through `prepend` (history fetched for the viewer
+        // while the engine was still filling the same range).
+        guard event.seq > lastSeq else { return }
+        lastSeq = event.seq
         switch event.payload {
         case let .output(text, stream):
             appendText(text, stream: stream, seq: event.seq)
@@ -102,5 +106,7 @@ extension TaskOutputBuffer {
         let keep = older.allLines.filter { $0.seq < (firstSeq ?? Int.max) }
         lines.insert(contentsOf: keep, at: 0)
         droppedLines = max(0, droppedLines - keep.count)
+        // Later appends skip what the older part already holds; its status stands until a newer one.
+        if lastSeq < older.lastSeq { lastSeq = older.lastSeq; status = older.status ?? status }
     }
 }

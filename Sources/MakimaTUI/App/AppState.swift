@@ -15,6 +15,12 @@ public struct AppState {
     public private(set) var quitRequested = false
     /// Set by Ctrl-L: the event loop repaints every cell.
     public var fullRedrawRequested = false
+    /// What the user asked of the data layer since the event loop last took them.
+    public private(set) var requests: [DashboardRequest] = []
+    /// A line under the NAV// strip on every pane (e.g. the server refused the key).
+    public var banner: NoticeLine?
+    /// A short-lived line above the footer (a task failed, a question arrived).
+    public var toast: NoticeLine?
 
     public init(masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
                 make: @escaping (PaneID) -> any Pane = AppState.placeholderPane) {
@@ -44,6 +50,8 @@ public struct AppState {
     /// Handles one key at monotonic time `now` (seconds). Returns true when the screen changed.
     @discardableResult
     public mutating func handle(_ key: Key, now: Double) -> Bool {
+        let before = stack.ids
+        defer { if stack.ids != before { requests.append(.paneShown(stack.top.id)) } }
         gloss.settle(at: now)
         if helpOpen { return handleInHelp(key) }
         if isTyping, let edit = textEdit(for: key) { return apply(edit) }
@@ -59,6 +67,12 @@ public struct AppState {
         let before = gloss.revealed
         gloss.settle(at: now)
         return gloss.revealed != before
+    }
+
+    /// Hands over the queued requests (the event loop passes them to the data layer).
+    public mutating func takeRequests() -> [DashboardRequest] {
+        defer { requests.removeAll() }
+        return requests
     }
 
     /// The next moment `tick` has something to do, if any.
@@ -86,6 +100,12 @@ public struct AppState {
             return gloss.revealed != before
         case .redraw:
             fullRedrawRequested = true
+        case .refresh:
+            requests.append(.refresh)
+            return false
+        case .reconnect:
+            requests.append(.reconnect)
+            return false
         default:
             return respond(stack.withTop { $0.handle(action) })
         }
@@ -98,6 +118,7 @@ public struct AppState {
         case .ignored: return false
         case .open(let id): stack.jump(to: id); return true
         case .push(let pane): stack.push(pane); return true
+        case .request(let r): requests.append(r); return false
         }
     }
 
@@ -151,7 +172,15 @@ public struct AppState {
         }
         MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
         NavStrip.render(current: stack.top.id, into: &buffer, row: buffer.bounds.row(1), context: ctx)
-        let content = Rect(x: 0, y: 2, width: width, height: height - 3)
+        var content = Rect(x: 0, y: 2, width: width, height: height - 3)
+        if let banner {
+            NoticeBar.render(banner, into: &buffer, row: content.row(0), context: ctx)
+            content = content.inset(top: 1)
+        }
+        if let toast {
+            NoticeBar.render(toast, into: &buffer, row: content.row(content.height - 1), context: ctx)
+            content = content.inset(bottom: 1)
+        }
         stack.withTop { $0.render(into: &buffer, region: content, context: ctx) }
         if helpOpen {
             let maxScroll = HelpOverlay.render(helpSections, scroll: helpScroll, into: &buffer, region: content, context: ctx)

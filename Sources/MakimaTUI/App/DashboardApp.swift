@@ -55,14 +55,50 @@ public final class DashboardSession {
         updatePanes { $0.update(.home, as: HomePane.self) { $0.model = model } }
     }
 
+    /// Changes part of Home's model (the launcher's SYSTEM// rows stay as they are).
+    public func updateHome(_ body: (inout HomeViewModel) -> Void) {
+        updatePanes { $0.update(.home, as: HomePane.self) { body(&$0.model) } }
+    }
+
     public func updateList(_ id: PaneID, _ model: ListPaneViewModel) {
         updatePanes { $0.update(id, as: ListPane.self) { $0.update(model) } }
+    }
+
+    /// Drills into `pane` on top of the current one.
+    public func push(_ pane: any Pane) { updatePanes { $0.push(pane) } }
+
+    /// The pane on screen (drill-down panes included).
+    public var topPane: any Pane { loop.app.stack.top }
+
+    /// Unicode or ASCII, as the terminal's locale allows.
+    public var glyphs: Glyphs { loop.app.glyphs }
+
+    /// Keys that only the data layer can act on (refresh, open a row, a pane shown), on the UI thread.
+    public var onRequest: (@MainActor (DashboardRequest) -> Void)? {
+        get { loop.requestHandler }
+        set { loop.requestHandler = newValue }
+    }
+
+    /// A line under NAV// on every pane until cleared (nil).
+    public func setBanner(_ notice: NoticeLine?) {
+        guard loop.app.banner != notice else { return }
+        loop.app.banner = notice
+        loop.setNeedsDisplay()
+    }
+
+    /// The line above the footer (nil hides it); the caller times it out.
+    public func setToast(_ notice: NoticeLine?) {
+        guard loop.app.toast != notice else { return }
+        loop.app.toast = notice
+        loop.setNeedsDisplay()
     }
 
     /// Runs `action` on the UI thread after `seconds` (replacing a timer with the same id).
     public func schedule(after seconds: Double, id: String, _ action: @escaping @MainActor () -> Void) {
         loop.timers.schedule("session." + id, at: Clocks.monotonic() + seconds, action)
     }
+
+    public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
     public func bell() { loop.screen.bell() }

@@ -17,6 +17,8 @@ final class EventLoop {
     static let frameInterval = 1.0 / 30
     private var exitCode: Int32?
     private var pill = PillCountdown()
+    /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).
+    var requestHandler: (@MainActor (DashboardRequest) -> Void)?
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
     private(set) var wakeups = 0
@@ -57,7 +59,10 @@ final class EventLoop {
                 exitCode = 1  // the terminal went away
                 break
             }
-            if fds[0].revents & Int16(POLLIN) != 0 { readInput() }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                readInput()
+                deliverRequests()
+            }
             if app.quitRequested { break }
         }
         return exitCode ?? 0
@@ -99,6 +104,12 @@ final class EventLoop {
                 if app.quitRequested { return }
             }
         }
+    }
+
+    private func deliverRequests() {
+        let requests = app.takeRequests()
+        guard let handler = requestHandler else { return }
+        for r in requests { handler(r) }
     }
 
     private func handleSignals() {

@@ -13,7 +13,7 @@ public enum Card {
     /// one cell of padding left and right). Cards smaller than 2×2 draw nothing.
     @discardableResult
     public static func render(into buffer: inout CellBuffer, rect: Rect, title: String,
-                              accessory: String? = nil, context: RenderContext) -> Rect {
+                              accessory: String? = nil, accessoryRole: ColorRole = .accent, context: RenderContext) -> Rect {
         guard rect.width >= 2, rect.height >= 2 else { return Rect(x: rect.x, y: rect.y, width: 0, height: 0) }
         let g = context.glyphs
         let inner = rect.inset(by: 1)
@@ -33,7 +33,7 @@ public enum Card {
         if dashes > 0 { top.append(String(repeating: g.dashHorizontal, count: dashes), borderStyle) }
         used += max(0, dashes)
         if showTail {
-            top.append(tail, accessoryStyle)
+            top.append(tail, accessoryRole == .accent ? accessoryStyle : CellStyle(fg: accessoryRole, attributes: .bold))
             top.append(g.dashHorizontal, borderStyle)
         }
         top.append(g.topRight, borderStyle)

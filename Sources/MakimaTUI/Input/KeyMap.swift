@@ -13,6 +13,14 @@ public enum KeyAction: Hashable, Sendable {
     case redraw
     case filter
     case moveUp, moveDown, top, bottom, pageUp, pageDown
+    /// Fetch the current pane's data now (skipping the error backoff).
+    case refresh
+    /// Reconnect the live connection now instead of waiting for the backoff.
+    case reconnect
+    /// Open the selected row (a task's output).
+    case open
+    /// The next status filter of a list (contracts: active, completed, archived, all).
+    case nextFilter
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
 }
@@ -32,6 +40,7 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let global = KeyContext("global", title: "GLOBAL")
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
+    public static let output = KeyContext("output", title: "TASK OUTPUT")
 }
 
 public struct KeyBinding: Hashable, Sendable {
@@ -143,6 +152,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.escape], .dismiss, "close help, command line or filter; else back", context: .global),
         KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
+        KeyBinding([.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global, footer: "refresh"),
+        KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
@@ -151,6 +162,15 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .list),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .list),
         KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
+        KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
+        KeyBinding([.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
+
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "first line held", context: .output),
+        KeyBinding([.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
 
         KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
         KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),

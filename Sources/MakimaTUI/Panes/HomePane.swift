@@ -11,8 +11,13 @@ public struct StatusRow: Equatable, Sendable {
         self.level = level
     }
 
-    var role: ColorRole {
-        switch level {
+    var role: ColorRole { level.role }
+}
+
+extension StatusRow.Level {
+    /// The palette role that draws this level.
+    public var role: ColorRole {
+        switch self {
         case .ok: return .ok
         case .warn: return .warn
         case .danger: return .danger
@@ -29,6 +34,10 @@ public struct HomeViewModel: Equatable, Sendable {
     public var statusAccessory = "SHELL"
     public var statusRows: [StatusRow] = []
     public var glossary: [GlossTerm] = GlossTerm.glossary
+    /// The live dashboard; nil shows the seed's demo screen (no server configured yet).
+    public var mesh: HomeMeshModel?
+    /// A line under the tagline of the demo screen (e.g. how to configure a server).
+    public var notice: NoticeLine?
 
     public init(statusRows: [StatusRow] = []) { self.statusRows = statusRows }
 }
@@ -44,6 +53,10 @@ public struct HomePane: Pane {
 
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         GridTexture.render(into: &buffer, rect: region, context: context)
+        if let mesh = model.mesh {
+            renderLive(mesh, into: &buffer, region: region, context: context)
+            return
+        }
         var y = region.y + 1
 
         // The logo only where it leaves room for the cards below it.
@@ -51,7 +64,7 @@ public struct HomePane: Pane {
         let glossaryHeight = model.glossary.count + 3
         let sideBySide = region.width >= 100
         let cardsHeight = sideBySide ? max(statusHeight, glossaryHeight) : statusHeight + glossaryHeight
-        let textHeight = 4
+        let textHeight = model.notice == nil ? 4 : 5
         let spare = region.height - 1 - textHeight - cardsHeight - 1
         let logoRows = spare >= 12 ? min(9, spare - 4) : (spare >= 6 ? spare - 2 : 0)
         if logoRows >= 3 {
@@ -63,6 +76,9 @@ public struct HomePane: Pane {
         centre(badge, y: &y, in: region, buffer: &buffer)
         centre(StyledLine(model.headline, CellStyle(fg: .foreground, attributes: .bold)), y: &y, in: region, buffer: &buffer)
         centre(StyledLine(model.tagline, CellStyle(fg: .foregroundMuted)), y: &y, in: region, buffer: &buffer)
+        if let notice = model.notice {
+            centre(StyledLine(notice.text, CellStyle(fg: notice.level.role, attributes: .bold)), y: &y, in: region, buffer: &buffer)
+        }
         y += 1
 
         let remaining = region.maxY - y
@@ -88,7 +104,7 @@ public struct HomePane: Pane {
         }
     }
 
-    private func centre(_ line: StyledLine, y: inout Int, in region: Rect, buffer: inout CellBuffer) {
+    func centre(_ line: StyledLine, y: inout Int, in region: Rect, buffer: inout CellBuffer) {
         guard y < region.maxY else { return }
         let l = line.truncated(to: region.width - 2)
         buffer.write(l, x: region.x + (region.width - l.width) / 2, y: y, maxX: region.maxX)

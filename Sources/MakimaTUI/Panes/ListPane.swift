@@ -52,6 +52,10 @@ public struct ListPane: Pane {
         case .pageDown: list.pageDown()
         case .filter: list.beginFilter()
         case .dismiss: return list.clearFilter() ? .handled : .ignored
+        case .open:
+            guard let row = list.selectedRow else { return .ignored }
+            return .request(.openRow(pane: id, rowID: row.id))
+        case .nextFilter: return .request(.nextFilter(id))
         default: return .ignored
         }
         return .handled

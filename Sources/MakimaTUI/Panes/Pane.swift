@@ -8,6 +8,23 @@ public enum PaneResponse {
     case open(PaneID)
     /// Drill into a new pane on top of this one (q/Esc comes back).
     case push(any Pane)
+    /// Something only the data layer can do (open a row, change a filter).
+    case request(DashboardRequest)
+}
+
+/// What the user asked for that only the data layer can do. The app queues these; the event
+/// loop hands them to `DashboardSession.onRequest`.
+public enum DashboardRequest: Equatable, Sendable {
+    /// Another pane is now on top (a jump, a pop, the command line).
+    case paneShown(PaneID)
+    /// `r`: fetch the current pane's data now.
+    case refresh
+    /// `R`: reconnect the live connection now.
+    case reconnect
+    /// Enter on a row of a list pane.
+    case openRow(pane: PaneID, rowID: String)
+    /// `f` on a list pane.
+    case nextFilter(PaneID)
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct

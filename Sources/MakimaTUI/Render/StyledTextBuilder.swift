@@ -48,6 +48,13 @@ public struct StyledTextBuilder: Sendable {
         flushText()
     }
 
+    /// Hands over the finished lines, keeping the style and the open line: a consumer that
+    /// converts a long stream a line at a time need not hold all of it here.
+    public mutating func takeLines() -> [StyledLine] {
+        defer { lines.removeAll() }
+        return lines
+    }
+
     /// All lines of `cleaned` at once.
     public static func lines(_ cleaned: String, base: CellStyle = CellStyle(fg: .body)) -> [StyledLine] {
         var b = StyledTextBuilder(base: base)

@@ -1,0 +1,24 @@
+import Foundation
+import MakimaKit
+
+extension Freshness {
+    /// How current a list is: a failed refresh keeps its data and says how old it is.
+    public static func of<T>(_ state: ListState<T>, now: Date) -> Freshness {
+        let age = state.age(now: now).map(shortAge)
+        if let error = state.lastError { return .failed(age: state.hasLoaded ? age : nil, message: error) }
+        if state.isStale { return .stale(age: age ?? "?") }
+        if state.hasLoaded { return .fresh }
+        return state.isLoading ? .loading : .unknown
+    }
+}
+
+/// "3m ago" from a date (never negative: a clock ahead of ours reads "0s ago").
+func ago(_ date: Date?, now: Date) -> String {
+    guard let date else { return "" }
+    return shortAge(max(0, now.timeIntervalSince(date))) + " ago"
+}
+
+/// Server text on one line (cleaned at decode; newlines folded here).
+func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+}

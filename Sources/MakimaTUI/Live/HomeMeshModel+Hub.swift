@@ -1,0 +1,59 @@
+import Foundation
+import MakimaKit
+
+extension HomeMeshModel {
+    /// Home's cards from the stores: the same numbers `HomeSummary` gives, with how current
+    /// each section is. Pure: the same hub and `now` give the same model.
+    @MainActor
+    public static func from(_ hub: StoreHub, now: Date) -> HomeMeshModel {
+        let summary = HomeSummary(hub)
+        var m = HomeMeshModel()
+
+        m.daemonsOnline = summary.daemonsOnline
+        m.daemonsOffline = summary.daemonsOffline
+        m.offlineHosts = hub.daemons.list.items.filter { !$0.status.isOnline }.map { oneLine($0.hostname ?? $0.id) }
+        m.daemons = .of(hub.daemons.list, now: now)
+
+        m.runningCount = summary.runningTasks.count
+        m.recentTasks = summary.recentTasks.map { TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status) }
+        m.tasks = .of(hub.tasks.list(.init(status: .running)), now: now)
+
+        m.activeContractsCount = summary.activeContracts.count
+        m.topContracts = summary.activeContracts
+            .sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
+            .prefix(3).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase)) }
+        let activeList = hub.contracts.lists[.some(.active)]
+        m.contracts = .of(activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
+
+        m.pendingQuestions = summary.pendingQuestions.map {
+            QuestionLine(directive: oneLine($0.title), question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"))
+        }
+        let dir = hub.directives
+        m.directives = .of(dir.pending.hasLoaded || !dir.list.hasLoaded ? dir.pending : dir.list, now: now)
+
+        if let l = summary.latestListen {
+            m.latestListen = ListenLine(title: oneLine(l.title ?? l.id), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
+                                        preview: oneLine(l.transcriptPreview ?? ""))
+        }
+        m.listen = .of(hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
+
+        m.summary = summaryLine([m.daemons, m.tasks, m.contracts, m.directives, m.listen])
+        return m
+    }
+
+    /// The worst state among the sections, said once under the badge.
+    static func summaryLine(_ sections: [Freshness]) -> NoticeLine? {
+        for s in sections {
+            if case .failed(nil, let message) = s { return NoticeLine("cannot load from the server: \(message)", level: .danger) }
+        }
+        for s in sections {
+            if case .failed(let age?, let message) = s {
+                return NoticeLine("showing data from \(age) ago; the last refresh failed: \(message)", level: .warn)
+            }
+        }
+        for s in sections {
+            if case .stale(let age) = s { return NoticeLine("cached data from \(age) ago; waiting for the server", level: .warn) }
+        }
+        return nil
+    }
+}

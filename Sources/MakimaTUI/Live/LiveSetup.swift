@@ -1,0 +1,33 @@
+import Foundation
+import MakimaKit
+
+/// What the live dashboard runs against: a server (client, key, cache key) or the reason
+/// there is none, and a deep link to open after start.
+public struct LiveSetup: Sendable {
+    public enum Access: Sendable {
+        /// `keySource` says where the key came from (shown in Settings); `cacheKey` names the
+        /// profile's cache (`CacheLocation`).
+        case configured(client: APIClient, key: APIKey, keySource: String, cacheKey: String)
+        /// No server or no key: the dashboard opens and says how to configure one.
+        case notConfigured(message: String)
+    }
+
+    public var access: Access
+    public var deepLink: DeepLink?
+    public var environment: [String: String]
+
+    public init(access: Access, deepLink: DeepLink? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.access = access
+        self.deepLink = deepLink
+        self.environment = environment
+    }
+}
+
+/// Hands the outbox's wake-ups to the controller once it exists (the engine, and so the
+/// outbox, are made before it).
+@MainActor
+final class OutboxSink {
+    weak var target: LiveDashboard?
+    func drain() { target?.drainOutbox() }
+}

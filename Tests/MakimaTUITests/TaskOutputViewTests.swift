@@ -1,0 +1,117 @@
+import Foundation
+import MakimaKit
+import Testing
+@testable import MakimaTUI
+
+@Suite("Task output view: buffer to styled lines, follow mode")
+struct TaskOutputViewTests {
+    func output(_ seq: Int, _ text: String, stream: String = "assistant") -> TaskEvent {
+        TaskEvent(eventID: Int64(seq), taskID: "t", seq: seq, type: .output, payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
+    }
+
+    /// What a fresh conversion of the whole buffer gives (the reference for the incremental one).
+    func full(_ buffer: TaskOutputBuffer) -> [StyledLine] {
+        var fresh = TaskOutputLines()
+        return fresh.lines(of: buffer)
+    }
+
+    @Test("incremental conversion equals a full one across appends, an open line, trimming and older output put in front")
+    func incremental() {
+        var buffer = TaskOutputBuffer(capacity: 50)
+        var lines = TaskOutputLines()
+        var seq = 0
+        for round in 0..<12 {
+            let events = (0..<9).map { i -> TaskEvent in
+                seq += 1
+                return output(seq, i == 8 ? "open \(round)" : "line \(seq)\n")
+            }
+            buffer.append(events)
+            #expect(lines.lines(of: buffer) == full(buffer), "round \(round)")
+        }
+        #expect(buffer.droppedLines > 0)
+        #expect(lines.lines(of: buffer).last?.text == "open 11")
+
+        // Older output (fetched on demand) in front of a buffer that dropped nothing.
+        var live = TaskOutputBuffer()
+        live.append((20...25).map { output($0, "live \($0)\n") })
+        var incremental = TaskOutputLines()
+        _ = incremental.lines(of: live)
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append((1...19).map { output($0, "old \($0)\n") })
+        live.prepend(older)
+        let after = incremental.lines(of: live)
+        #expect(after.first?.text == "old 1")
+        #expect(after == full(live))
+    }
+
+    @Test("colours from SGR carry to the next line of the same stream, never into another stream")
+    func sgrCarries() {
+        var buffer = TaskOutputBuffer()
+        buffer.append([output(1, "\u{1B}[32mgreen starts\nstill green\n"), output(2, "boom\n", stream: "stderr"),
+                       output(3, "more green\u{1B}[0m plain\n")])
+        var conv = TaskOutputLines()
+        let lines = conv.lines(of: buffer)
+        #expect(lines.map(\.text) == ["green starts", "still green", "boom", "more green plain"])
+        #expect(lines[1].spans.first?.style.fg == .ok)
+        #expect(lines[2].spans.first?.style.fg == .danger)
+        #expect(lines[3].spans.first == Span("more green", CellStyle(fg: .ok)))
+        #expect(lines[3].spans.last == Span(" plain", CellStyle(fg: .body)))
+    }
+
+    @Test("status, completion gate and question events become marked lines in their colours")
+    func markers() {
+        var buffer = TaskOutputBuffer()
+        buffer.append([
+            output(1, "work\n"),
+            TaskEvent(eventID: 2, taskID: "t", seq: 2, type: .supervisorQuestion, payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: nil)),
+            TaskEvent(eventID: 3, taskID: "t", seq: 3, type: .completionGate, payload: .completionGate(ready: true, summary: "all green", body: "")),
+            TaskEvent(eventID: 4, taskID: "t", seq: 4, type: .status, payload: .status(status: .failed, previous: .running, reason: "exit 1")),
+        ])
+        var conv = TaskOutputLines()
+        let lines = conv.lines(of: buffer)
+        #expect(lines.map(\.text) == ["work", "? QUESTION: Proceed?", "[COMPLETION GATE · READY] all green", "── STATUS FAILED · exit 1 ──"])
+        #expect(lines.map { $0.spans.first?.style.fg } == [.body, .warn, .ok, .danger])
+    }
+
+    func pane(lines count: Int, dropped: Int = 0) -> TaskOutputPane {
+        TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "Build 契約", status: .running,
+                                                  lines: (dropped..<(dropped + count)).map { StyledLine("line \($0)") }, firstLineNumber: dropped))
+    }
+
+    @Test("follow mode keeps the newest line at the bottom; k pauses and new output does not move the view; G follows")
+    func follow() {
+        var p = pane(lines: 100)
+        var b = CellBuffer(width: 40, height: 13)
+        p.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.trimmedLine(0).hasSuffix("100 lines · FOLLOWING"))
+        #expect(b.trimmedLine(1) == " RUNNING  Build 契約")
+        #expect(b.trimmedLine(12) == " line 99")
+        #expect(b.trimmedLine(3) == " line 90")
+        _ = p.handle(.moveUp)
+        #expect(!p.following)
+        p.update(TaskOutputViewModel(taskID: "t", title: "Build 契約", lines: (10..<130).map { StyledLine("line \($0)") }, firstLineNumber: 10))
+        p.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.trimmedLine(3) == " line 89")
+        #expect(b.trimmedLine(0).hasSuffix("PAUSED · G follows"))
+        _ = p.handle(.bottom)
+        p.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.trimmedLine(12) == " line 129")
+    }
+
+    @Test("long and CJK lines wrap by cells; moving down past the end follows again")
+    func wrapping() {
+        var p = TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "x", lines: [StyledLine(String(repeating: "契", count: 25)), StyledLine("end")]))
+        var b = CellBuffer(width: 22, height: 10)
+        p.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.isWellFormed)
+        #expect(b.trimmedLine(3) == " " + String(repeating: "契", count: 10))
+        #expect(b.trimmedLine(5) == " " + String(repeating: "契", count: 5))
+        #expect(b.trimmedLine(6) == " end")
+        _ = p.handle(.top)
+        #expect(!p.following)
+        p.render(into: &b, region: b.bounds, context: RenderContext())
+        _ = p.handle(.moveDown)
+        #expect(p.following)
+        #expect(StyledLine("").wrapped(to: 5) == [StyledLine("")])
+    }
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# End-to-end test of the live dashboard: the dev server (seed 5, no simulation) and the real
+# binary in tmux 120×40. Home shows the seeded numbers, the pill goes ONLINE and comes back
+# after a dropped WebSocket, a failed task raises a toast, a deep link opens a task's output,
+# a refused key shows the banner, and with the server gone a restart paints the cached numbers
+# marked STALE. The API key must never be on screen. Captures are polled with a timeout.
+# Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+KEY=mk_demo_local_key_0001
+SOCKET=makima-live-e2e
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-15}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-live-e2e.XXXXXX")
+SCREENS="$SCRATCH/screens.txt"   # every capture, to check the key never showed
+SERVER_PID=""
+URL=""
+# The theme's warn (#f59e0b) as the nearest 256-colour index under tmux-256color.
+WARN_BG="48;5;214"
+
+passed=0
+failed=0
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+  SERVER_PID=""
+}
+cleanup() { t kill-server >/dev/null 2>&1 || true; stop_server; rm -rf "$SCRATCH"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL - $1"
+  if [ -n "${2:-}" ]; then echo "---- screen of $2 ----"; capture "$2" | sed 's/^/    /'; echo "----"; fi
+}
+
+capture() { local target=$1; shift; t capture-pane -p "$@" -t "$target" 2>/dev/null | tee -a "$SCREENS"; }
+
+# wait_for TARGET REGEX [capture flags]: true once the screen matches, false after TIMEOUT.
+wait_for() {
+  local target=$1 pattern=$2; shift 2
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do
+    if capture "$target" "$@" | grep -qE -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_until COMMAND...: true once the command succeeds, false after TIMEOUT.
+wait_until() {
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+
+# cached_running_is N: the profile's cache holds a running-tasks list of N tasks.
+cached_running_is() {
+  local db
+  db=$(ls "$SCRATCH"/cache/makima-tui/*/cache.sqlite 2>/dev/null | head -n 1)
+  [ -n "$db" ] && [ "$(python3 - "$db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True, timeout=5)
+print(db.execute("SELECT count(*) FROM tasks WHERE collection = 'tasks?tasks?status=running&contract_id='").fetchone()[0])
+PY
+)" = "$1" ]
+}
+
+expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fail "$name" "$target"; fi; }
+
+# start NAME [ARGS...]: the dashboard against the dev server, config and cache in the scratch dir.
+start() {
+  local name=$1; shift
+  t new-session -d -s "$name" -x 120 -y 40 \
+    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+}
+
+quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
+
+dev() { curl -fsS -X "$1" "$URL$2"; }
+api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+start_server() {
+  local ready="$SCRATCH/ready.txt"
+  : >"$ready"
+  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
+    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
+  SERVER_PID=$!
+  local deadline=$((SECONDS + 20))
+  while [ $SECONDS -le $deadline ]; do
+    URL=$(sed -n 's/^READY //p' "$ready")
+    [ -n "$URL" ] && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "the dev server did not start:"; tail -n 20 "$SCRATCH/server.log"
+  return 1
+}
+
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+t kill-server >/dev/null 2>&1 || true
+start_server || { echo "0 passed, 1 failed"; exit 1; }
+
+seeded=$(dev GET /_dev/seeded)
+online=$(echo "$seeded" | json 'd["daemons_online"]')
+offline=$(echo "$seeded" | json 'd["daemons_offline"]')
+running=$(echo "$seeded" | json 'd["running_tasks"]')
+questions=$(echo "$seeded" | json 'd["pending_questions"]')
+task=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstance(d, dict) else d[0]["id"]')
+title=$(api "/mesh/tasks/$task" | json 'd["title"]')
+echo "# seeded: $online online, $offline offline, $running running, $questions questions; failing $task"
+
+# --- Home live --------------------------------------------------------------------------
+start live
+expect "the pill reaches WS//ONLINE" live wait_for live "WS//ONLINE"
+expect "Home shows $online daemons online and $offline offline" live wait_for live "$online ONLINE +● $offline OFFLINE"
+expect "Home shows $running running tasks" live wait_for live "$running RUNNING"
+expect "Home shows $questions pending questions (amber badge)" live wait_for live "\\? $questions QUESTIONS? WAITING"
+expect "the badge is drawn on the warn colour ($WARN_BG)" live wait_for live $'\e\\[[0-9;]*'"${WARN_BG}m \\? $questions QUESTION" -e
+expect "the masthead names the server" live wait_for live "127\\.0\\.0\\.1:[0-9]+ · v"
+
+# --- Reconnect ----------------------------------------------------------------------------
+t send-keys -t live 7
+expect "Settings shows the key masked" live wait_for live "API KEY +mk_…${KEY: -4} \\(from MAKIMA_API_KEY\\)"
+dev POST /_dev/drop_ws >/dev/null
+expect "after a dropped WebSocket Settings counts a reconnect" live wait_for live "RECONNECTS +1$"
+expect "after a dropped WebSocket the pill is back to ONLINE" live wait_for live "WS//ONLINE"
+t send-keys -t live 1
+expect "back on Home the numbers are still there" live wait_for live "$online ONLINE +● $offline OFFLINE"
+
+# --- A task fails -----------------------------------------------------------------------------
+dev POST "/_dev/task/$task/status?status=failed" >/dev/null
+expect "a failed task raises a toast naming it" live wait_for live "● Task failed: ${title:0:30}"
+expect "Home counts one running task fewer" live wait_for live "$((running - 1)) RUNNING"
+t send-keys -t live r
+expect "r refreshes Home and the fresh running list is written to the cache" live wait_until cached_running_is $((running - 1))
+
+# --- Deep link ------------------------------------------------------------------------------
+start deep "makima://task/$task"
+expect "makima://task/ID opens the task's output view" deep wait_for deep "^ TASK//"
+expect "the output view shows the task's status and title" deep wait_for deep "^ FAILED  ${title:0:30}"
+expect "the output view shows the status change" deep wait_for deep "── STATUS FAILED"
+quit deep
+
+# --- The key is refused ----------------------------------------------------------------------
+dev POST "/_dev/unauthorized?on=true" >/dev/null
+t send-keys -t live r
+expect "a 401 shows the banner" live wait_for live "the server refused the API key — run \`makima-tui login\`"
+expect "cached data stays on screen under the banner" live wait_for live "$online ONLINE +● $offline OFFLINE"
+dev POST "/_dev/unauthorized?on=false" >/dev/null
+quit live
+
+# --- Server gone: a restart paints from the cache, marked STALE -------------------------------
+stop_server
+start_ms=$(date +%s%3N)
+start stale
+expect "with the server down, Home shows the cached numbers" stale wait_for stale "$online ONLINE +● $offline OFFLINE"
+paint_ms=$(( $(date +%s%3N) - start_ms ))
+expect "the cached data is marked STALE with its age" stale wait_for stale "DAEMONS// ┄+ STALE [0-9]+[smh] "
+expect "the cached running count is the last one seen" stale wait_for stale "$((running - 1)) RUNNING"
+expect "the pill says OFFLINE" stale wait_for stale "WS//OFFLINE"
+echo "# first paint from cache with the server down: ${paint_ms} ms (tmux start included, polled every 0.1 s)"
+quit stale
+
+key_never_shown() { ! grep -qF "$KEY" "$SCREENS"; }
+expect "the API key never appeared on any screen ($(grep -c '' "$SCREENS") lines captured)" live key_never_shown
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
