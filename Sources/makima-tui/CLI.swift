@@ -15,15 +15,10 @@ enum CLI {
     ]
 
     static func run(_ args: [String]) async -> Int32 {
-        // Developer entry points, not in the help: docs/keys.md is generated from the key map
-        // (a test keeps them in step), and `bench` prints render figures (scripts/bench.sh).
+        // A developer entry point, not in the help: docs/keys.md is generated from the key map
+        // (a test keeps them in step).
         if args == ["--print-keymap"] {
             FileHandle.standardOutput.write(Data(DashboardApp.keyMapMarkdown().utf8))
-            return ExitCode.ok.rawValue
-        }
-        if args == ["bench"] {
-            let figures = await MainActor.run { RenderBenchmark.run() }
-            for (name, value) in figures.sorted(by: { $0.key < $1.key }) { Console.out("\(name) \(value)") }
             return ExitCode.ok.rawValue
         }
         let inv: Invocation
