@@ -45,7 +45,15 @@ final class LoopbackHTTPServer: Sendable {
         return received[0]
     }
 
-    func close() { shutdown(listener, Int32(SHUT_RDWR)); Glibc.close(listener) }
+    private let closed = Atomic<Bool>(false)
+
+    /// Idempotent: a second close would hit whatever socket reused the descriptor number
+    /// (another test's, running in parallel).
+    func close() {
+        guard !closed.exchange(true, ordering: .relaxed) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+    }
 
     deinit { close() }
 
