@@ -93,7 +93,7 @@ struct LiveListModelTests {
         hub.apply(.list(.listenSessions(limit: nil), .listenSessions(MeshFixture.listen), fetchedAt: now, fromCache: false))
         let text = ListPaneModels.listen(hub, now: now).rows[0].line.text
         #expect(text.hasPrefix("Live: release checklist"))
-        #expect(text.contains("live"))
+        #expect(text.contains("3h ago · live"))
         #expect(text.hasSuffix("A supervisor question on migration 0042"))
     }
 

@@ -66,7 +66,8 @@ public enum ListPaneModels {
         let rows = state.items.map { s in
             var r = RowLine()
             r.column(oneLine(s.title ?? s.id), 40, CellStyle(fg: .foreground))
-            r.column(s.endedAt == nil && s.startedAt != nil ? "live" : ago(s.startedAt, now: now), 10, CellStyle(fg: .foregroundMuted))
+            let started = ago(s.startedAt, now: now) + (s.endedAt == nil && s.startedAt != nil ? " · live" : "")
+            r.column(started, 16, CellStyle(fg: s.endedAt == nil ? .accent : .foregroundMuted))
             r.column(oneLine(s.transcriptPreview ?? ""), nil, CellStyle(fg: .bodySoft, attributes: .italic))
             return ListRow(id: s.id, line: r.line)
         }
