@@ -31,6 +31,7 @@ public final class StoreHub {
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
             tasks.outputs[taskID, default: TaskOutputBuffer()].prepend(older)
+        case .outputCaughtUp: break
         case .connection(let link): connection.link = link
         case .notifications(let n): notifications.add(n)
         case .unauthorized(let message): connection.unauthorizedMessage = message

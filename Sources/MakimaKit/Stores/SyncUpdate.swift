@@ -41,6 +41,8 @@ public enum SyncUpdate: Sendable {
     case events([TaskEvent])
     /// Older output fetched on demand when the viewer scrolls above the buffer.
     case olderOutput(taskID: String, events: [TaskEvent])
+    /// A task's history has been fetched up to now (it streams live from here).
+    case outputCaughtUp(taskID: String)
     case connection(ConnectionStatus)
     case notifications([MeshNotification])
     case unauthorized(message: String)

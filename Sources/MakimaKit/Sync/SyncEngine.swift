@@ -109,7 +109,18 @@ public final class SyncEngine: Sendable {
 
     /// A task shown on screen: its output is brought up to date from where the cache left it,
     /// and from then on it streams like every other task.
-    public func follow(taskID: String) { pipeline.catchUp(taskID: taskID) }
+    /// Ends with `.outputCaughtUp` (or `.unauthorized`).
+    public func follow(taskID: String) {
+        let outbox = self.outbox
+        pipeline.catchUp(taskID: taskID) { error in
+            if let error {
+                let f = MeshFetcher.classify(error)
+                if f.isUnauthorized { return outbox.post(.unauthorized(message: f.message)) }
+                outbox.post(.notice("task output: \(f.message)"))
+            }
+            outbox.post(.outputCaughtUp(taskID: taskID))
+        }
+    }
 
     /// Output older than the buffer holds (the viewer scrolled above it): up to `count` events
     /// before `beforeSeq`, from the cache when it has them, else from the server.

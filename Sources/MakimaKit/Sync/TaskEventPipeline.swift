@@ -76,14 +76,20 @@ public final class TaskEventPipeline: Sendable {
 
     /// Fetches a task's history after what is held, to its end (a task opened on screen that
     /// was not streaming since start-up). Runs on a thread of its own.
-    public func catchUp(taskID: String) {
+    /// `done` runs once the task is up to date, with the error that stopped it, if any.
+    public func catchUp(taskID: String, done: @escaping @Sendable (Error?) -> Void = { _ in }) {
         spawn { [self] in
             var failures = 0
-            while failures < 3 {
+            while true {
                 let after = state.withLock { $0.sequencer.lastApplied[taskID] ?? 0 }
-                guard let page = try? fetchPage(taskID, after, pageSize) else { failures += 1; continue }
+                let page: TaskOutputPage
+                do { page = try fetchPage(taskID, after, pageSize) } catch {
+                    failures += 1
+                    if failures >= 3 { return done(error) }
+                    continue
+                }
                 let events = page.events.filter { $0.taskID == taskID && $0.seq > after }
-                if events.isEmpty { return }
+                if events.isEmpty { return done(nil) }
                 ingest(events, live: false)
             }
         }

@@ -26,7 +26,7 @@ extension LiveDashboard {
                 if events.contains(where: { if case .status = $0.payload { true } else { false } }) { panes.formUnion([.home, .tasks]) }
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
                 panes.insert(.settings)
-            case .olderOutput(let id, _):
+            case .olderOutput(let id, _), .outputCaughtUp(let id):
                 if id == shownTask { outputChanged = true; output?.historyLoading = false }
             case .task(let t):
                 taskTitles[t.id] = oneLine(t.displayTitle)

@@ -10,7 +10,7 @@ struct OutputView {
 
 extension LiveDashboard {
     /// Pushes the output view of a task: cached output at once, then the task's detail, and
-    /// its history from the server when nothing of it is known here.
+    /// the rest of its history from the server.
     func openTask(_ id: String) {
         guard let engine else { return }
         let held = hub.tasks.outputs[id]
@@ -19,10 +19,10 @@ extension LiveDashboard {
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }
         }
         output = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
-        if (hub.tasks.outputs[id]?.lineCount ?? 0) == 0 {
-            output?.historyLoading = true
-            fetchHistory(id, engine: engine)
-        }
+        // History after what the cache holds comes through the engine, like live events: in
+        // order, into the cache, and never twice.
+        output?.historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
+        engine.follow(taskID: id)
         session.cancelTimer(id: "home-poll")
         session.push(TaskOutputPane(model: outputModel()))
         engine.loadDetail(.task(id))
@@ -44,30 +44,4 @@ extension LiveDashboard {
                                    lines: lines, firstLineNumber: buffer.droppedLines, note: note)
     }
 
-    /// The task's output from its first event (up to `historyLimit` events), on a thread of its
-    /// own; it arrives as `.olderOutput`, which keeps only what is older than what is held.
-    private func fetchHistory(_ id: String, engine: SyncEngine) {
-        let fetcher = engine.fetcher, outbox = engine.outbox
-        let limit = Self.historyLimit
-        Thread.detachNewThread {
-            var events: [TaskEvent] = []
-            var after = 0
-            do {
-                while events.count < limit {
-                    let page = try fetcher.outputPage(taskID: id, afterSeq: after, limit: 500)
-                    let mine = page.events.filter { $0.taskID == id && $0.seq > after }
-                    guard let last = mine.last else { break }
-                    events += mine
-                    after = last.seq
-                }
-                outbox.post(.olderOutput(taskID: id, events: events))
-            } catch {
-                let failure = MeshFetcher.classify(error)
-                outbox.post(failure.isUnauthorized ? .unauthorized(message: failure.message) : .olderOutput(taskID: id, events: events))
-                if !failure.isUnauthorized { outbox.post(.notice("task output: \(failure.message)")) }
-            }
-        }
-    }
-
-    static let historyLimit = 4000
 }
