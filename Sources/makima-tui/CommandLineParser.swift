@@ -3,6 +3,9 @@ struct GlobalOptions: Sendable {
     var server: String?
     var allowInsecureHTTP = false
     var configDir: String?
+    /// Dashboard only: `--theme NAME|PATH` and `--color auto|always|never`.
+    var theme: String?
+    var color: String?
 }
 
 /// One option a command takes: a switch (`--json`) or one with a value (`--limit N`).
@@ -42,6 +45,8 @@ enum CommandLineParser {
         FlagSpec("--server", value: "URL", help: "server to use for this run (default: the logged-in profile)"),
         FlagSpec("--allow-insecure-http", help: "allow plain http:// to a host that is not loopback"),
         FlagSpec("--config-dir", value: "DIR", help: "configuration directory (default: $XDG_CONFIG_HOME/makima-tui)"),
+        FlagSpec("--theme", value: "NAME|PATH", help: "dashboard theme: makima, high-contrast, light, or a .theme file (also MAKIMA_THEME)"),
+        FlagSpec("--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"),
         FlagSpec("--help", help: "show help"),
         FlagSpec("--version", help: "show the version"),
     ]
@@ -104,6 +109,12 @@ enum CommandLineParser {
             case "--server": inv.global.server = value
             case "--allow-insecure-http": inv.global.allowInsecureHTTP = true
             case "--config-dir": inv.global.configDir = value
+            case "--theme": inv.global.theme = value
+            case "--color":
+                guard let v = value, ["auto", "always", "never"].contains(v.lowercased()) else {
+                    throw UsageError("--color takes auto, always or never")
+                }
+                inv.global.color = v.lowercased()
             case "--help": inv.wantsHelp = true
             case "--version": inv.wantsVersion = true
             default:

@@ -28,5 +28,8 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     } catch {
         return Console.fail(error)
     }
-    return LiveDashboard.run(LiveSetup(access: access, deepLink: link), options: DashboardOptions())
+    var options = DashboardOptions(theme: launch.global.theme,
+                                   colorPreference: launch.global.color.flatMap(ColorPreference.init(argument:)) ?? .auto)
+    options.configTheme = (try? ConfigStore(location: Session.location(launch.global)).load())?.theme
+    return LiveDashboard.run(LiveSetup(access: access, deepLink: link), options: options)
 }

@@ -6,6 +6,8 @@ import MakimaKit
 public struct DashboardOptions: Sendable {
     /// Theme name or path (`--theme`); nil: `MAKIMA_THEME`, then the default.
     public var theme: String?
+    /// The theme saved in the config file, used when neither `--theme` nor `MAKIMA_THEME` says.
+    public var configTheme: String?
     /// `--color=auto|always|never`.
     public var colorPreference: ColorPreference
     /// Shown in the masthead, e.g. "makima.jp".
@@ -116,7 +118,7 @@ public enum DashboardApp {
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
         let theme = loader.loadOrFallback(ThemeSelection.request(flag: options.theme,
                                                                   environment: environment[ThemeSelection.environmentVariable],
-                                                                  config: nil))
+                                                                  config: options.configTheme))
         let wake: WakePipe
         let screen: NcursesScreen
         do {
