@@ -15,51 +15,15 @@ TIMEOUT=${E2E_TIMEOUT:-10}
 ACCENT_FG="38;5;111"
 BACKGROUND_BG="48;5;233"
 
-passed=0
-failed=0
-
 # No server here: the dashboard runs unconfigured, with config and cache in a scratch dir
 # (never the developer's own profile).
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
 
 t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
 cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$SCRATCH"; }
 trap cleanup EXIT
-
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL - $1"
-  if [ -n "${2:-}" ]; then echo "---- screen of $2 ----"; t capture-pane -p -t "$2" 2>/dev/null | sed 's/^/    /'; echo "----"; fi
-}
-
-# capture TARGET [extra capture-pane flags]
-capture() { local target=$1; shift; t capture-pane -p "$@" -t "$target" 2>/dev/null; }
-
-# wait_for TARGET REGEX [capture flags]: true once the screen matches, false after TIMEOUT.
-wait_for() {
-  local target=$1 pattern=$2; shift 2
-  local deadline=$((SECONDS + TIMEOUT))
-  while [ $SECONDS -le $deadline ]; do
-    if capture "$target" "$@" | grep -qE -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  return 1
-}
-
-# wait_gone TARGET REGEX: true once the screen no longer matches.
-wait_gone() {
-  local target=$1 pattern=$2
-  local deadline=$((SECONDS + TIMEOUT))
-  while [ $SECONDS -le $deadline ]; do
-    if ! capture "$target" | grep -qE -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  return 1
-}
-
-# expect NAME COMMAND...: one check.
-expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fail "$name" "$target"; fi; }
 
 # start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
 start() {
@@ -167,5 +131,4 @@ expect "NO_COLOR: the current NAV item is in reverse video" nocolor wait_for noc
 t send-keys -t nocolor Q
 expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

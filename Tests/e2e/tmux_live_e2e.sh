@@ -21,10 +21,9 @@ URL=""
 # The theme's warn (#f59e0b) as the nearest 256-colour index under tmux-256color.
 WARN_BG="48;5;214"
 
-passed=0
-failed=0
-
 t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
 stop_server() {
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null
@@ -37,33 +36,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL - $1"
-  if [ -n "${2:-}" ]; then echo "---- screen of $2 ----"; capture "$2" | sed 's/^/    /'; echo "----"; fi
-}
-
-capture() { local target=$1; shift; t capture-pane -p "$@" -t "$target" 2>/dev/null | tee -a "$SCREENS"; }
-
-# wait_for TARGET REGEX [capture flags]: true once the screen matches, false after TIMEOUT.
-wait_for() {
-  local target=$1 pattern=$2; shift 2
-  local deadline=$((SECONDS + TIMEOUT))
-  while [ $SECONDS -le $deadline ]; do
-    if capture "$target" "$@" | grep -qE -- "$pattern"; then return 0; fi
-    sleep 0.1
-  done
-  return 1
-}
-
-# wait_until COMMAND...: true once the command succeeds, false after TIMEOUT.
-wait_until() {
-  local deadline=$((SECONDS + TIMEOUT))
-  while [ $SECONDS -le $deadline ]; do "$@" && return 0; sleep 0.1; done
-  return 1
-}
-
 # cached_running_is N: the profile's cache holds a running-tasks list of N tasks.
 cached_running_is() {
   local db
@@ -75,8 +47,6 @@ print(db.execute("SELECT count(*) FROM tasks WHERE collection = 'tasks?tasks?sta
 PY
 )" = "$1" ]
 }
-
-expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fail "$name" "$target"; fi; }
 
 # start NAME [ARGS...]: the dashboard against the dev server, config and cache in the scratch dir.
 start() {
@@ -176,5 +146,4 @@ quit stale
 key_never_shown() { ! grep -qF "$KEY" "$SCREENS"; }
 expect "the API key never appeared on any screen ($(grep -c '' "$SCREENS") lines captured)" live key_never_shown
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,0 +1,51 @@
+# Shared by the tmux end-to-end scripts (sourced, not run). The caller defines `t` (its tmux
+# command), TIMEOUT, and optionally SCREENS (a file every capture is appended to).
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL - $1"
+  if [ -n "${2:-}" ]; then echo "---- screen of $2 ----"; capture "$2" | sed 's/^/    /'; echo "----"; fi
+}
+expect() { local name=$1 target=$2; shift 2; if "$@"; then pass "$name"; else fail "$name" "$target"; fi; }
+
+# capture TARGET [extra capture-pane flags]
+capture() {
+  local target=$1; shift
+  if [ -n "${SCREENS:-}" ]; then t capture-pane -p "$@" -t "$target" 2>/dev/null | tee -a "$SCREENS"
+  else t capture-pane -p "$@" -t "$target" 2>/dev/null; fi
+}
+
+# wait_for TARGET REGEX [capture flags]: true once the screen matches, false after TIMEOUT.
+wait_for() {
+  local target=$1 pattern=$2; shift 2
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do
+    if capture "$target" "$@" | grep -qE -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_gone TARGET REGEX: true once the screen no longer matches.
+wait_gone() {
+  local target=$1 pattern=$2
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do
+    if ! capture "$target" | grep -qE -- "$pattern"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_until COMMAND...: true once the command succeeds, false after TIMEOUT.
+wait_until() {
+  local deadline=$((SECONDS + TIMEOUT))
+  while [ $SECONDS -le $deadline ]; do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+
+# The closing line the test runner reads; the exit status follows it.
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
