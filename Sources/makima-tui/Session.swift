@@ -19,8 +19,7 @@ enum Session {
     /// this profile (its credential id when stored, else one derived from the server URL).
     static func liveAccess(_ global: GlobalOptions) throws -> LiveSetup.Access {
         let (resolved, profile, key) = try resolve(global)
-        let cacheKey = resolved.profileIsStored ? profile.credentialID.uuidString
-                                                : CacheLocation.profileKey(serverURL: profile.baseURL.absoluteString)
+        let cacheKey = CacheSession.key(for: profile)
         let source = resolved.keySource == .environment ? "from MAKIMA_API_KEY" : "stored"
         return .configured(client: APIClient(profile: profile, key: key), key: key, keySource: source, cacheKey: cacheKey)
     }
