@@ -172,4 +172,20 @@ func fastReconnect() -> SyncEngine.Options {
         #expect(rec.unauthorizedCount >= 2, "both the WebSocket and polling report the 401")
         #expect(rec.onlineCount == 0)
     }
+
+    @Test func olderOutputComesOnDemandFromTheServerWhenTheCacheLacksIt() throws {
+        let server = try DevServer(seed: 16, rate: 0)
+        let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "100"])
+        let outbox = SyncOutbox()
+        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: outbox)
+        engine.loadOlderOutput(taskID: task, beforeSeq: 51, count: 20)
+        var older: [TaskEvent] = []
+        let end = Date().addingTimeInterval(10)
+        while older.isEmpty && Date() < end {
+            for case let .olderOutput(id, events) in outbox.wait(until: Date().addingTimeInterval(1)) where id == task { older = events }
+        }
+        #expect(older.map(\.seq) == Array(31...50))
+        #expect(older == Array(try serverEvents(server, task)[30..<50]))
+    }
 }

@@ -115,3 +115,30 @@ struct TaskOutputViewTests {
         #expect(StyledLine("").wrapped(to: 5) == [StyledLine("")])
     }
 }
+
+@Suite struct TaskOutputOlderLinesTests {
+    @Test func reachingTheTopAsksForOlderLinesOnlyWhenSomeWereDropped() {
+        let lines = (1...50).map { StyledLine("line \($0)") }
+        var trimmed = TaskOutputPane(model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
+        guard case .request(.loadOlderOutput(let id)) = trimmed.handle(.top) else {
+            Issue.record("expected a request for older output")
+            return
+        }
+        #expect(id == "t1")
+        var whole = TaskOutputPane(model: TaskOutputViewModel(taskID: "t2", title: "T", lines: lines, firstLineNumber: 0))
+        guard case .handled = whole.handle(.top) else {
+            Issue.record("nothing older exists: the key is simply handled")
+            return
+        }
+    }
+
+    @Test func olderLinesInFrontKeepTheViewOnItsLine() {
+        let lines = (121...170).map { StyledLine("line \($0)") }
+        var pane = TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
+        _ = pane.handle(.top)
+        let older = (21...170).map { StyledLine("line \($0)") }
+        pane.update(TaskOutputViewModel(taskID: "t", title: "T", lines: older, firstLineNumber: 20))
+        #expect(pane.top == 100)
+        #expect(pane.model.lines[pane.top] == StyledLine("line 121"))
+    }
+}

@@ -107,6 +107,9 @@ public final class LiveDashboard {
             guard queries.next(pane) else { return }
             rebuild([pane])
             refresh(pane, force: false)
+        case .loadOlderOutput(let id):
+            guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
+            engine?.loadOlderOutput(taskID: id, beforeSeq: first)
         }
     }
 

@@ -25,6 +25,8 @@ public enum DashboardRequest: Equatable, Sendable {
     case openRow(pane: PaneID, rowID: String)
     /// `f` on a list pane.
     case nextFilter(PaneID)
+    /// Scrolled to the top of a task's output while older lines exist on the server.
+    case loadOlderOutput(taskID: String)
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct

@@ -54,6 +54,8 @@ public struct TaskOutputPane: Pane {
         case .bottom: following = true
         default: return .ignored
         }
+        // At the top of what is held, with older lines dropped: fetch them.
+        if !following && top == 0 && model.firstLineNumber > 0 { return .request(.loadOlderOutput(taskID: model.taskID)) }
         return .handled
     }
 
