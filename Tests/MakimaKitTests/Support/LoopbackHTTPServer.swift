@@ -17,6 +17,8 @@ final class LoopbackHTTPServer: Sendable {
     init(respond: @escaping @Sendable (String) -> Data?) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
+        // Children spawned by other tests must not inherit the listener.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
@@ -47,20 +49,24 @@ final class LoopbackHTTPServer: Sendable {
 
     private let closed = Atomic<Bool>(false)
 
-    /// Idempotent: a second close would hit whatever socket reused the descriptor number
-    /// (another test's, running in parallel).
+    /// Stops accepting. The serving thread closes the descriptor itself when it leaves: closed
+    /// here, its number could be reused by another test's listener (tests run in parallel)
+    /// while this thread still holds a connection, and its next accept would steal that
+    /// test's connection.
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
     }
 
     deinit { close() }
 
     private func serve(_ respond: @Sendable (String) -> Data?) {
-        while true {
+        defer { Glibc.close(listener) }
+        while !closed.load(ordering: .relaxed) {
             let conn = accept(listener, nil, nil)
-            if conn < 0 { return }
+            // EINTR: other tests spawn processes, and their SIGCHLD lands on any thread.
+            if conn < 0 { if errno == EINTR { continue } else { return } }
+            _ = fcntl(conn, F_SETFD, FD_CLOEXEC)
             let request = Self.readRequest(conn)
             requests.withLock { $0.append(request) }
             arrived.signal()
@@ -69,6 +75,7 @@ final class LoopbackHTTPServer: Sendable {
                     var off = 0
                     while off < raw.count {
                         let n = send(conn, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
+                        if n < 0 && errno == EINTR { continue }
                         if n <= 0 { break }
                         off += n
                     }
@@ -77,7 +84,11 @@ final class LoopbackHTTPServer: Sendable {
             } else {
                 // Hold the connection: wait until the client gives up (recv returns 0 or error).
                 var b: UInt8 = 0
-                while recv(conn, &b, 1, 0) > 0 {}
+                while true {
+                    let n = recv(conn, &b, 1, 0)
+                    if n > 0 || (n < 0 && errno == EINTR) { continue }
+                    break
+                }
                 Glibc.close(conn)
             }
         }
@@ -88,6 +99,7 @@ final class LoopbackHTTPServer: Sendable {
         var buf = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buf.withUnsafeMutableBytes { recv(conn, $0.baseAddress!, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             data += buf[0..<n]
             let text = String(decoding: data, as: UTF8.self)
