@@ -18,7 +18,9 @@ enum LogsCommand {
         do {
             let (client, key) = try Session.credentials(inv.global)
             return try await onDedicatedThread("makima-logs") {
-                try follow ? streamFollowing(taskID, client: client, key: key) : printHistory(taskID, fetcher: MeshFetcher(client: client)).exit
+                if follow { return try streamFollowing(taskID, client: client, key: key) }
+                _ = try printHistory(taskID, fetcher: MeshFetcher(client: client))
+                return ExitCode.ok.rawValue
             }
         } catch {
             return Console.fail(error)
@@ -26,7 +28,7 @@ enum LogsCommand {
     }
 
     /// Prints every stored event of the task; returns the last seq and whether it has ended.
-    private static func printHistory(_ taskID: String, fetcher: MeshFetcher) throws -> (lastSeq: Int, ended: Bool, exit: Int32) {
+    private static func printHistory(_ taskID: String, fetcher: MeshFetcher) throws -> (lastSeq: Int, ended: Bool) {
         let task = try fetcher.task(id: taskID)
         var after = 0
         var ended = false
@@ -37,7 +39,7 @@ enum LogsCommand {
             ended = write(events) || ended
             after = events.last!.seq
         }
-        return (after, ended || task.status.isFinal, ExitCode.ok.rawValue)
+        return (after, ended || task.status.isFinal)
     }
 
     private static func streamFollowing(_ taskID: String, client: APIClient, key: APIKey) throws -> Int32 {

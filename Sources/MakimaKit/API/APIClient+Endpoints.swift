@@ -4,66 +4,65 @@ import Foundation
 /// of elements that failed to decode and were skipped (`skipped`).
 extension APIClient {
     public func daemons() async throws -> ListEnvelope<Daemon> {
-        try await get(ListEnvelope<Daemon>.self, ["mesh", "daemons"])
+        try await get(ListEnvelope<Daemon>.self, .daemons)
     }
 
     public func tasks(status: TaskStatus? = nil, contractID: String? = nil) async throws -> ListEnvelope<MeshTask> {
-        try await get(ListEnvelope<MeshTask>.self, ["mesh", "tasks"], query: [("status", status?.rawValue), ("contract_id", contractID)])
+        try await get(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID))
     }
 
     public func task(id: String) async throws -> MeshTask {
-        try await get(MeshTask.self, ["mesh", "tasks", id])
+        try await get(MeshTask.self, .task(id: id))
     }
 
     /// Events after `afterSeq` (exclusive), at most `limit`; `nextAfterSeq` continues the paging.
     public func taskOutput(id: String, afterSeq: Int? = nil, limit: Int? = nil) async throws -> TaskOutputPage {
-        try await get(TaskOutputPage.self, ["mesh", "tasks", id, "output"],
-                      query: [("after_seq", afterSeq.map(String.init)), ("limit", limit.map(String.init))])
+        try await get(TaskOutputPage.self, .taskOutput(id: id, afterSeq: afterSeq, limit: limit))
     }
 
     public func contracts(status: ContractStatus? = nil) async throws -> ListEnvelope<Contract> {
-        try await get(ListEnvelope<Contract>.self, ["contracts"], query: [("status", status?.rawValue)])
+        try await get(ListEnvelope<Contract>.self, .contracts(status: status))
     }
 
     public func contract(id: String) async throws -> Contract {
-        try await get(Contract.self, ["contracts", id])
+        try await get(Contract.self, .contract(id: id))
     }
 
     /// `pending: true` asks for directives waiting on a supervisor question only.
     public func directives(pending: Bool? = nil) async throws -> ListEnvelope<Directive> {
-        try await get(ListEnvelope<Directive>.self, ["directives"], query: [("pending", pending.map { $0 ? "true" : "false" })])
+        try await get(ListEnvelope<Directive>.self, .directives(pending: pending))
     }
 
     public func listenSessions(limit: Int? = nil) async throws -> ListEnvelope<ListenSession> {
-        try await get(ListEnvelope<ListenSession>.self, ["listen", "sessions"], query: [("limit", limit.map(String.init))])
+        try await get(ListEnvelope<ListenSession>.self, .listenSessions(limit: limit))
     }
 
     public func listenSession(id: String) async throws -> ListenSession {
-        try await get(ListenSession.self, ["listen", "sessions", id])
+        try await get(ListenSession.self, .listenSession(id: id))
     }
 
     public func apiKeys() async throws -> ListEnvelope<APIKeyInfo> {
-        try await get(ListEnvelope<APIKeyInfo>.self, ["auth", "api-keys"])
+        try await get(ListEnvelope<APIKeyInfo>.self, .apiKeys)
     }
 
     /// `POST /auth/api-keys/refresh`: the server issues a new key. Store it with
     /// `AuthStore.rotateKey()`, which keeps the old key if this fails.
     public func rotateKey() async throws -> RotatedKey {
-        let response = try await send(.post, ["auth", "api-keys", "refresh"])
+        let response = try await send(.post, Endpoint.rotateKey.segments)
         return try decode(RotatedKey.self, from: response.body)
     }
 
     /// `DELETE /auth/api-keys`: revokes the key on the server (204).
     public func revokeKey() async throws {
-        _ = try await send(.delete, ["auth", "api-keys"])
+        _ = try await send(.delete, Endpoint.apiKeys.segments)
     }
 
     /// `GET /api/v1/health`, falling back to `GET /health` at the server root on 404.
     public func health() async throws -> HealthStatus {
         do {
-            return try await get(HealthStatus.self, ["health"])
+            return try await get(HealthStatus.self, .health)
         } catch APIError.notFound {
-            return try await get(HealthStatus.self, ["health"], base: profile.baseURL)
+            return try await get(HealthStatus.self, .health, base: profile.baseURL)
         }
     }
 }

@@ -35,9 +35,14 @@ public final class APIClient: Sendable {
         return try checked(try transport.perform(request))
     }
 
+    /// `get` of an `Endpoint`.
+    public func get<T: Decodable>(_ type: T.Type, _ endpoint: Endpoint, base: URL? = nil) async throws -> T {
+        try await get(type, endpoint.segments, query: endpoint.query, base: base)
+    }
+
     /// As `get`, on the calling thread (see `sendBlocking`).
-    public func getBlocking<T: Decodable>(_ type: T.Type, _ segments: [String], query: [(String, String?)] = []) throws -> T {
-        try decode(type, from: try sendBlocking(.get, segments, query: query).body)
+    public func getBlocking<T: Decodable>(_ type: T.Type, _ endpoint: Endpoint) throws -> T {
+        try decode(type, from: try sendBlocking(.get, endpoint.segments, query: endpoint.query).body)
     }
 
     private func makeRequest(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)],

@@ -9,27 +9,25 @@ public struct MeshFetcher: Sendable {
     public func list(_ query: ListQuery) throws -> ListPayload {
         switch query {
         case .daemons:
-            return .daemons(try client.getBlocking(ListEnvelope<Daemon>.self, ["mesh", "daemons"]).items)
+            return .daemons(try client.getBlocking(ListEnvelope<Daemon>.self, .daemons).items)
         case let .contracts(status):
-            return .contracts(try client.getBlocking(ListEnvelope<Contract>.self, ["contracts"], query: [("status", status?.rawValue)]).items)
+            return .contracts(try client.getBlocking(ListEnvelope<Contract>.self, .contracts(status: status)).items)
         case let .tasks(status, contractID):
-            return .tasks(try client.getBlocking(ListEnvelope<MeshTask>.self, ["mesh", "tasks"],
-                                                 query: [("status", status?.rawValue), ("contract_id", contractID)]).items)
+            return .tasks(try client.getBlocking(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID)).items)
         case let .directives(pendingOnly):
-            return .directives(try client.getBlocking(ListEnvelope<Directive>.self, ["directives"], query: [("pending", pendingOnly ? "true" : nil)]).items)
+            return .directives(try client.getBlocking(ListEnvelope<Directive>.self, .directives(pending: pendingOnly ? true : nil)).items)
         case let .listenSessions(limit):
-            return .listenSessions(try client.getBlocking(ListEnvelope<ListenSession>.self, ["listen", "sessions"], query: [("limit", limit.map(String.init))]).items)
+            return .listenSessions(try client.getBlocking(ListEnvelope<ListenSession>.self, .listenSessions(limit: limit)).items)
         }
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {
-        try client.getBlocking(TaskOutputPage.self, ["mesh", "tasks", taskID, "output"],
-                               query: [("after_seq", String(afterSeq)), ("limit", String(limit))])
+        try client.getBlocking(TaskOutputPage.self, .taskOutput(id: taskID, afterSeq: afterSeq, limit: limit))
     }
 
-    public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, ["mesh", "tasks", id]) }
-    public func contract(id: String) throws -> Contract { try client.getBlocking(Contract.self, ["contracts", id]) }
-    public func listenSession(id: String) throws -> ListenSession { try client.getBlocking(ListenSession.self, ["listen", "sessions", id]) }
+    public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, .task(id: id)) }
+    public func contract(id: String) throws -> Contract { try client.getBlocking(Contract.self, .contract(id: id)) }
+    public func listenSession(id: String) throws -> ListenSession { try client.getBlocking(ListenSession.self, .listenSession(id: id)) }
 
     /// How a failed fetch is shown, and whether it means the key was refused.
     public static func classify(_ error: Error) -> RefreshCoordinator.Failure {

@@ -64,8 +64,6 @@ public struct TaskEventSequencer: Sendable {
     public mutating func skipGap(_ task: String) -> Outcome {
         guard let waiting = held[task], let lowest = waiting.keys.min() else { return .applied([]) }
         declaredLost += lowest - ((lastApplied[task] ?? 0) + 1)
-        lastApplied[task] = lowest - 1
-        held[task] = nil
         var out: [TaskEvent] = []
         var rest = waiting
         var next = lowest

@@ -209,16 +209,9 @@ final class WebSocketSession {
             lastReceive = clock.now
             readBudget -= n
             return n
-        case .wouldBlock:
-            wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
-        case .closed:
-            transportFailure = "the server hung up without a close frame"
-            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
-        case .failed(let why):
-            transportFailure = why
-            wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
+        case let other:
+            return notDone(ctx, other, hungUp: "the server hung up without a close frame")
         }
-        return -1
     }
 
     private func wslaySend(_ ctx: wslay_event_context_ptr?, _ data: UnsafePointer<UInt8>?, _ len: Int) -> Int {
@@ -226,10 +219,18 @@ final class WebSocketSession {
         switch transport.send(data, count: len) {
         case .done(let n):
             return n
-        case .wouldBlock:
+        case let other:
+            return notDone(ctx, other, hungUp: "the server hung up")
+        }
+    }
+
+    /// Tells wslay why a read or write moved no bytes; always -1, as its callbacks expect.
+    private func notDone(_ ctx: wslay_event_context_ptr?, _ result: WebSocketTransport.IOResult, hungUp: String) -> Int {
+        switch result {
+        case .done, .wouldBlock:  // callers return `.done` themselves; it never arrives here
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
         case .closed:
-            transportFailure = "the server hung up"
+            transportFailure = hungUp
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue))
         case .failed(let why):
             transportFailure = why

@@ -8,12 +8,9 @@ struct PaneQueries: Equatable {
     static let contractCycle: [ContractStatus?] = [nil, .active, .completed, .archived]
     static let taskCycle: [TaskStatus?] = [nil, .running, .pending, .queued, .completed, .failed]
 
-    /// BRIEF section 2: what Home is made of, plus every task: "recent tasks" from the running
-    /// list alone would only ever repeat the running ones.
-    static let home: [ListQuery] = [
-        .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
-        .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
-    ]
+    /// BRIEF section 2: what Home is made of (the same lists `status` and `watch` use), plus
+    /// every task: "recent tasks" from the running list alone would only repeat the running ones.
+    static let home: [ListQuery] = CacheBridge.homeQueries + [.tasks(status: nil, contractID: nil)]
 
     func queries(for pane: PaneID) -> [ListQuery] {
         switch pane {
