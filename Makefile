@@ -6,7 +6,7 @@ RELEASE_BIN = .build/release/makima-tui
 DEMO_PORT ?= 8787
 DEMO_KEY ?= mk_demo_local_key_0001
 
-.PHONY: setup build release test demo run bench install clean devserver
+.PHONY: setup build release test lint format demo run bench install clean devserver
 
 setup:
 	@scripts/setup.sh
@@ -17,8 +17,15 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-test: build
+test: build lint
 	@scripts/test.sh
+
+# swift format (the toolchain's) with .swift-format: `make format` rewrites, `make lint` checks.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
 
 demo: build
 	@scripts/demo.sh $(DEMO_PORT) $(DEMO_KEY)

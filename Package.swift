@@ -34,7 +34,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fixtures are scripts the tests run (e.g. a WebSocket peer), not sources or resources.
         .testTarget(
             name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], exclude: ["Fixtures"],

@@ -13,7 +13,11 @@ struct FlagSpec: Sendable {
     let name: String
     let valueName: String?
     let help: String
-    init(_ name: String, value: String? = nil, help: String) { self.name = name; valueName = value; self.help = help }
+    init(_ name: String, value: String? = nil, help: String) {
+        self.name = name
+        valueName = value
+        self.help = help
+    }
 }
 
 /// A subcommand: its options and what it does. Adding one (`logs`, `bench`) is adding an entry
@@ -45,8 +49,12 @@ enum CommandLineParser {
         FlagSpec("--server", value: "URL", help: "server to use for this run (default: the logged-in profile)"),
         FlagSpec("--allow-insecure-http", help: "allow plain http:// to a host that is not loopback"),
         FlagSpec("--config-dir", value: "DIR", help: "configuration directory (default: $XDG_CONFIG_HOME/makima-tui)"),
-        FlagSpec("--theme", value: "NAME|PATH", help: "dashboard theme: makima, high-contrast, light, or a .theme file (also MAKIMA_THEME)"),
-        FlagSpec("--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"),
+        FlagSpec(
+            "--theme", value: "NAME|PATH",
+            help: "dashboard theme: makima, high-contrast, light, or a .theme file (also MAKIMA_THEME)"),
+        FlagSpec(
+            "--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"
+        ),
         FlagSpec("--help", help: "show help"),
         FlagSpec("--version", help: "show the version"),
     ]
@@ -80,23 +88,36 @@ enum CommandLineParser {
             var a = args[i]
             i += 1
             if onlyPositionals || !a.hasPrefix("-") || a == "-" {
-                if !sawCommand, inv.command != nil, a == inv.command?.name { sawCommand = true; continue }
+                if !sawCommand, inv.command != nil, a == inv.command?.name {
+                    sawCommand = true
+                    continue
+                }
                 if inv.command == nil && !a.hasPrefix("makima://") { throw UsageError("unexpected argument '\(a)'") }
-                if inv.command != nil && inv.command?.positionals == nil { throw UsageError("\(inv.command!.name) takes no argument '\(a)'") }
+                if inv.command != nil && inv.command?.positionals == nil {
+                    throw UsageError("\(inv.command!.name) takes no argument '\(a)'")
+                }
                 inv.positionals.append(a)
                 continue
             }
-            if a == "--" { onlyPositionals = true; continue }
+            if a == "--" {
+                onlyPositionals = true
+                continue
+            }
             if let long = shortFlags[a] { a = long }
             var inlineValue: String?
-            if let eq = a.firstIndex(of: "=") { inlineValue = String(a[a.index(after: eq)...]); a = String(a[..<eq]) }
+            if let eq = a.firstIndex(of: "=") {
+                inlineValue = String(a[a.index(after: eq)...])
+                a = String(a[..<eq])
+            }
             guard let spec = allowed.first(where: { $0.name == a }) else {
                 let scope = inv.command.map { " for \($0.name)" } ?? ""
                 throw UsageError("unknown option '\(a)'\(scope) (see makima-tui --help)")
             }
             var value: String?
             if let valueName = spec.valueName {
-                if let inlineValue { value = inlineValue } else {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
                     guard i < args.count else { throw UsageError("\(a) needs a value (\(valueName))") }
                     value = args[i]
                     i += 1

@@ -1,9 +1,12 @@
 import MakimaKit
 
 enum HelpCommand {
-    static let spec = CommandSpec(name: "help", summary: "show help for a command", flags: [], positionals: "[COMMAND]") { inv in
+    static let spec = CommandSpec(name: "help", summary: "show help for a command", flags: [], positionals: "[COMMAND]")
+    { inv in
         let target = inv.positionals.first.flatMap { name in CLI.commands.first { $0.name == name } }
-        if let name = inv.positionals.first, target == nil { return Console.fail(UsageError("unknown command '\(name)'")) }
+        if let name = inv.positionals.first, target == nil {
+            return Console.fail(UsageError("unknown command '\(name)'"))
+        }
         Console.out(text(for: target))
         return ExitCode.ok.rawValue
     }
@@ -16,7 +19,10 @@ enum HelpCommand {
             }
         }
         if let c = command {
-            var lines = ["usage: makima-tui \(c.name)\(c.flags.isEmpty ? "" : " [options]")\(c.positionals.map { " " + $0 } ?? "")", "", c.summary]
+            var lines = [
+                "usage: makima-tui \(c.name)\(c.flags.isEmpty ? "" : " [options]")\(c.positionals.map { " " + $0 } ?? "")",
+                "", c.summary,
+            ]
             if !c.flags.isEmpty { lines += ["", "options:"] + flagLines(c.flags) }
             lines += ["", "global options:"] + flagLines(CommandLineParser.globalFlags)
             return lines.joined(separator: "\n")

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads an API key: from stdin when it is not a terminal (pipes, scripts), else by prompting
@@ -23,7 +24,7 @@ enum KeyPrompt {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1   // return after each byte
+            cc[Int(VMIN)] = 1  // return after each byte
             cc[Int(VTIME)] = 0  // no timer
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
@@ -40,9 +41,9 @@ enum KeyPrompt {
             if n <= 0 { return nil }
             switch byte {
             case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
-            case 0x03, 0x04: return nil                       // Ctrl-C, Ctrl-D
+            case 0x03, 0x04: return nil  // Ctrl-C, Ctrl-D
             case 0x7F, 0x08: if !bytes.isEmpty { bytes.removeLast() }
-            case 0x15: bytes.removeAll()                      // Ctrl-U
+            case 0x15: bytes.removeAll()  // Ctrl-U
             default: if byte >= 0x20 && bytes.count < 4096 { bytes.append(byte) }
             }
         }

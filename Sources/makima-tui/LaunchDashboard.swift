@@ -16,7 +16,8 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     var link: DeepLink?
     if let raw = launch.deepLink {
         guard let parsed = DeepLink(raw) else {
-            return Console.fail(UsageError("not a link the dashboard can open: '\(raw)' (makima://task/ID or makima://directive/ID)"))
+            return Console.fail(
+                UsageError("not a link the dashboard can open: '\(raw)' (makima://task/ID or makima://directive/ID)"))
         }
         link = parsed
     }
@@ -28,8 +29,9 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     } catch {
         return Console.fail(error)
     }
-    var options = DashboardOptions(theme: launch.global.theme,
-                                   colorPreference: launch.global.color.flatMap(ColorPreference.init(argument:)) ?? .auto)
+    var options = DashboardOptions(
+        theme: launch.global.theme,
+        colorPreference: launch.global.color.flatMap(ColorPreference.init(argument:)) ?? .auto)
     options.configTheme = (try? ConfigStore(location: Session.location(launch.global)).load())?.theme
     return LiveDashboard.run(LiveSetup(access: access, deepLink: link), options: options)
 }

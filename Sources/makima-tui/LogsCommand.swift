@@ -7,7 +7,9 @@ import MakimaKit
 enum LogsCommand {
     static let spec = CommandSpec(
         name: "logs", summary: "print a task's output; --follow streams it until the task ends",
-        flags: [FlagSpec("--follow", help: "keep streaming live output until the task completes, fails or is cancelled")],
+        flags: [
+            FlagSpec("--follow", help: "keep streaming live output until the task completes, fails or is cancelled")
+        ],
         positionals: "TASK_ID", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
@@ -48,8 +50,9 @@ enum LogsCommand {
         let outbox = SyncOutbox()
         var options = SyncEngine.Options()
         options.onlyTasks = [taskID]
-        let engine = try SyncEngine(client: client, apiKey: key, cache: nil, outbox: outbox, options: options,
-                                    lastSeen: [taskID: history.lastSeq])
+        let engine = try SyncEngine(
+            client: client, apiKey: key, cache: nil, outbox: outbox, options: options,
+            lastSeen: [taskID: history.lastSeq])
         engine.start()
         defer { engine.stop() }
         while true {

@@ -21,15 +21,17 @@ enum Session {
         let (resolved, profile, key) = try resolve(global)
         let cacheKey = CacheSession.key(for: profile)
         let source = resolved.keySource == .environment ? "from MAKIMA_API_KEY" : "stored"
-        return .configured(client: APIClient(profile: profile, key: key), key: key, keySource: source, cacheKey: cacheKey)
+        return .configured(
+            client: APIClient(profile: profile, key: key), key: key, keySource: source, cacheKey: cacheKey)
     }
 
     private static func resolve(_ global: GlobalOptions) throws -> (ResolvedSession, ServerProfile, APIKey) {
         let location = location(global)
         let config = try ConfigStore(location: location).load()
-        let resolved = try SessionResolver.resolve(config: config, credentials: CredentialStore(location: location),
-                                                   environment: .process, serverOverride: global.server,
-                                                   allowInsecureHTTP: global.allowInsecureHTTP)
+        let resolved = try SessionResolver.resolve(
+            config: config, credentials: CredentialStore(location: location),
+            environment: .process, serverOverride: global.server,
+            allowInsecureHTTP: global.allowInsecureHTTP)
         guard let profile = resolved.profile else { throw ConfigError.notConfigured }
         guard let key = resolved.key else { throw ConfigError.noKeyForServer(profile.baseURL.absoluteString) }
         return (resolved, profile, key)

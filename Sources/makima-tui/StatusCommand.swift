@@ -8,12 +8,15 @@ enum StatusCommand {
         flags: [
             FlagSpec("--json", help: "print one JSON object"),
             FlagSpec("--tmux", help: "print one short line for a tmux status bar (e.g. MK ●4/6 ▶3 ?1)"),
-            FlagSpec("--cached", help: "answer from the local cache only, without the network (JSON adds \"stale_since\")"),
+            FlagSpec(
+                "--cached", help: "answer from the local cache only, without the network (JSON adds \"stale_since\")"),
         ],
         positionals: nil, run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
-        if inv.has("--json") && inv.has("--tmux") { return Console.fail(UsageError("--json and --tmux cannot be used together")) }
+        if inv.has("--json") && inv.has("--tmux") {
+            return Console.fail(UsageError("--json and --tmux cannot be used together"))
+        }
         let tmux = inv.has("--tmux")
         do {
             let client = try Session.client(inv.global)

@@ -7,11 +7,12 @@ enum StatusFormat {
     static func json(_ s: MeshSummary, server: String, staleSince: Date? = nil) -> String {
         var latest: Any = NSNull()
         if let l = s.latestListenSession {
-            latest = [
-                "id": l.id,
-                "title": l.title.map { oneLine($0) as Any } ?? NSNull(),
-                "started_at": l.startedAt.map { RFC3339.format($0) as Any } ?? NSNull(),
-            ] as [String: Any]
+            latest =
+                [
+                    "id": l.id,
+                    "title": l.title.map { oneLine($0) as Any } ?? NSNull(),
+                    "started_at": l.startedAt.map { RFC3339.format($0) as Any } ?? NSNull(),
+                ] as [String: Any]
         }
         var object: [String: Any] = [
             "server": server,
@@ -23,7 +24,9 @@ enum StatusFormat {
             "latest_listen_session": latest,
         ]
         if let staleSince { object["stale_since"] = RFC3339.format(staleSince) }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 

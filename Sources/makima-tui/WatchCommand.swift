@@ -1,13 +1,14 @@
 import Foundation
-import Synchronization
 import MakimaKit
+import Synchronization
 
 /// `makima-tui watch`: the sync engine without a screen. Keeps this server's cache warm (so
 /// `status --cached` and the next dashboard start have fresh data) and prints one line per
 /// notification (`makima://task/{id}  Task failed  <title>`) until interrupted.
 enum WatchCommand {
     static let spec = CommandSpec(
-        name: "watch", summary: "stream notifications (task completed/failed, questions) as lines; keeps the cache warm",
+        name: "watch",
+        summary: "stream notifications (task completed/failed, questions) as lines; keeps the cache warm",
         flags: [], positionals: nil, run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
@@ -30,13 +31,17 @@ enum WatchCommand {
         var nextPoll = Date.distantPast
         while !stop.requested {
             if Date() >= nextPoll {
-                CacheBridge.homeQueries.forEach { engine.refresh($0) }
+                for query in CacheBridge.homeQueries { engine.refresh(query) }
                 nextPoll = Date().addingTimeInterval(30)
             }
             for update in outbox.wait(until: min(nextPoll, Date().addingTimeInterval(1))) {
                 switch update {
                 case .notifications(let list):
-                    for n in list { Console.out("\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))") }
+                    for n in list {
+                        Console.out(
+                            "\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))"
+                        )
+                    }
                 case .unauthorized(let message):
                     Console.error(message)
                     return ExitCode.unauthorized.rawValue

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// The client against the dev server: every endpoint decodes, errors map as documented.
 @Suite(.serialized) struct APIClientIntegrationTests {
@@ -56,7 +56,10 @@ import MakimaKit
 
         let keys = try await c.apiKeys()
         #expect(!keys.items.isEmpty)
-        #expect(keys.items.allSatisfy { !$0.prefix.isEmpty && !server.apiKey.secret.isEmpty && $0.prefix != server.apiKey.secret })
+        #expect(
+            keys.items.allSatisfy {
+                !$0.prefix.isEmpty && !server.apiKey.secret.isEmpty && $0.prefix != server.apiKey.secret
+            })
 
         let health = try await c.health()
         #expect(health.status == "ok")
@@ -66,11 +69,12 @@ import MakimaKit
     func injectedFailuresMapToErrors(status: Int) async throws {
         let server = try DevServer()
         try server.control(path: "/_dev/fail", query: ["count": "1", "status": String(status)])
-        let expected: APIError = switch status {
-        case 401, 403: .unauthorized(status: status)
-        case 404: .notFound
-        default: .http(status: status, message: "injected failure")
-        }
+        let expected: APIError =
+            switch status {
+            case 401, 403: .unauthorized(status: status)
+            case 404: .notFound
+            default: .http(status: status, message: "injected failure")
+            }
         await #expect(throws: expected) { try await server.client().daemons() }
         // Only one request failed: the next one works.
         let after = try await server.client().daemons()
@@ -90,7 +94,9 @@ import MakimaKit
 
     @Test func unknownTaskIsNotFound() async throws {
         let server = try DevServer()
-        await #expect(throws: APIError.notFound) { try await server.client().task(id: "no-such-task-\(UUID().uuidString)") }
+        await #expect(throws: APIError.notFound) {
+            try await server.client().task(id: "no-such-task-\(UUID().uuidString)")
+        }
     }
 
     @Test func homeSummaryMatchesTheSeededTruth() async throws {

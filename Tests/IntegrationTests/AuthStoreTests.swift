@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// Every AuthStore transition against the dev server, with real files in a temp config dir.
 @Suite(.serialized) struct AuthStoreTests {
@@ -21,7 +21,9 @@ import MakimaKit
         }
 
         var configExists: Bool { FileManager.default.fileExists(atPath: location.configFile) }
-        var credentialFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: location.credentialsDirectory)) ?? [] }
+        var credentialFiles: [String] {
+            (try? FileManager.default.contentsOfDirectory(atPath: location.credentialsDirectory)) ?? []
+        }
     }
 
     @Test func startsInOnboardingWithNothingStored() {
@@ -36,7 +38,8 @@ import MakimaKit
         let server = try DevServer()
         let r = Recorder()
         let store = r.makeStore()
-        let profile = try await store.configure(server: server.baseURL.absoluteString + "/", key: server.apiKey, label: "dev")
+        let profile = try await store.configure(
+            server: server.baseURL.absoluteString + "/", key: server.apiKey, label: "dev")
         #expect(r.states == [.validating, .authenticated(profile)])
         #expect(profile.label == "dev")
         #expect(profile.lastConnected != nil)
@@ -56,7 +59,10 @@ import MakimaKit
         await #expect(throws: APIError.unauthorized(status: 401)) {
             try await store.configure(server: server.baseURL.absoluteString, key: APIKey("mk_wrong_key_0000")!)
         }
-        guard case .error(let message)? = r.states.last else { Issue.record("expected an error state, got \(r.states)"); return }
+        guard case .error(let message)? = r.states.last else {
+            Issue.record("expected an error state, got \(r.states)")
+            return
+        }
         #expect(r.states.first == .validating)
         #expect(message.contains("401"))
         #expect(!r.configExists)
@@ -72,7 +78,10 @@ import MakimaKit
         await #expect { try await store.configure(server: url, key: server.apiKey) } throws: { e in
             if case .transport = e as? APIError { return true } else { return false }
         }
-        guard case .error(let message)? = r.states.last else { Issue.record("expected an error state"); return }
+        guard case .error(let message)? = r.states.last else {
+            Issue.record("expected an error state")
+            return
+        }
         #expect(message.contains("cannot reach server"))
         #expect(!r.configExists)
     }
@@ -84,7 +93,9 @@ import MakimaKit
             try await store.configure(server: "http://makima.example", key: APIKey("mk_some_key_0000")!)
         }
         #expect(r.states == [.error(ServerURLError.insecureHTTPRefused(host: "makima.example").description)])
-        await #expect(throws: ServerURLError.self) { try await store.configure(server: "ftp://x", key: APIKey("mk_some_key_0000")!) }
+        await #expect(throws: ServerURLError.self) {
+            try await store.configure(server: "ftp://x", key: APIKey("mk_some_key_0000")!)
+        }
         #expect(!r.configExists)
     }
 
@@ -110,7 +121,9 @@ import MakimaKit
         let store = r.makeStore()
         _ = try await store.configure(server: server.baseURL.absoluteString, key: server.apiKey)
         r.states.removeAll()
-        await #expect(throws: APIError.unauthorized(status: 401)) { try await store.updateBaseURL(other.baseURL.absoluteString) }
+        await #expect(throws: APIError.unauthorized(status: 401)) {
+            try await store.updateBaseURL(other.baseURL.absoluteString)
+        }
         #expect(r.states == [.validating, .needsOnboarding])
         #expect(store.profile?.baseURL == other.baseURL)
         #expect(store.makeClient() == nil)
@@ -212,8 +225,12 @@ import MakimaKit
     @Test func environmentKeyIsUsedButNeverStoredOrRotated() async throws {
         let server = try DevServer()
         let r = Recorder()
-        let store = r.makeStore(environment: EnvironmentOverrides(serverURL: server.baseURL.absoluteString, apiKey: server.apiKey.secret))
-        guard case .authenticated(let p) = store.state else { Issue.record("expected authenticated, got \(store.state)"); return }
+        let store = r.makeStore(
+            environment: EnvironmentOverrides(serverURL: server.baseURL.absoluteString, apiKey: server.apiKey.secret))
+        guard case .authenticated(let p) = store.state else {
+            Issue.record("expected authenticated, got \(store.state)")
+            return
+        }
         #expect(p.baseURL == server.baseURL)
         #expect(store.keySource == .environment)
         _ = try await #require(store.makeClient()).daemons()
@@ -254,7 +271,8 @@ import MakimaKit
         let texts = [
             String(describing: store), String(reflecting: store), dumped,
             String(describing: profile), String(reflecting: profile), String(describing: store.config),
-            String(describing: store.state), String(describing: store.apiKey as Any), String(reflecting: store.apiKey as Any),
+            String(describing: store.state), String(describing: store.apiKey as Any),
+            String(reflecting: store.apiKey as Any),
             String(describing: caught as Any), caught.map { "\($0.localizedDescription)" } ?? "",
             String(describing: try #require(store.makeClient())),
             try String(contentsOfFile: r.location.configFile, encoding: .utf8),

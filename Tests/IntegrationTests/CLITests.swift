@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// The built `makima-tui` binary run as a subprocess against the dev server.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CLITests {
@@ -12,7 +12,9 @@ import MakimaKit
 
         @discardableResult
         func run(_ args: [String], env: [String: String] = [:], stdin: String? = nil) throws -> CLIRunner.Result {
-            let r = try CLIRunner.run(args, environment: ["MAKIMA_CONFIG_DIR": configDir].merging(env) { _, n in n }, stdin: stdin, home: dir.path)
+            let r = try CLIRunner.run(
+                args, environment: ["MAKIMA_CONFIG_DIR": configDir].merging(env) { _, n in n }, stdin: stdin,
+                home: dir.path)
             outputs += [r.stdout, r.stderr]
             return r
         }
@@ -51,7 +53,11 @@ import MakimaKit
         #expect(r.stdout.split(separator: "\n").count == 1, "one JSON object on one line")
         let got = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let truth = try server.controlJSON(method: .get, path: "/_dev/seeded")
-        #expect(Set(got.keys) == ["server", "daemons_online", "daemons_offline", "running_tasks", "active_contracts", "pending_questions", "latest_listen_session"])
+        #expect(
+            Set(got.keys) == [
+                "server", "daemons_online", "daemons_offline", "running_tasks", "active_contracts", "pending_questions",
+                "latest_listen_session",
+            ])
         #expect(got["server"] as? String == server.baseURL.absoluteString)
         for key in ["daemons_online", "daemons_offline", "running_tasks", "active_contracts", "pending_questions"] {
             #expect(got[key] as? Int == truth[key] as? Int, "\(key)")
@@ -85,7 +91,9 @@ import MakimaKit
         #expect(human.status == 0)
         #expect(human.stdout.contains("\(online) online / \(offline) offline"))
         #expect(human.stdout.contains("\(pending) pending"))
-        let printable = human.stdout.unicodeScalars.allSatisfy { $0 == "\n" || $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }
+        let printable = human.stdout.unicodeScalars.allSatisfy {
+            $0 == "\n" || $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
+        }
         #expect(printable, "no control characters from the server reach the terminal")
     }
 
@@ -145,7 +153,9 @@ import MakimaKit
     @Test func environmentOverridesWorkWithoutAnyConfig() throws {
         let server = try DevServer()
         let s = Session()
-        let r = try s.run(["status", "--json"], env: ["MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret])
+        let r = try s.run(
+            ["status", "--json"],
+            env: ["MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.configDir + "/config.json"), "overrides are not persisted")
         #expect(s.neverPrinted(server.apiKey.secret))
@@ -191,32 +201,34 @@ import MakimaKit
         let s = Session()
         let typed = typesKey ? server.apiKey.secret + "\r" : "\u{3}"
         let script = """
-        import os, pty, signal, sys
-        signal.alarm(30)  # never hang the test run
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:2] + ["login", "--server", sys.argv[2]])
-        out = b""
-        while b"(input hidden)" not in out:
-            out += os.read(fd, 1024)
-        os.write(fd, sys.argv[3].encode())
-        while True:
-            try:
-                chunk = os.read(fd, 1024)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        _, status = os.waitpid(pid, 0)
-        sys.stdout.write(out.decode("utf-8", "replace"))
-        sys.exit(os.WEXITSTATUS(status))
-        """
+            import os, pty, signal, sys
+            signal.alarm(30)  # never hang the test run
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:2] + ["login", "--server", sys.argv[2]])
+            out = b""
+            while b"(input hidden)" not in out:
+                out += os.read(fd, 1024)
+            os.write(fd, sys.argv[3].encode())
+            while True:
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(out.decode("utf-8", "replace"))
+            sys.exit(os.WEXITSTATUS(status))
+            """
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", script, CLIRunner.binary, server.baseURL.absoluteString, typed]
-        p.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": s.dir.path,
-                         "MAKIMA_CONFIG_DIR": s.configDir, "LANG": "C.UTF-8"]
+        p.environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": s.dir.path,
+            "MAKIMA_CONFIG_DIR": s.configDir, "LANG": "C.UTF-8",
+        ]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -254,7 +266,9 @@ import MakimaKit
         #expect(version.stdout == "makima-tui \(MakimaVersion.current)\n")
         let help = try s.run(["--help"])
         #expect(help.status == 0)
-        for word in ["status", "login", "logout", "--server", "--allow-insecure-http", "--config-dir", "MAKIMA_API_KEY"] {
+        for word in [
+            "status", "login", "logout", "--server", "--allow-insecure-http", "--config-dir", "MAKIMA_API_KEY",
+        ] {
             #expect(help.stdout.contains(word), "help mentions \(word)")
         }
         let statusHelp = try s.run(["status", "-h"])

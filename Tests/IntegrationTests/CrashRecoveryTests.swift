@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MakimaKit
 
 /// The client is killed with SIGKILL at random moments during a burst; each time the cache
@@ -10,18 +11,24 @@ import Testing
     @Test func sigkillDuringABurstNeverCorruptsTheCache() throws {
         let server = try DevServer(seed: 15, rate: 0)
         let home = TempDirectory()
-        let env = ["MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret,
-                   "XDG_CACHE_HOME": home.sub("cache"), "XDG_CONFIG_HOME": home.sub("config")]
+        let env = [
+            "MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret,
+            "XDG_CACHE_HOME": home.sub("cache"), "XDG_CONFIG_HOME": home.sub("config"),
+        ]
         let serverKey = try ServerProfile(server: server.baseURL.absoluteString).baseURL.absoluteString
-        let cacheFile = CacheLocation.databaseFile(profileKey: CacheLocation.profileKey(serverURL: serverKey),
-                                                   environment: ["XDG_CACHE_HOME": home.sub("cache")])
+        let cacheFile = CacheLocation.databaseFile(
+            profileKey: CacheLocation.profileKey(serverURL: serverKey),
+            environment: ["XDG_CACHE_HOME": home.sub("cache")])
         let seeded = try server.controlJSON(method: .get, path: "/_dev/seeded")
         let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
         var previousSeq = 0
         for round in 1...10 {
             // The burst runs while the client starts, syncs and dies.
-            var burstURL = URLComponents(url: server.baseURL.appendingPathComponent("_dev/burst"), resolvingAgainstBaseURL: false)!
-            burstURL.queryItems = [URLQueryItem(name: "task_id", value: task), URLQueryItem(name: "count", value: "300")]
+            var burstURL = URLComponents(
+                url: server.baseURL.appendingPathComponent("_dev/burst"), resolvingAgainstBaseURL: false)!
+            burstURL.queryItems = [
+                URLQueryItem(name: "task_id", value: task), URLQueryItem(name: "count", value: "300"),
+            ]
             let request = HTTPRequest(method: .post, url: burstURL.url!)
             let streaming = Atomic<Bool>(true)
             let burst = Thread {
@@ -34,7 +41,8 @@ import Testing
             let watch = Process()
             watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
             watch.arguments = ["watch"]
-            watch.environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "LANG": "C.UTF-8"].merging(env) { _, n in n }
+            watch.environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "LANG": "C.UTF-8"].merging(env) { _, n in n
+            }
             watch.standardOutput = FileHandle.nullDevice
             watch.standardError = FileHandle.nullDevice
             try SignalSafeSpawn.run(watch)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MakimaKit
 
 /// Collects what the engine delivers, on a consumer thread, as the UI thread would.
@@ -16,7 +17,8 @@ final class OutboxRecorder: Sendable {
             while !done.load(ordering: .relaxed) {
                 for u in outbox.wait(until: Date().addingTimeInterval(0.2)) {
                     switch u {
-                    case .events(let list): events.withLock { e in for x in list { e[x.taskID, default: []].append(x) } }
+                    case .events(let list):
+                        events.withLock { e in for x in list { e[x.taskID, default: []].append(x) } }
                     case .connection(let s): statuses.withLock { $0.append(s.phase) }
                     case .notice(let n): notices.withLock { $0.append(n) }
                     case .unauthorized(let m): notices.withLock { $0.append("401: " + m) }
@@ -35,7 +37,10 @@ final class OutboxRecorder: Sendable {
 
     func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
-        while Date() < end { if condition() { return true }; Thread.sleep(forTimeInterval: 0.05) }
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         return condition()
     }
 }
@@ -59,7 +64,9 @@ func fastReconnect() -> SyncEngine.Options {
         let cache = try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store
         let rec = OutboxRecorder()
         defer { rec.stop() }
-        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: rec.outbox, options: fastReconnect())
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: rec.outbox,
+            options: fastReconnect())
         engine.start()
         defer { engine.stop() }
         #expect(rec.waitUntil(10) { rec.onlineCount >= 1 })
@@ -67,7 +74,8 @@ func fastReconnect() -> SyncEngine.Options {
         let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
         var rng = SystemRandomNumberGenerator()
         for round in 1...20 {
-            _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": String(Int.random(in: 20...200, using: &rng))])
+            _ = try server.control(
+                path: "/_dev/burst", query: ["task_id": task, "count": String(Int.random(in: 20...200, using: &rng))])
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.05, using: &rng))
             let onlineBefore = rec.onlineCount
             if round == 10 {
@@ -76,7 +84,8 @@ func fastReconnect() -> SyncEngine.Options {
                 _ = try server.control(path: "/_dev/drop_ws")
             }
             // Events emitted while the client is away come back through resync.
-            _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": String(Int.random(in: 1...50, using: &rng))])
+            _ = try server.control(
+                path: "/_dev/burst", query: ["task_id": task, "count": String(Int.random(in: 1...50, using: &rng))])
             // The next drop must hit a live connection, or it would not count as one.
             #expect(rec.waitUntil(15) { rec.onlineCount > onlineBefore }, "reconnected after drop \(round)")
         }
@@ -85,7 +94,8 @@ func fastReconnect() -> SyncEngine.Options {
         #expect(rec.waitUntil(60) { rec.events(task).count >= truth.count && !engine.hasGaps })
 
         let got = rec.events(task)
-        #expect(got.map(\.seq) == Array(1...truth.count), "lost or doubled: got \(got.count), server has \(truth.count)")
+        #expect(
+            got.map(\.seq) == Array(1...truth.count), "lost or doubled: got \(got.count), server has \(truth.count)")
         #expect(got == truth)
         // Every other task the engine saw matches the server too.
         for other in rec.tasks where other != task && !other.hasPrefix("_dev") {
@@ -125,8 +135,11 @@ func fastReconnect() -> SyncEngine.Options {
         let end = Date().addingTimeInterval(60)
         while result.withLock({ $0 == nil }) && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
         let r = try #require(result.withLock { $0 })
-        let expected = UntrustedText.stripSGR(UntrustedText.cleanKeepingSGR(
-            String(decoding: try server.control(method: .get, path: "/_dev/output", query: ["task_id": task]), as: UTF8.self)))
+        let expected = UntrustedText.stripSGR(
+            UntrustedText.cleanKeepingSGR(
+                String(
+                    decoding: try server.control(method: .get, path: "/_dev/output", query: ["task_id": task]),
+                    as: UTF8.self)))
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(r.stdout.utf8.count == expected.utf8.count)
         #expect(r.stdout == expected)
@@ -137,7 +150,9 @@ func fastReconnect() -> SyncEngine.Options {
         let server = try DevServer(seed: 13, rate: 0)
         let rec = OutboxRecorder()
         defer { rec.stop() }
-        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: rec.outbox, options: fastReconnect())
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: rec.outbox, options: fastReconnect()
+        )
         engine.start()
         defer { engine.stop() }
         #expect(rec.waitUntil(10) { rec.onlineCount >= 1 })
@@ -162,7 +177,9 @@ func fastReconnect() -> SyncEngine.Options {
         let rec = OutboxRecorder()
         defer { rec.stop() }
         _ = try server.control(path: "/_dev/unauthorized", query: ["on": "true"])
-        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: rec.outbox, options: fastReconnect())
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: rec.outbox, options: fastReconnect()
+        )
         engine.start()
         defer { engine.stop() }
         engine.refresh(.daemons)
@@ -183,7 +200,8 @@ func fastReconnect() -> SyncEngine.Options {
         var older: [TaskEvent] = []
         let end = Date().addingTimeInterval(10)
         while older.isEmpty && Date() < end {
-            for case let .olderOutput(id, events) in outbox.wait(until: Date().addingTimeInterval(1)) where id == task { older = events }
+            for case .olderOutput(let id, let events) in outbox.wait(until: Date().addingTimeInterval(1))
+            where id == task { older = events }
         }
         #expect(older.map(\.seq) == Array(31...50))
         #expect(older == Array(try serverEvents(server, task)[30..<50]))

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// Throughput on loopback. Off by default (speed is for benchmarks, not for the test run):
 /// `MAKIMA_BENCH=1 swift test --filter WebSocketBenchmarkTests`. Prints the figures; asserts
 /// only that everything arrived.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["MAKIMA_BENCH"] == "1"))
 struct WebSocketBenchmarkTests {
-    func measure(_ label: String, url: URL, options: WebSocketOptions = WebSocketOptions(), count: Int, size: Int) async throws {
+    func measure(_ label: String, url: URL, options: WebSocketOptions = WebSocketOptions(), count: Int, size: Int)
+        async throws
+    {
         var options = options
         options.maxMessageBytes = max(options.maxMessageBytes, size)
         let connection = try WebSocketConnection(url: url, options: options)
@@ -20,7 +22,9 @@ struct WebSocketBenchmarkTests {
         #expect(result.stats.bytesReceived == count * size)
         let mps = Double(count) / seconds
         let mibps = Double(count * size) / seconds / 1_048_576
-        print("BENCH \(label): \(count) × \(size) B in \(String(format: "%.3f", seconds)) s = \(Int(mps)) msg/s, \(String(format: "%.1f", mibps)) MiB/s")
+        print(
+            "BENCH \(label): \(count) × \(size) B in \(String(format: "%.3f", seconds)) s = \(Int(mps)) msg/s, \(String(format: "%.1f", mibps)) MiB/s"
+        )
     }
 
     @Test func smallFramesPlain() async throws {
@@ -35,14 +39,19 @@ struct WebSocketBenchmarkTests {
 
     @Test func smallFramesViaAiohttpSendStr() async throws {
         let peer = try WebSocketPeer.shared.get()
-        try await measure("ws 64 B via aiohttp send_str", url: peer.url("/send?n=50000&size=64"), count: 50_000, size: 64)
+        try await measure(
+            "ws 64 B via aiohttp send_str", url: peer.url("/send?n=50000&size=64"), count: 50_000, size: 64)
     }
 
     @Test func overTLS() async throws {
         let fixture = try WebSocketTLSTests.Fixture()
         var options = WebSocketOptions()
         options.caBundlePath = fixture.certificatePath
-        try await measure("wss 64 B frames", url: fixture.peer.url("/blast?n=300000&size=64"), options: options, count: 300_000, size: 64)
-        try await measure("wss 1 MiB messages", url: fixture.peer.url("/blast?n=300&size=1048576"), options: options, count: 300, size: 1_048_576)
+        try await measure(
+            "wss 64 B frames", url: fixture.peer.url("/blast?n=300000&size=64"), options: options, count: 300_000,
+            size: 64)
+        try await measure(
+            "wss 1 MiB messages", url: fixture.peer.url("/blast?n=300&size=1048576"), options: options, count: 300,
+            size: 1_048_576)
     }
 }

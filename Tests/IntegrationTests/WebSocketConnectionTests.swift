@@ -1,23 +1,28 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// The client against a real peer on loopback (Fixtures/ws_peer.py, Python aiohttp).
 @Suite struct WebSocketConnectionTests {
     let peer: WebSocketPeer
     init() throws { peer = try WebSocketPeer.shared.get() }
 
-    func connect(_ path: String, headers: [String: String] = [:], options: WebSocketOptions = WebSocketOptions()) throws -> WebSocketConnection {
+    func connect(_ path: String, headers: [String: String] = [:], options: WebSocketOptions = WebSocketOptions()) throws
+        -> WebSocketConnection
+    {
         try WebSocketConnection(url: peer.url(path), headers: headers, options: options)
     }
 
     @Test func echoesTextBothWaysThenClosesWithOurCode() async throws {
         let sent = ["hello", "日本語 ✓ 契約", String(repeating: "z", count: 70_000)]
-        let result = await runOnThread(try connect("/echo"), onOpen: { c in
-            for text in sent { c.send(text: text) }
-        }, onText: { c, got in
-            if got.count == sent.count { c.close(code: 1000, reason: "bye") }
-        })
+        let result = await runOnThread(
+            try connect("/echo"),
+            onOpen: { c in
+                for text in sent { c.send(text: text) }
+            },
+            onText: { c, got in
+                if got.count == sent.count { c.close(code: 1000, reason: "bye") }
+            })
         #expect(result.opened)
         #expect(result.texts == sent)
         #expect(result.reason == .normal(code: 1000, reason: "bye"))
@@ -182,8 +187,12 @@ import MakimaKit
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         close(fd)
         let port = Int(UInt16(bigEndian: addr.sin_port))
         let result = await runOnThread(try WebSocketConnection(url: URL(string: "ws://127.0.0.1:\(port)/")!))
@@ -198,7 +207,8 @@ import MakimaKit
         let listener = try StalledListener()
         var options = WebSocketOptions()
         options.connectTimeout = 30
-        let connection = try WebSocketConnection(url: URL(string: "ws://127.0.0.1:\(listener.port)/")!, options: options)
+        let connection = try WebSocketConnection(
+            url: URL(string: "ws://127.0.0.1:\(listener.port)/")!, options: options)
         let closer = Thread {
             Thread.sleep(forTimeInterval: 0.3)
             connection.close(code: 1001, reason: "quit")

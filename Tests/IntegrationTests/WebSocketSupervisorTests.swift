@@ -1,7 +1,7 @@
 import Foundation
+import MakimaKit
 import Synchronization
 import Testing
-import MakimaKit
 
 /// The reconnect loop against the real peer: drops, refused keys, retry on demand, stop.
 @Suite struct WebSocketSupervisorTests {
@@ -18,7 +18,9 @@ import MakimaKit
         let opens = Atomic<Int>(0)
     }
 
-    func supervisor(_ path: String, policy: BackoffPolicy, observed: Observed, firstText: String? = "resync") throws -> WebSocketSupervisor {
+    func supervisor(_ path: String, policy: BackoffPolicy, observed: Observed, firstText: String? = "resync") throws
+        -> WebSocketSupervisor
+    {
         try WebSocketSupervisor(
             url: peer.url(path), apiKey: key, policy: policy,
             onStatus: { observed.statuses.append($0) },
@@ -57,7 +59,10 @@ import MakimaKit
         sup.start()
         // It ends by itself: no stop() here.
         #expect(sup.waitUntilFinished(timeout: 10))
-        #expect(sup.status == ConnectionStatus(phase: .offline(nextRetry: nil), lastError: "unauthorized (401)", unauthorized: true))
+        #expect(
+            sup.status
+                == ConnectionStatus(
+                    phase: .offline(nextRetry: nil), lastError: "unauthorized (401)", unauthorized: true))
         #expect(sup.stats.attempts == 1)
         #expect(observed.opens.load(ordering: .relaxed) == 0)
         #expect(observed.statuses.all.last?.unauthorized == true)
@@ -76,12 +81,14 @@ import MakimaKit
     @Test func retryNowCutsALongWaitShort() async throws {
         let observed = Observed()
         // A minute between attempts: a second attempt within the wait below needs retryNow.
-        let sup = try supervisor("/reject?status=503", policy: BackoffPolicy(initial: 60, cap: 60, jitter: 0), observed: observed)
+        let sup = try supervisor(
+            "/reject?status=503", policy: BackoffPolicy(initial: 60, cap: 60, jitter: 0), observed: observed)
         sup.start()
-        #expect(await eventually {
-            if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 30 }
-            return false
-        })
+        #expect(
+            await eventually {
+                if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 30 }
+                return false
+            })
         #expect(sup.stats.attempts == 1)
         sup.retryNow()
         #expect(await eventually(timeout: 10) { sup.stats.attempts == 2 })
@@ -134,12 +141,14 @@ import MakimaKit
 
     @Test func setupErrorsAreThrownUpFront() {
         #expect(throws: WebSocketSetupError.self) {
-            try WebSocketSupervisor(url: URL(string: "ftp://127.0.0.1/")!, apiKey: key,
-                                    onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+            try WebSocketSupervisor(
+                url: URL(string: "ftp://127.0.0.1/")!, apiKey: key,
+                onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
         }
         #expect(throws: WebSocketSetupError.self) {
-            try WebSocketSupervisor(url: peer.url("/echo"), apiKey: key, extraHeaders: ["User-Agent": "x\r\ny"],
-                                    onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+            try WebSocketSupervisor(
+                url: peer.url("/echo"), apiKey: key, extraHeaders: ["User-Agent": "x\r\ny"],
+                onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MakimaKit
+import Testing
 
 /// wss through libcurl's TLS with certificate verification, against the peer serving a
 /// certificate made for this run (a self-signed CA-less leaf for 127.0.0.1 only).
@@ -18,9 +18,11 @@ import MakimaKit
             let key = directory.appendingPathComponent("key.pem").path
             let openssl = Process()
             openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                 "-nodes", "-days", "1", "-subj", "/CN=makima-test", "-addext", "subjectAltName=IP:127.0.0.1",
-                                 "-keyout", key, "-out", cert]
+            openssl.arguments = [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                "-nodes", "-days", "1", "-subj", "/CN=makima-test", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", key, "-out", cert,
+            ]
             openssl.standardError = FileHandle.nullDevice
             try openssl.run()
             openssl.waitUntilExit()
@@ -49,7 +51,8 @@ import MakimaKit
     @Test func largeMessagesOverTLS() async throws {
         var options = WebSocketOptions()
         options.caBundlePath = certificatePath
-        let result = await runOnThread(try WebSocketConnection(url: peer.url("/send?n=4&size=1048576"), options: options))
+        let result = await runOnThread(
+            try WebSocketConnection(url: peer.url("/send?n=4&size=1048576"), options: options))
         #expect(result.texts.map(\.utf8.count) == Array(repeating: 1_048_576, count: 4))
         #expect(result.reason == .normal(code: 1000, reason: "done"))
     }
@@ -68,7 +71,8 @@ import MakimaKit
         var options = WebSocketOptions()
         options.caBundlePath = certificatePath
         // The certificate names 127.0.0.1 only; "localhost" resolves there but does not match.
-        let result = await runOnThread(try WebSocketConnection(url: peer.url("/echo", host: "localhost"), options: options))
+        let result = await runOnThread(
+            try WebSocketConnection(url: peer.url("/echo", host: "localhost"), options: options))
         #expect(!result.opened)
         guard case .transport = result.reason else {
             Issue.record("expected a transport error, got \(result.reason)")

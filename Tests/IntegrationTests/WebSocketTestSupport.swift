@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import MakimaKit
+import Synchronization
 
 /// The Python peer in Fixtures/ws_peer.py, started for one test on a loopback port 0.
 final class WebSocketPeer: Sendable {
@@ -21,7 +21,8 @@ final class WebSocketPeer: Sendable {
     init(certificate: (cert: String, key: String)? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", WebSocketPeer.script] + (certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? [])
+        process.arguments =
+            ["python3", WebSocketPeer.script] + (certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? [])
         let stdout = Pipe()
         let stdin = Pipe()
         process.standardOutput = stdout
@@ -88,12 +89,19 @@ func runOnThread(
             var texts: [String] = []
             var binaries: [Data] = []
             let reason = connection.run(
-                onOpen: { opened = true; onOpen(connection) },
-                onText: { texts.append($0); onText(connection, texts) },
+                onOpen: {
+                    opened = true
+                    onOpen(connection)
+                },
+                onText: {
+                    texts.append($0)
+                    onText(connection, texts)
+                },
                 onBinary: { binaries.append($0) }
             )
-            continuation.resume(returning: WebSocketRunResult(
-                reason: reason, opened: opened, texts: texts, binaries: binaries, stats: connection.stats))
+            continuation.resume(
+                returning: WebSocketRunResult(
+                    reason: reason, opened: opened, texts: texts, binaries: binaries, stats: connection.stats))
         }
         thread.name = "ws-test"
         thread.start()
@@ -133,9 +141,14 @@ final class StalledListener: Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) == 0 && getsockname(listener, $0, &len) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, len) == 0 && getsockname(listener, $0, &len) == 0
+            }
         }
-        guard bound, listen(listener, 0) == 0 else { close(listener); throw Failure() }
+        guard bound, listen(listener, 0) == 0 else {
+            close(listener)
+            throw Failure()
+        }
         var all = [listener]
         // Linux queues backlog + 1 connections; a few more fill it for sure.
         for _ in 0..<3 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// SplitMix64: a seeded generator, so jitter draws are the same on every run.

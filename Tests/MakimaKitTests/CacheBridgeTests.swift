@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @MainActor @Suite struct CacheBridgeTests {
@@ -8,8 +9,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let bridge = CacheBridge(cache: try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store)
-        try bridge.store(.daemons, .daemons([Daemon(id: "a", status: .online), Daemon(id: "b", status: .offline)]), fetchedAt: at)
-        try bridge.store(.tasks(status: .running, contractID: nil), .tasks([MeshTask(id: "t", title: "契約テスト", status: .running)]), fetchedAt: at)
+        try bridge.store(
+            .daemons, .daemons([Daemon(id: "a", status: .online), Daemon(id: "b", status: .offline)]), fetchedAt: at)
+        try bridge.store(
+            .tasks(status: .running, contractID: nil), .tasks([MeshTask(id: "t", title: "契約テスト", status: .running)]),
+            fetchedAt: at)
 
         let (updates, problem) = bridge.cachedUpdates()
         #expect(problem == nil)

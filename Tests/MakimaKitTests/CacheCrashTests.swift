@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// kill -9 at random moments while another process appends: after each kill the cache opens
@@ -18,15 +19,20 @@ import Testing
     /// The event text names its batch, so a torn batch would show.
     static func batch(task: String, seqs: ClosedRange<Int>) -> [TaskEvent] {
         seqs.map { seq in
-            TaskEvent(eventID: Int64(seq), taskID: task, seq: seq, type: .output, ts: nil,
-                      payload: .output(text: "\(task) \(seq) batch \(seqs.lowerBound)-\(seqs.upperBound)\n", stream: "assistant"))
+            TaskEvent(
+                eventID: Int64(seq), taskID: task, seq: seq, type: .output, ts: nil,
+                payload: .output(
+                    text: "\(task) \(seq) batch \(seqs.lowerBound)-\(seqs.upperBound)\n", stream: "assistant"))
         }
     }
 
     static func batchRange(of event: TaskEvent) -> ClosedRange<Int>? {
         guard case .output(let text, _) = event.payload,
-              let range = text.split(separator: " ").last?.split(separator: "-").compactMap({ Int($0.trimmingCharacters(in: .newlines)) }),
-              range.count == 2, range[0] <= range[1] else { return nil }
+            let range = text.split(separator: " ").last?.split(separator: "-").compactMap({
+                Int($0.trimmingCharacters(in: .newlines))
+            }),
+            range.count == 2, range[0] <= range[1]
+        else { return nil }
         return range[0]...range[1]
     }
 
@@ -51,7 +57,9 @@ import Testing
             out.write(Data("CRASHWRITER committed \(task) \(last)\n".utf8))
             if round % 4 == 0 {
                 generation += 1
-                let list = (0..<Self.snapshotSize).map { MeshTask(id: "g\($0)", title: "\(generation)", status: .running) }
+                let list = (0..<Self.snapshotSize).map {
+                    MeshTask(id: "g\($0)", title: "\(generation)", status: .running)
+                }
                 try store.replaceTasks(list, fetchedAt: Date())
                 out.write(Data("CRASHWRITER snapshot \(generation)\n".utf8))
             }
@@ -61,7 +69,8 @@ import Testing
     @Test func survivesKillNineAtRandomMoments() throws {
         let dir = CacheTempDir()
         let file = dir.databaseFile
-        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         var committed: [String: Int] = [:]
         var snapshotGeneration = 0
         var totalCommits = 0
@@ -104,7 +113,9 @@ import Testing
             // Lines written before the kill are commits too.
             while let line = reader.next() { note(line) }
             #expect(ready)
-            #expect(writer.terminationReason == .uncaughtSignal, "the writer stopped by itself: status \(writer.terminationStatus)")
+            #expect(
+                writer.terminationReason == .uncaughtSignal,
+                "the writer stopped by itself: status \(writer.terminationStatus)")
             totalCommits += commitsThisRound
 
             let opened = try CacheStore.open(file: file)
@@ -134,7 +145,10 @@ import Testing
     private func expectWholeBatches(_ events: [TaskEvent], task: String, newest: Int) throws {
         let seqs = events.map(\.seq)
         let contiguous = seqs == Array(max(1, newest - 1_999)...newest)
-        #expect(contiguous, "task \(task): \(seqs.count) events \(seqs.first ?? 0)...\(seqs.last ?? 0) are not the window up to \(newest)")
+        #expect(
+            contiguous,
+            "task \(task): \(seqs.count) events \(seqs.first ?? 0)...\(seqs.last ?? 0) are not the window up to \(newest)"
+        )
         var byBatch: [ClosedRange<Int>: [Int]] = [:]
         for event in events {
             let range = try #require(Self.batchRange(of: event))

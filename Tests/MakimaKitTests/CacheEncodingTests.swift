@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// The cache stores models in their wire shape, which the tolerant decoder reads back.
@@ -10,7 +11,10 @@ import Testing
 
     @Test func storedJSONUsesTheServersKeysAndTimestamps() throws {
         let task = try object(try CacheStore.encodeJSON(CacheFixtures.tasks[0]))
-        #expect(Set(task.keys) == ["id", "contract_id", "parent_id", "title", "plan", "status", "daemon_id", "created_at", "updated_at"])
+        #expect(
+            Set(task.keys) == [
+                "id", "contract_id", "parent_id", "title", "plan", "status", "daemon_id", "created_at", "updated_at",
+            ])
         #expect(task["created_at"] as? String == "2026-11-29T08:08:24.000Z")
         #expect(task["status"] as? String == "running")
 
@@ -37,7 +41,8 @@ import Testing
         foundation.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var generator = SystemRandomNumberGenerator()
         // Whole milliseconds (halfway cases round differently by a float's last bit).
-        let samples = [0, 1_795_939_704_000, 1_795_939_704_999, 951_782_400_123, -1_500, 253_402_300_799_999]
+        let samples =
+            [0, 1_795_939_704_000, 1_795_939_704_999, 951_782_400_123, -1_500, 253_402_300_799_999]
             + (0..<500).map { _ in Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator) }
         for millis in samples {
             let date = Date(timeIntervalSince1970: Double(millis) / 1_000)

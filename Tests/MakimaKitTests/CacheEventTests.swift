@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// Task events: one per (task, seq), newest 2000 kept, resync positions from max(seq).
@@ -27,15 +28,22 @@ import Testing
         let store = try openStore()
         let t0 = CacheFixtures.t0
         let sent = [
-            TaskEvent(eventID: 1, taskID: "t", seq: 1, type: .output, ts: t0,
-                      payload: .output(text: "\u{1B}[1;32mok\u{1B}[0m done\n", stream: "tool")),
-            TaskEvent(eventID: 2, taskID: "t", seq: 2, type: .status, ts: t0.addingTimeInterval(1),
-                      payload: .status(status: .failed, previous: .running, reason: "exit 1")),
-            TaskEvent(eventID: 3, taskID: "t", seq: 3, type: .completionGate, ts: nil,
-                      payload: .completionGate(ready: true, summary: "all green", body: "<COMPLETION_GATE>ready</COMPLETION_GATE>")),
-            TaskEvent(eventID: 4, taskID: "t", seq: 4, type: .supervisorQuestion, ts: t0,
-                      payload: .supervisorQuestion(questionID: "q9", text: "Deploy?", directiveID: "r1")),
-            TaskEvent(eventID: 5, taskID: "t", seq: 5, type: TaskEventType(rawValue: "task.heartbeat"), ts: t0, payload: .unknown),
+            TaskEvent(
+                eventID: 1, taskID: "t", seq: 1, type: .output, ts: t0,
+                payload: .output(text: "\u{1B}[1;32mok\u{1B}[0m done\n", stream: "tool")),
+            TaskEvent(
+                eventID: 2, taskID: "t", seq: 2, type: .status, ts: t0.addingTimeInterval(1),
+                payload: .status(status: .failed, previous: .running, reason: "exit 1")),
+            TaskEvent(
+                eventID: 3, taskID: "t", seq: 3, type: .completionGate, ts: nil,
+                payload: .completionGate(
+                    ready: true, summary: "all green", body: "<COMPLETION_GATE>ready</COMPLETION_GATE>")),
+            TaskEvent(
+                eventID: 4, taskID: "t", seq: 4, type: .supervisorQuestion, ts: t0,
+                payload: .supervisorQuestion(questionID: "q9", text: "Deploy?", directiveID: "r1")),
+            TaskEvent(
+                eventID: 5, taskID: "t", seq: 5, type: TaskEventType(rawValue: "task.heartbeat"), ts: t0,
+                payload: .unknown),
         ]
         try store.appendEvents(sent)
         #expect(try store.events(taskID: "t") == sent)
@@ -102,8 +110,11 @@ import Testing
         #expect(try store.latestEvents(taskID: "a", limit: 3).map(\.seq) == [48, 49, 50])
         #expect(try store.events(taskID: "unknown").isEmpty)
         let texts = try store.events(taskID: "a", afterSeq: 48).map(\.payload)
-        #expect(texts == [.output(text: CacheFixtures.expectedText(task: "a", seq: 49), stream: "assistant"),
-                          .output(text: CacheFixtures.expectedText(task: "a", seq: 50), stream: "assistant")])
+        #expect(
+            texts == [
+                .output(text: CacheFixtures.expectedText(task: "a", seq: 49), stream: "assistant"),
+                .output(text: CacheFixtures.expectedText(task: "a", seq: 50), stream: "assistant"),
+            ])
     }
 
     @Test func aSmallerKeepLimitIsHonoured() throws {

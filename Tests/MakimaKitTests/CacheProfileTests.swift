@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// One database per server profile; purge removes exactly that profile's cache.
@@ -7,7 +8,8 @@ import Testing
     let dir = CacheTempDir()
 
     @Test func theCacheLivesUnderMakimaCacheDirThenXDGThenHome() {
-        let explicit = CacheLocation.databaseFile(profileKey: "prod", environment: ["MAKIMA_CACHE_DIR": "/m", "XDG_CACHE_HOME": "/x", "HOME": "/h"])
+        let explicit = CacheLocation.databaseFile(
+            profileKey: "prod", environment: ["MAKIMA_CACHE_DIR": "/m", "XDG_CACHE_HOME": "/x", "HOME": "/h"])
         #expect(explicit.path == "/m/makima-tui/prod/cache.sqlite")
         let xdg = CacheLocation.databaseFile(profileKey: "prod", environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"])
         #expect(xdg.path == "/x/makima-tui/prod/cache.sqlite")
@@ -40,7 +42,9 @@ import Testing
     @Test func twoProfilesNeverSeeEachOthersData() throws {
         let env = dir.environment
         let prod = try CacheStore.open(profileKey: "prod", environment: env).store
-        let staging = try CacheStore.open(profileKey: CacheLocation.profileKey(serverURL: "http://127.0.0.1:9000"), environment: env).store
+        let staging = try CacheStore.open(
+            profileKey: CacheLocation.profileKey(serverURL: "http://127.0.0.1:9000"), environment: env
+        ).store
         #expect(prod.file != staging.file)
         #expect(prod.file.path.hasPrefix(dir.url.path))
 
@@ -82,7 +86,8 @@ import Testing
         try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
         let fm = FileManager.default
         let fileMode = try fm.attributesOfItem(atPath: store.file.path)[.posixPermissions] as? NSNumber
-        let dirMode = try fm.attributesOfItem(atPath: store.file.deletingLastPathComponent().path)[.posixPermissions] as? NSNumber
+        let dirMode =
+            try fm.attributesOfItem(atPath: store.file.deletingLastPathComponent().path)[.posixPermissions] as? NSNumber
         #expect(fileMode?.intValue == 0o600)
         #expect(dirMode?.intValue == 0o700)
     }

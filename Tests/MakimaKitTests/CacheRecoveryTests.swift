@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// A damaged, foreign or unopenable cache file is moved aside and replaced; a full disk is an
@@ -59,7 +60,8 @@ import Testing
 
     @Test func aDatabaseTruncatedAtAPageBoundaryIsMovedAside() throws {
         try writePopulatedCache()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber).intValue
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)
+            .intValue
         #expect(size > 64 * 4_096)
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(size / 2 / 4_096 * 4_096))
@@ -96,7 +98,9 @@ import Testing
         let copies = corruptCopies()
         #expect(copies.count == 1)
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: profileDir.appendingPathComponent(copies[0]).path, isDirectory: &isDirectory))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: profileDir.appendingPathComponent(copies[0]).path, isDirectory: &isDirectory))
         #expect(isDirectory.boolValue)
         try expectUsable(opened.store)
     }
@@ -164,8 +168,12 @@ import Testing
             return
         }
         #expect(appendError?.description.contains("disk full") == true)
-        let bigList = (0..<2_000).map { Daemon(id: "d\($0)", hostname: String(repeating: "h", count: 200), status: .online) }
-        let replaceError = #expect(throws: CacheError.self) { try store.replaceDaemons(bigList, fetchedAt: CacheFixtures.t0) }
+        let bigList = (0..<2_000).map {
+            Daemon(id: "d\($0)", hostname: String(repeating: "h", count: 200), status: .online)
+        }
+        let replaceError = #expect(throws: CacheError.self) {
+            try store.replaceDaemons(bigList, fetchedAt: CacheFixtures.t0)
+        }
         guard case .diskFull? = replaceError else {
             Issue.record("expected diskFull, got \(String(describing: replaceError))")
             return

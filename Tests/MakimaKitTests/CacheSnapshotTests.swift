@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// Lists round-trip through a real SQLite file with their fetch times.
@@ -42,7 +43,9 @@ import Testing
         let sessions = try #require(try reopened.loadListenSessions())
         #expect(sessions.items == f.listenSessions)
         #expect(sameTime(sessions.fetchedAt, f.t0.addingTimeInterval(5)))
-        #expect([daemons.skipped, contracts.skipped, tasks.skipped, directives.skipped, sessions.skipped] == [Int](repeating: 0, count: 5))
+        #expect(
+            [daemons.skipped, contracts.skipped, tasks.skipped, directives.skipped, sessions.skipped]
+                == [Int](repeating: 0, count: 5))
     }
 
     @Test func neverFetchedIsNilAndAnEmptyFetchIsAnEmptyList() throws {
@@ -84,8 +87,9 @@ import Testing
     @Test func aTaskIsFoundByIDInTheMostRecentlyFetchedList() throws {
         let store = try openStore()
         try store.replaceTasks([MeshTask(id: "t1", title: "old", status: .running)], fetchedAt: CacheFixtures.t0)
-        try store.replaceTasks([MeshTask(id: "t1", title: "new", status: .completed)], fetchedAt: CacheFixtures.t0.addingTimeInterval(5),
-                               query: "status=completed")
+        try store.replaceTasks(
+            [MeshTask(id: "t1", title: "new", status: .completed)], fetchedAt: CacheFixtures.t0.addingTimeInterval(5),
+            query: "status=completed")
         let found = try #require(try store.loadTask(id: "t1"))
         #expect(found.value.title == "new")
         #expect(sameTime(found.fetchedAt, CacheFixtures.t0.addingTimeInterval(5)))
@@ -95,7 +99,8 @@ import Testing
     @Test func aListenSessionDetailKeepsItsTranscript() throws {
         let store = try openStore()
         #expect(try store.loadListenSessionDetail(id: "l1") == nil)
-        try store.saveListenSessionDetail(CacheFixtures.sessionDetail, fetchedAt: CacheFixtures.t0.addingTimeInterval(3))
+        try store.saveListenSessionDetail(
+            CacheFixtures.sessionDetail, fetchedAt: CacheFixtures.t0.addingTimeInterval(3))
         let cached = try #require(try store.loadListenSessionDetail(id: "l1"))
         #expect(cached.value == CacheFixtures.sessionDetail)
         #expect(cached.value.transcript?.count == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct CredentialStoreTests {
@@ -39,7 +40,8 @@ import Testing
     @Test func aWideOpenCredentialsDirectoryIsTightened() throws {
         let tmp = TempDirectory()
         let location = ConfigLocation(directory: tmp.sub("cfg"))
-        try FileManager.default.createDirectory(atPath: location.credentialsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: location.credentialsDirectory, withIntermediateDirectories: true)
         chmod(location.directory, 0o755)
         chmod(location.credentialsDirectory, 0o777)
         try CredentialStore(location: location).store(key, for: UUID())
@@ -53,7 +55,9 @@ import Testing
         let id = UUID()
         try store.store(key, for: id)
         chmod(store.path(for: id), 0o644)
-        #expect(throws: ConfigError.insecurePermissions(path: store.path(for: id), mode: 0o644)) { try store.key(for: id) }
+        #expect(throws: ConfigError.insecurePermissions(path: store.path(for: id), mode: 0o644)) {
+            try store.key(for: id)
+        }
         #expect(ConfigError.insecurePermissions(path: "/p", mode: 0o644).description.contains("chmod 600"))
     }
 

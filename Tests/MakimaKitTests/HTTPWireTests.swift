@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// The client against a real loopback socket: what goes on the wire and how answers map.
@@ -7,7 +8,9 @@ import Testing
     static let key = APIKey("mk_wire_test_secret_9f3a")!
 
     func client(_ server: LoopbackHTTPServer, _ config: HTTPConfiguration = HTTPConfiguration()) throws -> APIClient {
-        APIClient(profile: try ServerProfile(server: server.baseURL), key: Self.key, transport: HTTPTransport(configuration: config))
+        APIClient(
+            profile: try ServerProfile(server: server.baseURL), key: Self.key,
+            transport: HTTPTransport(configuration: config))
     }
 
     func headerLines(_ request: String) -> [String] {
@@ -32,8 +35,9 @@ import Testing
 
     @Test func percentEncodesQueryValuesAndPathSegments() async throws {
         let server = try LoopbackHTTPServer { req in
-            req.contains("/output") ? LoopbackHTTPServer.response(status: 200, body: #"{"items":[],"next_after_seq":5}"#)
-                                    : LoopbackHTTPServer.response(status: 200, body: "[]")
+            req.contains("/output")
+                ? LoopbackHTTPServer.response(status: 200, body: #"{"items":[],"next_after_seq":5}"#)
+                : LoopbackHTTPServer.response(status: 200, body: "[]")
         }
         let c = try client(server)
         _ = try await c.tasks(status: .running, contractID: "a b&c=d/e#f?")
@@ -48,8 +52,9 @@ import Testing
 
     @Test func postAndDeleteUseTheirMethods() async throws {
         let server = try LoopbackHTTPServer { req in
-            req.hasPrefix("POST") ? LoopbackHTTPServer.response(status: 200, body: #"{"key":"mk_new_key_000000","id":7}"#)
-                                  : LoopbackHTTPServer.response(status: 204, body: "", contentLength: false)
+            req.hasPrefix("POST")
+                ? LoopbackHTTPServer.response(status: 200, body: #"{"key":"mk_new_key_000000","id":7}"#)
+                : LoopbackHTTPServer.response(status: 204, body: "", contentLength: false)
         }
         let c = try client(server)
         let rotated = try await c.rotateKey()
@@ -74,7 +79,9 @@ import Testing
     func mapsStatusesWithPlainBodies(status: Int, expected: APIError) async throws {
         let body = "<html>\u{1B}[31m<b>boom</b>\n\n  broken\u{7}</html>"
         let server = try LoopbackHTTPServer { _ in
-            LoopbackHTTPServer.response(status: status, headers: ["Content-Type: text/html", "Location: http://127.0.0.1:1/elsewhere"], body: body)
+            LoopbackHTTPServer.response(
+                status: status, headers: ["Content-Type: text/html", "Location: http://127.0.0.1:1/elsewhere"],
+                body: body)
         }
         await #expect(throws: expected) { try await client(server).daemons() }
         #expect(server.received.count == 1, "redirects are not followed")
@@ -82,7 +89,8 @@ import Testing
 
     @Test func takesTheMessageFromAJSONErrorAndScrubsAnEchoedKey() async throws {
         let server = try LoopbackHTTPServer { req in
-            LoopbackHTTPServer.response(status: 500, body: #"{"error":"bad key \#(Self.key.secret) for \u001b]0;title\u0007you"}"#)
+            LoopbackHTTPServer.response(
+                status: 500, body: #"{"error":"bad key \#(Self.key.secret) for \u001b]0;title\u0007you"}"#)
         }
         do {
             _ = try await client(server).contracts()
@@ -111,15 +119,21 @@ import Testing
     @Test(arguments: [true, false])
     func refusesResponsesOverTheSizeCap(contentLength: Bool) async throws {
         let body = "[" + String(repeating: "0,", count: 4000) + "0]"
-        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.response(status: 200, body: body, contentLength: contentLength) }
+        let server = try LoopbackHTTPServer { _ in
+            LoopbackHTTPServer.response(status: 200, body: body, contentLength: contentLength)
+        }
         let config = HTTPConfiguration(maxResponseBytes: 1024)
         await #expect(throws: APIError.responseTooLarge(limit: 1024)) { try await client(server, config).daemons() }
     }
 
     @Test func decodingErrorsNameTheField() async throws {
         let server = try LoopbackHTTPServer { req in
-            if req.contains("/contracts/") { return LoopbackHTTPServer.response(status: 200, body: #"{"id": {"nested": true}, "name": "x"}"#) }
-            if req.contains("/mesh/tasks") { return LoopbackHTTPServer.response(status: 200, body: #"{"items": "not a list"}"#) }
+            if req.contains("/contracts/") {
+                return LoopbackHTTPServer.response(status: 200, body: #"{"id": {"nested": true}, "name": "x"}"#)
+            }
+            if req.contains("/mesh/tasks") {
+                return LoopbackHTTPServer.response(status: 200, body: #"{"items": "not a list"}"#)
+            }
             return LoopbackHTTPServer.response(status: 200, body: "{not json")
         }
         let c = try client(server)
@@ -161,7 +175,7 @@ import Testing
         let server = try LoopbackHTTPServer { _ in nil }
         let c = try client(server)
         let call = Task { try await c.daemons() }
-        _ = server.firstRequest()          // the request is in flight and will never be answered
+        _ = server.firstRequest()  // the request is in flight and will never be answered
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
     }
@@ -169,7 +183,8 @@ import Testing
     @Test(arguments: ["value\r\nX-Injected: 1", "value\nX-Injected: 1", "value\r", "a\0b"])
     func headerValuesWithLineBreaksAreRefusedBeforeSending(value: String) throws {
         let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.response(status: 200, body: "[]") }
-        let request = HTTPRequest(url: URL(string: server.baseURL + "/api/v1/mesh/daemons")!, headers: [("x-makima-api-key", value)])
+        let request = HTTPRequest(
+            url: URL(string: server.baseURL + "/api/v1/mesh/daemons")!, headers: [("x-makima-api-key", value)])
         #expect(throws: APIError.invalidRequest("header x-makima-api-key holds CR, LF or NUL (header injection)")) {
             try HTTPTransport().perform(request)
         }

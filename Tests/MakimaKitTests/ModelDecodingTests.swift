@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct ModelDecodingTests {
     @Test func daemonKeepsUnknownStatusAndToleratesNulls() throws {
-        let json = #"[{"id": 7, "hostname": null, "status": "DRAINING", "extra": {"x": 1}}, {"id": "d2", "status": "online", "last_heartbeat": "2026-11-29T17:08:24.5+09:00"}]"#
+        let json =
+            #"[{"id": 7, "hostname": null, "status": "DRAINING", "extra": {"x": 1}}, {"id": "d2", "status": "online", "last_heartbeat": "2026-11-29T17:08:24.5+09:00"}]"#
         let list = try MakimaJSON.decode(ListEnvelope<Daemon>.self, from: Data(json.utf8))
         #expect(list.items.count == 2)
         #expect(list.items[0].id == "7")
@@ -24,7 +26,10 @@ import Testing
 
     /// The APIError a body would produce, as the client reports it.
     func decodingError<T: Decodable>(_ type: T.Type, _ json: String) -> String? {
-        do { _ = try decode(type, json); return nil } catch { return APIError.describe(error, decoding: type).description }
+        do {
+            _ = try decode(type, json)
+            return nil
+        } catch { return APIError.describe(error, decoding: type).description }
     }
 
     @Test(arguments: [
@@ -40,7 +45,8 @@ import Testing
     }
 
     @Test func badListElementsAreSkippedAndCounted() throws {
-        let list = try decode(ListEnvelope<MeshTask>.self, #"{"items":[{"id":1,"status":"running"},{"status":"x"},42,null,{"id":"t3"}]}"#)
+        let list = try decode(
+            ListEnvelope<MeshTask>.self, #"{"items":[{"id":1,"status":"running"},{"status":"x"},42,null,{"id":"t3"}]}"#)
         #expect(list.items.map(\.id) == ["1", "t3"])
         #expect(list.skipped == 3)
         #expect(list.items[1].status.rawValue == "unknown")
@@ -52,7 +58,10 @@ import Testing
     }
 
     @Test func contractToleratesNullsAndUnknownStatus() throws {
-        let c = try decode(Contract.self, #"{"id":12,"name":null,"phase":"Review","status":"ON_HOLD","autonomous_loop":1,"description":null,"updated_at":"2026-01-02T03:04:05Z","new_field":[1]}"#)
+        let c = try decode(
+            Contract.self,
+            #"{"id":12,"name":null,"phase":"Review","status":"ON_HOLD","autonomous_loop":1,"description":null,"updated_at":"2026-01-02T03:04:05Z","new_field":[1]}"#
+        )
         #expect(c.id == "12")
         #expect(c.name == "12")
         #expect(c.status.rawValue == "on_hold")
@@ -84,7 +93,10 @@ import Testing
     }
 
     @Test func taskWithNumericIDsAndUnknownStatus() throws {
-        let t = try decode(MeshTask.self, #"{"id":9007199254740991,"contract_id":5,"parent_id":null,"daemon_id":"d1","status":"Paused","plan":"\n\n## Build it\nmore"}"#)
+        let t = try decode(
+            MeshTask.self,
+            #"{"id":9007199254740991,"contract_id":5,"parent_id":null,"daemon_id":"d1","status":"Paused","plan":"\n\n## Build it\nmore"}"#
+        )
         #expect(t.id == "9007199254740991")
         #expect(t.contractID == "5")
         #expect(t.parentID == nil)
@@ -104,16 +116,21 @@ import Testing
     }
 
     @Test func directiveWithAndWithoutPendingQuestion() throws {
-        let list = try decode(ListEnvelope<Directive>.self, #"""
-        [{"id":"d1","title":"Ship \u001b[2Jit","status":"waiting","has_pending_question":true,
-          "pending_question":{"id":3,"text":"Deploy now?","asked_at":"2026-01-02T03:04:05Z","task_id":77}},
-         {"id":"d2","title":null,"status":null,"has_pending_question":false,"pending_question":null},
-         {"id":"d3","pending_question":{"id":"q","text":"Continue?"}}]
-        """#)
+        let list = try decode(
+            ListEnvelope<Directive>.self,
+            #"""
+            [{"id":"d1","title":"Ship \u001b[2Jit","status":"waiting","has_pending_question":true,
+              "pending_question":{"id":3,"text":"Deploy now?","asked_at":"2026-01-02T03:04:05Z","task_id":77}},
+             {"id":"d2","title":null,"status":null,"has_pending_question":false,"pending_question":null},
+             {"id":"d3","pending_question":{"id":"q","text":"Continue?"}}]
+            """#)
         #expect(list.items.count == 3)
         let d1 = list.items[0]
         #expect(d1.title == "Ship it")
-        #expect(d1.pendingQuestion == SupervisorQuestion(id: "3", text: "Deploy now?", askedAt: Date(timeIntervalSince1970: 1_767_323_045), taskID: "77"))
+        #expect(
+            d1.pendingQuestion
+                == SupervisorQuestion(
+                    id: "3", text: "Deploy now?", askedAt: Date(timeIntervalSince1970: 1_767_323_045), taskID: "77"))
         #expect(list.items[1].title == "d2")
         #expect(list.items[1].status == "unknown")
         #expect(!list.items[1].hasPendingQuestion)
@@ -121,17 +138,26 @@ import Testing
     }
 
     @Test func listenSessionSummaryAndDetail() throws {
-        let summary = try decode(ListenSession.self, #"{"id":4,"title":null,"started_at":"2026-01-02T03:04:05Z","ended_at":null,"transcript_preview":"hello\u0007"}"#)
+        let summary = try decode(
+            ListenSession.self,
+            #"{"id":4,"title":null,"started_at":"2026-01-02T03:04:05Z","ended_at":null,"transcript_preview":"hello\u0007"}"#
+        )
         #expect(summary.id == "4")
         #expect(summary.transcriptPreview == "hello")
         #expect(summary.transcript == nil)
-        let detail = try decode(ListenSession.self, #"{"id":"s","started_at":"2026-01-02T03:04:05Z","transcript":[{"speaker":"op","text":"hi","at":"2026-01-02T03:04:06Z"},{"text":"no speaker"},7,{"speaker":"x"}]}"#)
+        let detail = try decode(
+            ListenSession.self,
+            #"{"id":"s","started_at":"2026-01-02T03:04:05Z","transcript":[{"speaker":"op","text":"hi","at":"2026-01-02T03:04:06Z"},{"text":"no speaker"},7,{"speaker":"x"}]}"#
+        )
         #expect(detail.transcript?.map(\.text) == ["hi", "no speaker"])
         #expect(detail.transcript?.first?.speaker == "op")
     }
 
     @Test func apiKeysRotatedKeyAndHealth() throws {
-        let keys = try decode(ListEnvelope<APIKeyInfo>.self, #"{"items":[{"id":1,"prefix":"mk_ab","name":null,"created_at":"2026-01-02T03:04:05Z","last_used_at":null}]}"#)
+        let keys = try decode(
+            ListEnvelope<APIKeyInfo>.self,
+            #"{"items":[{"id":1,"prefix":"mk_ab","name":null,"created_at":"2026-01-02T03:04:05Z","last_used_at":null}]}"#
+        )
         #expect(keys.items.first?.id == "1")
         #expect(keys.items.first?.prefix == "mk_ab")
         #expect(keys.items.first?.lastUsedAt == nil)
@@ -146,7 +172,8 @@ import Testing
     }
 
     @Test func daemonNumbersMayComeAsStringsOrFloats() throws {
-        let d = try decode(Daemon.self, #"{"id":"d","status":"BUSY","running_tasks":"3","max_concurrent_tasks":4.0,"version":7}"#)
+        let d = try decode(
+            Daemon.self, #"{"id":"d","status":"BUSY","running_tasks":"3","max_concurrent_tasks":4.0,"version":7}"#)
         #expect(d.status == .busy)
         #expect(d.status.isOnline)
         #expect(d.runningTasks == 3)
@@ -155,16 +182,18 @@ import Testing
     }
 
     @Test func taskOutputPageKeepsGoodEventsAndCountsBadOnes() throws {
-        let page = try decode(TaskOutputPage.self, #"""
-        {"items":[
-          {"event_id":1,"task_id":7,"seq":1,"type":"task.output","ts":"2026-01-02T03:04:05.5Z","data":{"text":"\u001b[1;31mred\u001b[0m \u001b]8;;x\u0007link","stream":"tool"}},
-          {"event_id":2,"task_id":"7","seq":2,"type":"task.status","data":{"status":"completed","previous":"running"}},
-          {"event_id":3,"task_id":"7","seq":3,"type":"task.brand_new","data":{}},
-          {"event_id":"x","task_id":"7","seq":4,"type":"task.output","data":{"text":"y"}},
-          {"event_id":5,"task_id":"7","seq":0,"type":"task.output","data":{"text":"y"}},
-          {"event_id":6,"task_id":"7","seq":6,"type":"task.output","data":{}}
-        ],"next_after_seq":6}
-        """#)
+        let page = try decode(
+            TaskOutputPage.self,
+            #"""
+            {"items":[
+              {"event_id":1,"task_id":7,"seq":1,"type":"task.output","ts":"2026-01-02T03:04:05.5Z","data":{"text":"\u001b[1;31mred\u001b[0m \u001b]8;;x\u0007link","stream":"tool"}},
+              {"event_id":2,"task_id":"7","seq":2,"type":"task.status","data":{"status":"completed","previous":"running"}},
+              {"event_id":3,"task_id":"7","seq":3,"type":"task.brand_new","data":{}},
+              {"event_id":"x","task_id":"7","seq":4,"type":"task.output","data":{"text":"y"}},
+              {"event_id":5,"task_id":"7","seq":0,"type":"task.output","data":{"text":"y"}},
+              {"event_id":6,"task_id":"7","seq":6,"type":"task.output","data":{}}
+            ],"next_after_seq":6}
+            """#)
         #expect(page.events.map(\.seq) == [1, 2, 3])
         #expect(page.skipped == 3)
         #expect(page.nextAfterSeq == 6)

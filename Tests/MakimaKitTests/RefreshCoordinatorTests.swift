@@ -1,13 +1,19 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MakimaKit
 
 /// Runs spawned work only when the test says so, so "in flight" is observable.
 final class ManualSpawner: Sendable {
     private let queue = Mutex<[@Sendable () -> Void]>([])
     func spawn(_ work: @escaping @Sendable () -> Void) { queue.withLock { $0.append(work) } }
-    func runAll() { for w in queue.withLock({ q -> [@Sendable () -> Void] in defer { q.removeAll() }; return q }) { w() } }
+    func runAll() {
+        for w in queue.withLock({ q -> [@Sendable () -> Void] in
+            defer { q.removeAll() }
+            return q
+        }) { w() }
+    }
     var count: Int { queue.withLock { $0.count } }
 }
 
@@ -27,9 +33,15 @@ final class Locked<T: Sendable>: Sendable {
 }
 
 @Suite struct RefreshCoordinatorTests {
-    func make(fails: Locked<Bool>, unauthorized: Bool = false, clock: Locked<Date>, spawner: ManualSpawner, out: Recorder<String>) -> RefreshCoordinator {
+    func make(
+        fails: Locked<Bool>, unauthorized: Bool = false, clock: Locked<Date>, spawner: ManualSpawner,
+        out: Recorder<String>
+    ) -> RefreshCoordinator {
         RefreshCoordinator(
-            fetch: { _ in if fails.withLock({ $0 }) { throw FakeError(unauthorized: unauthorized) }; return .daemons([]) },
+            fetch: { _ in
+                if fails.withLock({ $0 }) { throw FakeError(unauthorized: unauthorized) }
+                return .daemons([])
+            },
             classify: { e in .init(message: "boom", isUnauthorized: (e as? FakeError)?.unauthorized ?? false) },
             deliver: { u in
                 switch u {
@@ -45,7 +57,8 @@ final class Locked<T: Sendable>: Sendable {
     }
 
     @Test func neverTwoIdenticalRequestsInFlight() {
-        let spawner = ManualSpawner(), out = Recorder<String>()
+        let spawner = ManualSpawner()
+        let out = Recorder<String>()
         let c = make(fails: Locked(false), clock: Locked(Date(timeIntervalSince1970: 0)), spawner: spawner, out: out)
         #expect(c.refresh(.daemons))
         #expect(!c.refresh(.daemons))
@@ -58,16 +71,19 @@ final class Locked<T: Sendable>: Sendable {
     }
 
     @Test func errorsBackOffButAForcedRefreshGoesThrough() {
-        let spawner = ManualSpawner(), out = Recorder<String>()
+        let spawner = ManualSpawner()
+        let out = Recorder<String>()
         let clock = Locked(Date(timeIntervalSince1970: 0))
         let fails = Locked(true)
         let c = make(fails: fails, clock: clock, spawner: spawner, out: out)
-        c.refresh(.daemons); spawner.runAll()
+        c.refresh(.daemons)
+        spawner.runAll()
         #expect(out.all.last == "failed")
         clock.withLock { $0 = $0.addingTimeInterval(29) }
         #expect(!c.refresh(.daemons))
         clock.withLock { $0 = $0.addingTimeInterval(2) }
-        #expect(c.refresh(.daemons)); spawner.runAll()
+        #expect(c.refresh(.daemons))
+        spawner.runAll()
         clock.withLock { $0 = $0.addingTimeInterval(45) }
         #expect(!c.refresh(.daemons), "second failure backs off 60 s")
         #expect(c.refresh(.daemons, force: true))
@@ -78,9 +94,13 @@ final class Locked<T: Sendable>: Sendable {
     }
 
     @Test func unauthorizedStopsPollingUntilResumed() {
-        let spawner = ManualSpawner(), out = Recorder<String>()
-        let c = make(fails: Locked(true), unauthorized: true, clock: Locked(Date(timeIntervalSince1970: 0)), spawner: spawner, out: out)
-        c.refresh(.daemons); spawner.runAll()
+        let spawner = ManualSpawner()
+        let out = Recorder<String>()
+        let c = make(
+            fails: Locked(true), unauthorized: true, clock: Locked(Date(timeIntervalSince1970: 0)), spawner: spawner,
+            out: out)
+        c.refresh(.daemons)
+        spawner.runAll()
         #expect(out.all.last == "401")
         #expect(c.isStopped)
         #expect(!c.refresh(.contracts(status: nil), force: true))

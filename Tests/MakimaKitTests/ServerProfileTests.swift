@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct ServerURLNormalisationTests {
@@ -30,9 +31,11 @@ import Testing
         #expect(throws: expected) { try ServerURL.normalize(raw) }
     }
 
-    @Test(arguments: ["https://", "https:///path", "makima jp", "https://user:pw@makima.jp", "https://makima.jp/?q=1",
-                      "https://makima.jp/#frag", "https://-bad-.jp", "https://ma!kima.jp", "https://makima.jp:99999",
-                      "https://a..b", "https://makima.jp\\x", "mak\u{7}ima.jp"])
+    @Test(arguments: [
+        "https://", "https:///path", "makima jp", "https://user:pw@makima.jp", "https://makima.jp/?q=1",
+        "https://makima.jp/#frag", "https://-bad-.jp", "https://ma!kima.jp", "https://makima.jp:99999",
+        "https://a..b", "https://makima.jp\\x", "mak\u{7}ima.jp",
+    ])
     func rejectsJunk(raw: String) {
         #expect(throws: ServerURLError.self) { try ServerURL.normalize(raw) }
         do { _ = try ServerURL.normalize(raw) } catch {
@@ -55,7 +58,8 @@ import Testing
         ("https://makima.jp", false, true),
     ])
     func insecureHTTPRule(raw: String, allow: Bool, accepted: Bool) {
-        let result = Result { () throws(ServerURLError) -> URL in try ServerURL.normalize(raw, allowInsecureHTTP: allow) }
+        let result = Result { () throws(ServerURLError) -> URL in try ServerURL.normalize(raw, allowInsecureHTTP: allow)
+        }
         switch result {
         case .success: #expect(accepted, "\(raw) should have been refused")
         case .failure(let e):
@@ -65,7 +69,9 @@ import Testing
     }
 
     @Test func insecureRefusalTellsHowToAllow() {
-        #expect(throws: ServerURLError.insecureHTTPRefused(host: "makima.jp")) { try ServerURL.normalize("http://makima.jp") }
+        #expect(throws: ServerURLError.insecureHTTPRefused(host: "makima.jp")) {
+            try ServerURL.normalize("http://makima.jp")
+        }
         #expect(ServerURLError.insecureHTTPRefused(host: "makima.jp").description.contains("--allow-insecure-http"))
     }
 }
@@ -105,7 +111,8 @@ import Testing
     }
 
     @Test func handEditedJunkURLIsRefusedNamingTheField() throws {
-        let json = #"{"id":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","credential_id":"6F9619FF-8B86-D011-B42D-00CF4FC964FE","base_url":"http://evil.example"}"#
+        let json =
+            #"{"id":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","credential_id":"6F9619FF-8B86-D011-B42D-00CF4FC964FE","base_url":"http://evil.example"}"#
         #expect {
             try MakimaJSON.decode(ServerProfile.self, from: Data(json.utf8))
         } throws: { error in

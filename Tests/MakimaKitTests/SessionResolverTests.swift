@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct SessionResolverTests {
@@ -16,7 +17,8 @@ import Testing
 
     @Test func usesTheActiveProfileAndItsStoredKey() throws {
         let (config, p) = try configured()
-        let s = try SessionResolver.resolve(config: config, credentials: CredentialStore(location: location), environment: EnvironmentOverrides())
+        let s = try SessionResolver.resolve(
+            config: config, credentials: CredentialStore(location: location), environment: EnvironmentOverrides())
         #expect(s.profile == p)
         #expect(s.key == stored)
         #expect(s.keySource == .stored)
@@ -24,8 +26,9 @@ import Testing
 
     @Test func environmentKeyOverridesTheStoredOne() throws {
         let (config, p) = try configured()
-        let s = try SessionResolver.resolve(config: config, credentials: CredentialStore(location: location),
-                                            environment: EnvironmentOverrides(environment: ["MAKIMA_API_KEY": fromEnv.secret]))
+        let s = try SessionResolver.resolve(
+            config: config, credentials: CredentialStore(location: location),
+            environment: EnvironmentOverrides(environment: ["MAKIMA_API_KEY": fromEnv.secret]))
         #expect(s.profile == p)
         #expect(s.key == fromEnv)
         #expect(s.keySource == .environment)
@@ -33,8 +36,9 @@ import Testing
 
     @Test func aStoredKeyIsNeverSentToAnotherServer() throws {
         let (config, _) = try configured()
-        let s = try SessionResolver.resolve(config: config, credentials: CredentialStore(location: location),
-                                            environment: EnvironmentOverrides(environment: ["MAKIMA_SERVER_URL": "https://elsewhere.example"]))
+        let s = try SessionResolver.resolve(
+            config: config, credentials: CredentialStore(location: location),
+            environment: EnvironmentOverrides(environment: ["MAKIMA_SERVER_URL": "https://elsewhere.example"]))
         #expect(s.profile?.baseURL.absoluteString == "https://elsewhere.example")
         #expect(s.key == nil)
         #expect(!s.profileIsStored)
@@ -42,8 +46,9 @@ import Testing
 
     @Test func anOverrideMatchingTheStoredURLUsesItsKey() throws {
         let (config, p) = try configured()
-        let s = try SessionResolver.resolve(config: config, credentials: CredentialStore(location: location),
-                                            environment: EnvironmentOverrides(), serverOverride: " HTTPS://MAKIMA.JP/ ")
+        let s = try SessionResolver.resolve(
+            config: config, credentials: CredentialStore(location: location),
+            environment: EnvironmentOverrides(), serverOverride: " HTTPS://MAKIMA.JP/ ")
         #expect(s.profile == p)
         #expect(s.key == stored)
     }
@@ -52,18 +57,23 @@ import Testing
         let (config, _) = try configured()
         let creds = CredentialStore(location: location)
         #expect(throws: ConfigError.invalidEnvironmentKey(reason: "key must start with mk_")) {
-            try SessionResolver.resolve(config: config, credentials: creds, environment: EnvironmentOverrides(apiKey: "sk_nope_123456"))
+            try SessionResolver.resolve(
+                config: config, credentials: creds, environment: EnvironmentOverrides(apiKey: "sk_nope_123456"))
         }
         #expect(throws: ServerURLError.insecureHTTPRefused(host: "remote.example")) {
-            try SessionResolver.resolve(config: config, credentials: creds, environment: EnvironmentOverrides(serverURL: "http://remote.example"))
+            try SessionResolver.resolve(
+                config: config, credentials: creds,
+                environment: EnvironmentOverrides(serverURL: "http://remote.example"))
         }
-        let allowed = try SessionResolver.resolve(config: config, credentials: creds, environment: EnvironmentOverrides(serverURL: "http://remote.example"),
-                                                  allowInsecureHTTP: true)
+        let allowed = try SessionResolver.resolve(
+            config: config, credentials: creds, environment: EnvironmentOverrides(serverURL: "http://remote.example"),
+            allowInsecureHTTP: true)
         #expect(allowed.profile?.baseURL.absoluteString == "http://remote.example")
     }
 
     @Test func nothingConfiguredResolvesToNothing() throws {
-        let s = try SessionResolver.resolve(config: AppConfig(), credentials: CredentialStore(location: location), environment: EnvironmentOverrides())
+        let s = try SessionResolver.resolve(
+            config: AppConfig(), credentials: CredentialStore(location: location), environment: EnvironmentOverrides())
         #expect(s.profile == nil)
         #expect(s.key == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @MainActor @Suite struct StoreHubTests {
@@ -7,13 +8,19 @@ import Testing
 
     @Test func errorsKeepStaleItems() {
         let hub = StoreHub()
-        hub.apply(.list(.daemons, .daemons([Daemon(id: "a", status: .online), Daemon(id: "b", status: .offline)]), fetchedAt: t0, fromCache: true))
+        hub.apply(
+            .list(
+                .daemons, .daemons([Daemon(id: "a", status: .online), Daemon(id: "b", status: .offline)]),
+                fetchedAt: t0, fromCache: true))
         #expect(hub.daemons.list.isStale)
         #expect(hub.daemons.onlineCount == 1 && hub.daemons.offlineCount == 1)
         hub.apply(.listFailed(.daemons, message: "unreachable"))
         #expect(hub.daemons.list.items.count == 2)
         #expect(hub.daemons.list.lastError == "unreachable")
-        hub.apply(.list(.daemons, .daemons([Daemon(id: "a", status: .online)]), fetchedAt: t0.addingTimeInterval(30), fromCache: false))
+        hub.apply(
+            .list(
+                .daemons, .daemons([Daemon(id: "a", status: .online)]), fetchedAt: t0.addingTimeInterval(30),
+                fromCache: false))
         #expect(!hub.daemons.list.isStale)
         #expect(hub.daemons.list.lastError == nil)
         #expect(hub.daemons.list.age(now: t0.addingTimeInterval(42)) == 12)
@@ -21,15 +28,28 @@ import Testing
 
     @Test func cacheNeverOverwritesFreshServerData() {
         let hub = StoreHub()
-        hub.apply(.list(.directives(pendingOnly: true), .directives([Directive(id: "d", title: "x", status: "open", hasPendingQuestion: true)]), fetchedAt: t0, fromCache: false))
+        hub.apply(
+            .list(
+                .directives(pendingOnly: true),
+                .directives([Directive(id: "d", title: "x", status: "open", hasPendingQuestion: true)]), fetchedAt: t0,
+                fromCache: false))
         hub.apply(.list(.directives(pendingOnly: true), .directives([]), fetchedAt: t0, fromCache: true))
         #expect(hub.directives.pendingQuestionCount == 1)
     }
 
     @Test func statusEventsMoveTasksOutOfFilteredLists() {
         let hub = StoreHub()
-        hub.apply(.list(.tasks(status: .running, contractID: nil), .tasks([MeshTask(id: "t1", status: .running), MeshTask(id: "t2", status: .running)]), fetchedAt: t0, fromCache: false))
-        hub.apply(.events([TaskEvent(eventID: 1, taskID: "t1", seq: 1, type: .status, payload: .status(status: .completed, previous: .running, reason: nil))]))
+        hub.apply(
+            .list(
+                .tasks(status: .running, contractID: nil),
+                .tasks([MeshTask(id: "t1", status: .running), MeshTask(id: "t2", status: .running)]), fetchedAt: t0,
+                fromCache: false))
+        hub.apply(
+            .events([
+                TaskEvent(
+                    eventID: 1, taskID: "t1", seq: 1, type: .status,
+                    payload: .status(status: .completed, previous: .running, reason: nil))
+            ]))
         #expect(hub.tasks.list(.init(status: .running)).items.map(\.id) == ["t2"])
         #expect(hub.tasks.outputs["t1"]?.status == .completed)
         #expect(HomeSummary(hub).runningTasks.count == 1)

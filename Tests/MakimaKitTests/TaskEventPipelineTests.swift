@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 /// The server's truth for these tests: every event of every task, served by seq.
@@ -37,8 +38,10 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
             let task = ["a", "b", "c"][Int(rng.next() % 3)]
             let e = log.withLock { $0.emit(task, "line \(i)\n") }
             switch rng.next() % 10 {
-            case 0: continue                                                  // lost in transit
-            case 1: pipeline.receive(frame: frame(e)); pipeline.receive(frame: frame(e))  // doubled
+            case 0: continue  // lost in transit
+            case 1:
+                pipeline.receive(frame: frame(e))
+                pipeline.receive(frame: frame(e))  // doubled
             default: pipeline.receive(frame: frame(e))
             }
         }
@@ -60,20 +63,26 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
 
     @Test func malformedAndUnknownFramesAreCountedAndSkipped() {
         let applied = Locked(0)
-        let pipeline = TaskEventPipeline(lastSeen: [:], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
-                                         onApplied: { list in applied.withLock { $0 += list.count } })
-        pipeline.receive(frame: #"{"event_id": 1, "task_id": "t", "seq": 1, "type": "task.output", "data": {"text": "hi"}"#)
-        pipeline.receive(frame: #"{"event_id": 1, "task_id": "t", "seq": "x", "type": "task.output", "data": {"text": "hi"}}"#)
+        let pipeline = TaskEventPipeline(
+            lastSeen: [:], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
+            onApplied: { list in applied.withLock { $0 += list.count } })
+        pipeline.receive(
+            frame: #"{"event_id": 1, "task_id": "t", "seq": 1, "type": "task.output", "data": {"text": "hi"}"#)
+        pipeline.receive(
+            frame: #"{"event_id": 1, "task_id": "t", "seq": "x", "type": "task.output", "data": {"text": "hi"}}"#)
         pipeline.receive(frame: #"{"type": "mesh.mystery"}"#)
         pipeline.receive(frame: "")
-        pipeline.receive(frame: #"{"event_id": 2, "task_id": "t", "seq": 1, "type": "task.output", "data": {"text": "ok"}}"#)
+        pipeline.receive(
+            frame: #"{"event_id": 2, "task_id": "t", "seq": 1, "type": "task.output", "data": {"text": "ok"}}"#)
         #expect(pipeline.counters.malformedSkipped == 3)
         #expect(pipeline.counters.unknownTypes == 1)
         #expect(applied.withLock { $0 } == 1)
     }
 
     @Test func resyncNamesWhatIsHeld() throws {
-        let pipeline = TaskEventPipeline(lastSeen: ["t1": 41], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) }, onApplied: { _ in })
+        let pipeline = TaskEventPipeline(
+            lastSeen: ["t1": 41], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
+            onApplied: { _ in })
         let json = try JSONSerialization.jsonObject(with: Data(pipeline.resyncRequest().utf8)) as? [String: Any]
         #expect(json?["type"] as? String == "resync")
         #expect((json?["last_seen"] as? [String: Int]) == ["t1": 41])

@@ -1,9 +1,13 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
-func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int64? = nil, ts: Date? = nil) -> TaskEvent {
-    TaskEvent(eventID: eventID ?? Int64(seq), taskID: task, seq: seq, type: .output, ts: ts, payload: .output(text: text, stream: "assistant"))
+func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int64? = nil, ts: Date? = nil) -> TaskEvent
+{
+    TaskEvent(
+        eventID: eventID ?? Int64(seq), taskID: task, seq: seq, type: .output, ts: ts,
+        payload: .output(text: text, stream: "assistant"))
 }
 
 @Suite struct TaskEventSequencerTests {

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct TaskOutputBufferTests {
     @Test func joinsChunksThatSplitLines() {
         var b = TaskOutputBuffer()
-        b.append([outputEvent("t", 1, "# Plan\nfirst ha"), outputEvent("t", 2, "lf\nsecond\n"), outputEvent("t", 3, "open")])
+        b.append([
+            outputEvent("t", 1, "# Plan\nfirst ha"), outputEvent("t", 2, "lf\nsecond\n"), outputEvent("t", 3, "open"),
+        ])
         #expect(b.lines.map(\.text) == ["# Plan", "first half", "second"])
         #expect(b.openLine?.text == "open")
         #expect(b.lineCount == 4)
@@ -27,8 +30,12 @@ import Testing
         var b = TaskOutputBuffer()
         b.append([
             outputEvent("t", 1, "working"),
-            TaskEvent(eventID: 2, taskID: "t", seq: 2, type: .completionGate, payload: .completionGate(ready: true, summary: "done", body: "ready: true")),
-            TaskEvent(eventID: 3, taskID: "t", seq: 3, type: .status, payload: .status(status: .completed, previous: .running, reason: nil)),
+            TaskEvent(
+                eventID: 2, taskID: "t", seq: 2, type: .completionGate,
+                payload: .completionGate(ready: true, summary: "done", body: "ready: true")),
+            TaskEvent(
+                eventID: 3, taskID: "t", seq: 3, type: .status,
+                payload: .status(status: .completed, previous: .running, reason: nil)),
         ])
         #expect(b.lines.count == 3)
         #expect(b.lines[0].text == "working")
@@ -41,9 +48,12 @@ import Testing
     @Test func historyPutInFrontIsNotRepeatedByLaterEvents() {
         var b = TaskOutputBuffer()
         var older = TaskOutputBuffer(capacity: Int.max)
-        older.append((1...4).map { outputEvent("t", $0, "l\($0)\n") } + [
-            TaskEvent(eventID: 5, taskID: "t", seq: 5, type: .status, payload: .status(status: .running, previous: .queued, reason: nil)),
-        ])
+        older.append(
+            (1...4).map { outputEvent("t", $0, "l\($0)\n") } + [
+                TaskEvent(
+                    eventID: 5, taskID: "t", seq: 5, type: .status,
+                    payload: .status(status: .running, previous: .queued, reason: nil))
+            ])
         b.prepend(older)
         #expect(b.lastSeq == 5)
         #expect(b.status == .running)
@@ -57,14 +67,20 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_000_000)
 
     func status(_ id: Int64, _ s: TaskStatus, at: Date?) -> TaskEvent {
-        TaskEvent(eventID: id, taskID: "t\(id)", seq: 1, type: .status, ts: at, payload: .status(status: s, previous: .running, reason: nil))
+        TaskEvent(
+            eventID: id, taskID: "t\(id)", seq: 1, type: .status, ts: at,
+            payload: .status(status: s, previous: .running, reason: nil))
     }
 
     @Test func notifiesCompletedFailedAndQuestionsOnce() {
         var p = NotificationPolicy(startedAt: start)
         let later = start.addingTimeInterval(5)
-        let q = TaskEvent(eventID: 9, taskID: "t9", seq: 4, type: .supervisorQuestion, ts: later, payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: "d1"))
-        let events = [status(1, .completed, at: later), status(2, .failed, at: later), status(3, .running, at: later), q]
+        let q = TaskEvent(
+            eventID: 9, taskID: "t9", seq: 4, type: .supervisorQuestion, ts: later,
+            payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: "d1"))
+        let events = [
+            status(1, .completed, at: later), status(2, .failed, at: later), status(3, .running, at: later), q,
+        ]
         let first = p.notifications(for: events, taskTitles: ["t1": "Build"], receivedAt: later)
         #expect(first.map(\.kind) == [.taskCompleted, .taskFailed, .supervisorQuestion])
         #expect(first[0].body == "Build")
@@ -75,7 +91,10 @@ import Testing
 
     @Test func ignoresWhatHappenedBeforeStart() {
         var p = NotificationPolicy(startedAt: start)
-        #expect(p.notifications(for: [status(1, .failed, at: start.addingTimeInterval(-60))], receivedAt: start.addingTimeInterval(1)).isEmpty)
+        #expect(
+            p.notifications(
+                for: [status(1, .failed, at: start.addingTimeInterval(-60))], receivedAt: start.addingTimeInterval(1)
+            ).isEmpty)
         #expect(p.notifications(for: [status(2, .failed, at: nil)], receivedAt: start.addingTimeInterval(1)).count == 1)
     }
 }

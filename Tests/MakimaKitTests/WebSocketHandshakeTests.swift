@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaKit
 
 @Suite struct WebSocketHandshakeTests {
@@ -16,7 +17,10 @@ import Testing
 
     @Test func headerValuesWithLineBreaksAreRejectedWithoutEchoingThem() {
         for bad in ["mk_abc\r\nX-Evil: 1", "mk_abc\nX", "mk_abc\rX", "a\u{0}b", "a\u{7F}b"] {
-            #expect(throws: WebSocketSetupError.invalidHeader(name: "x-makima-api-key", why: "value holds CR, LF or another control character")) {
+            #expect(
+                throws: WebSocketSetupError.invalidHeader(
+                    name: "x-makima-api-key", why: "value holds CR, LF or another control character")
+            ) {
                 try WebSocketHandshake.validate(headers: ["x-makima-api-key": bad])
             }
         }
@@ -35,13 +39,16 @@ import Testing
             #expect(throws: WebSocketSetupError.self) { try WebSocketHandshake.validate(headers: [name: "v"]) }
         }
         #expect(throws: Never.self) {
-            try WebSocketHandshake.validate(headers: ["x-makima-api-key": "mk_ok-1.2_3", "User-Agent": "makima-tui/0.1 (linux)\tx"])
+            try WebSocketHandshake.validate(headers: [
+                "x-makima-api-key": "mk_ok-1.2_3", "User-Agent": "makima-tui/0.1 (linux)\tx",
+            ])
         }
     }
 
     @Test func connectionInitRejectsInjectedHeaders() {
         #expect(throws: WebSocketSetupError.self) {
-            try WebSocketConnection(url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": "mk_a\r\nHost: evil"])
+            try WebSocketConnection(
+                url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": "mk_a\r\nHost: evil"])
         }
     }
 
@@ -66,9 +73,12 @@ import Testing
 
     @Test func requestHasTheUpgradeHeadersAndEndsWithABlankLine() throws {
         let target = try WebSocketTarget(URL(string: "ws://h:81/p?q=1")!)
-        let text = String(decoding: WebSocketHandshake.request(target: target, key: "KEY==", headers: ["x-b": "2", "x-a": "1"]), as: UTF8.self)
-        #expect(text == "GET /p?q=1 HTTP/1.1\r\nHost: h:81\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: KEY==\r\nSec-WebSocket-Version: 13\r\nx-a: 1\r\nx-b: 2\r\n\r\n")
+        let text = String(
+            decoding: WebSocketHandshake.request(target: target, key: "KEY==", headers: ["x-b": "2", "x-a": "1"]),
+            as: UTF8.self)
+        #expect(
+            text == "GET /p?q=1 HTTP/1.1\r\nHost: h:81\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: KEY==\r\nSec-WebSocket-Version: 13\r\nx-a: 1\r\nx-b: 2\r\n\r\n")
     }
 
     @Test func headEndIsFoundAndTheRestIsLeftOver() {
@@ -84,7 +94,9 @@ import Testing
     }
 
     @Test func parsesStatusAndHeadersCaseInsensitively() {
-        let head = Array("HTTP/1.1 101 Switching Protocols\r\nUPGRADE: WebSocket\r\nConnection: keep-alive, Upgrade\r\nX: 1\r\nX: 2\r\n\r\n".utf8)
+        let head = Array(
+            "HTTP/1.1 101 Switching Protocols\r\nUPGRADE: WebSocket\r\nConnection: keep-alive, Upgrade\r\nX: 1\r\nX: 2\r\n\r\n"
+                .utf8)
         let parsed = WebSocketHandshake.parse(head: head[...])
         #expect(parsed == response(101, ["upgrade": "WebSocket", "connection": "keep-alive, Upgrade", "x": "1, 2"]))
         #expect(WebSocketHandshake.parse(head: Array("garbage\r\n\r\n".utf8)[...]) == nil)
@@ -92,7 +104,9 @@ import Testing
 
     @Test func checkMapsStatusesAndValidatesTheAnswer() {
         let key = "dGhlIHNhbXBsZSBub25jZQ=="
-        let good = ["upgrade": "websocket", "connection": "Upgrade", "sec-websocket-accept": "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="]
+        let good = [
+            "upgrade": "websocket", "connection": "Upgrade", "sec-websocket-accept": "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+        ]
         #expect(WebSocketHandshake.check(response(101, good), key: key) == nil)
         #expect(WebSocketHandshake.check(response(401, [:]), key: key) == .unauthorized(status: 401))
         #expect(WebSocketHandshake.check(response(403, [:]), key: key) == .unauthorized(status: 403))
@@ -100,7 +114,9 @@ import Testing
         #expect(WebSocketHandshake.check(response(502, [:]), key: key) == .handshake(status: 502))
         var wrong = good
         wrong["sec-websocket-accept"] = "AAAA"
-        #expect(WebSocketHandshake.check(response(101, wrong), key: key) == .protocolError("Sec-WebSocket-Accept does not match the key sent"))
+        #expect(
+            WebSocketHandshake.check(response(101, wrong), key: key)
+                == .protocolError("Sec-WebSocket-Accept does not match the key sent"))
         var noUpgrade = good
         noUpgrade["upgrade"] = nil
         #expect(WebSocketHandshake.check(response(101, noUpgrade), key: key) != nil)
@@ -110,12 +126,15 @@ import Testing
     }
 
     @Test func subscribeURLFollowsTheServerScheme() {
-        #expect(WebSocketSupervisor.subscribeURL(forServer: URL(string: "https://makima.jp")!)?.absoluteString
-            == "wss://makima.jp/api/v1/mesh/tasks/subscribe")
-        #expect(WebSocketSupervisor.subscribeURL(forServer: URL(string: "http://127.0.0.1:8787/")!)?.absoluteString
-            == "ws://127.0.0.1:8787/api/v1/mesh/tasks/subscribe")
-        #expect(WebSocketSupervisor.subscribeURL(forServer: URL(string: "https://h/prefix/")!)?.absoluteString
-            == "wss://h/prefix/api/v1/mesh/tasks/subscribe")
+        #expect(
+            WebSocketSupervisor.subscribeURL(forServer: URL(string: "https://makima.jp")!)?.absoluteString
+                == "wss://makima.jp/api/v1/mesh/tasks/subscribe")
+        #expect(
+            WebSocketSupervisor.subscribeURL(forServer: URL(string: "http://127.0.0.1:8787/")!)?.absoluteString
+                == "ws://127.0.0.1:8787/api/v1/mesh/tasks/subscribe")
+        #expect(
+            WebSocketSupervisor.subscribeURL(forServer: URL(string: "https://h/prefix/")!)?.absoluteString
+                == "wss://h/prefix/api/v1/mesh/tasks/subscribe")
         #expect(WebSocketSupervisor.subscribeURL(forServer: URL(string: "ftp://h")!) == nil)
     }
 
@@ -130,9 +149,11 @@ import Testing
 @Suite struct WebSocketSecretTests {
     @Test func dumpingAConnectionOrSupervisorDoesNotShowTheKey() throws {
         let secret = "mk_never_print_this_9876"
-        let connection = try WebSocketConnection(url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": secret])
-        let supervisor = try WebSocketSupervisor(url: URL(string: "ws://127.0.0.1:1/")!, apiKey: APIKey(secret)!,
-                                                 onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+        let connection = try WebSocketConnection(
+            url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": secret])
+        let supervisor = try WebSocketSupervisor(
+            url: URL(string: "ws://127.0.0.1:1/")!, apiKey: APIKey(secret)!,
+            onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
         for object in [connection, supervisor] as [Any] {
             var dumped = ""
             dump(object, to: &dumped)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Cell buffer and truncation")
@@ -40,11 +41,11 @@ struct CellBufferTests {
     func overwriteHalves() {
         var b = CellBuffer(width: 6, height: 1)
         b.write("契約テ", x: 0, y: 0, style: .plain)
-        b.write("x", x: 1, y: 0, style: .plain)       // right half of 契
+        b.write("x", x: 1, y: 0, style: .plain)  // right half of 契
         #expect(b.line(0) == " x約テ")
-        b.write("y", x: 2, y: 0, style: .plain)       // left half of 約
+        b.write("y", x: 2, y: 0, style: .plain)  // left half of 約
         #expect(b.line(0) == " xy テ")
-        b.write("字", x: 3, y: 0, style: .plain)      // wide over a space and テ's left half
+        b.write("字", x: 3, y: 0, style: .plain)  // wide over a space and テ's left half
         #expect(b.line(0) == " xy字 ")
         #expect(b.isWellFormed)
     }
@@ -56,7 +57,8 @@ struct CellBufferTests {
         var b = CellBuffer(width: 17, height: 3)
         for _ in 0..<500 {
             let text = pieces[Int(rng.next() % UInt64(pieces.count))]
-            b.write(text, x: Int(rng.next() % 19) - 1, y: Int(rng.next() % 3), style: .plain, maxX: Int(rng.next() % 18))
+            b.write(
+                text, x: Int(rng.next() % 19) - 1, y: Int(rng.next() % 3), style: .plain, maxX: Int(rng.next() % 18))
             #expect(b.isWellFormed)
         }
     }

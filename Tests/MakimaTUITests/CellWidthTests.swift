@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Cell widths")
@@ -19,7 +20,9 @@ struct CellWidthTests {
 
     @Test("zero cells: controls, combining marks alone, ZWJ, format characters")
     func zero() {
-        for s: Unicode.Scalar in ["\u{0}", "\u{1B}", "\u{7F}", "\u{9B}", "\u{0301}", "\u{200D}", "\u{200B}", "\u{FE0F}"] {
+        for s: Unicode.Scalar in [
+            "\u{0}", "\u{1B}", "\u{7F}", "\u{9B}", "\u{0301}", "\u{200D}", "\u{200B}", "\u{FE0F}",
+        ] {
             #expect(CellWidth.of(s) == 0, "U+\(String(s.value, radix: 16))")
         }
     }

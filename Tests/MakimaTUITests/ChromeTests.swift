@@ -1,9 +1,12 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Masthead, NAV// strip, cards, badge")
 struct ChromeTests {
-    static let pills: [ConnectionPillState] = [.idle, .connecting, .online, .offline(secondsToRetry: 12), .offline(secondsToRetry: nil)]
+    static let pills: [ConnectionPillState] = [
+        .idle, .connecting, .online, .offline(secondsToRetry: 12), .offline(secondsToRetry: nil),
+    ]
 
     func masthead(_ model: MastheadModel, width: Int, glyphs: Glyphs = .unicode) -> CellBuffer {
         var b = CellBuffer(width: width, height: 1)
@@ -11,12 +14,14 @@ struct ChromeTests {
         return b
     }
 
-    @Test("masthead at 60, 80, 120, 200: pill always whole, nothing cut mid-character",
-          arguments: [60, 80, 120, 200])
+    @Test(
+        "masthead at 60, 80, 120, 200: pill always whole, nothing cut mid-character",
+        arguments: [60, 80, 120, 200])
     func mastheadWidths(width: Int) {
         for pill in Self.pills {
             for server in ["makima.jp", "契約サーバー.example.co.jp", "very-long-hostname.internal.example.com"] {
-                let b = masthead(MastheadModel(serverLabel: server, version: "0.1.0", pill: pill, clock: "14:05"), width: width)
+                let b = masthead(
+                    MastheadModel(serverLabel: server, version: "0.1.0", pill: pill, clock: "14:05"), width: width)
                 let line = b.line(0)
                 #expect(b.isWellFormed, "\(width) \(server)")
                 #expect(CellWidth.of(line) == width)
@@ -30,16 +35,18 @@ struct ChromeTests {
 
     @Test("masthead at 200 shows every part; narrower drops version before the server")
     func mastheadDropOrder() {
-        let model = MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .offline(secondsToRetry: 12), clock: "14:05")
+        let model = MastheadModel(
+            serverLabel: "makima.jp", version: "0.1.0", pill: .offline(secondsToRetry: 12), clock: "14:05")
         let wide = masthead(model, width: 200).line(0)
         for part in ["◎", "MAKIMA", "WS//OFFLINE 12s", "makima.jp", "v0.1.0", "14:05"] { #expect(wide.contains(part)) }
 
-        let long = MastheadModel(serverLabel: "prod-cluster-7.makima.example.com", version: "0.1.0", pill: .online, clock: "14:05")
+        let long = MastheadModel(
+            serverLabel: "prod-cluster-7.makima.example.com", version: "0.1.0", pill: .online, clock: "14:05")
         let at60 = masthead(long, width: 60).line(0)
         #expect(!at60.contains("v0.1.0"))
         #expect(at60.contains("MAKIMA"))
         #expect(at60.contains("WS//ONLINE"))
-        #expect(at60.contains("prod-cluster") )
+        #expect(at60.contains("prod-cluster"))
 
         let at30 = masthead(long, width: 30).line(0)
         #expect(at30.contains("WS//ONLINE"))
@@ -101,15 +108,17 @@ struct ChromeTests {
     @Test("dashed card: exact lines")
     func dashedCard() {
         var b = CellBuffer(width: 30, height: 4)
-        let inner = Card.render(into: &b, rect: b.bounds, title: "system", accessory: "M0 + M1", context: RenderContext())
+        let inner = Card.render(
+            into: &b, rect: b.bounds, title: "system", accessory: "M0 + M1", context: RenderContext())
         b.write("● Scaffold", x: inner.x, y: inner.y, style: .plain)
         b.write("READY", x: inner.maxX - 5, y: inner.y, style: .plain)
-        #expect(b.lines == [
-            "╭┄ SYSTEM// ┄┄┄┄┄┄┄ M0 + M1 ┄╮",
-            "┆ ● Scaffold           READY ┆",
-            "┆                            ┆",
-            "╰" + String(repeating: "┄", count: 28) + "╯",
-        ])
+        #expect(
+            b.lines == [
+                "╭┄ SYSTEM// ┄┄┄┄┄┄┄ M0 + M1 ┄╮",
+                "┆ ● Scaffold           READY ┆",
+                "┆                            ┆",
+                "╰" + String(repeating: "┄", count: 28) + "╯",
+            ])
         #expect(inner == Rect(x: 2, y: 1, width: 26, height: 2))
         #expect(b.style(atX: 0, y: 0).fg == .borderMuted)
         #expect(b.style(atX: 3, y: 0).fg == .foregroundMuted)
@@ -118,12 +127,15 @@ struct ChromeTests {
     @Test("dashed card: ASCII fallback and a title longer than the card")
     func asciiCard() {
         var b = CellBuffer(width: 16, height: 3)
-        Card.render(into: &b, rect: b.bounds, title: "glossary", accessory: "too long to fit", context: RenderContext(glyphs: .ascii))
-        #expect(b.lines == [
-            "+- GLOSSARY// -+",
-            "|              |",
-            "+--------------+",
-        ])
+        Card.render(
+            into: &b, rect: b.bounds, title: "glossary", accessory: "too long to fit",
+            context: RenderContext(glyphs: .ascii))
+        #expect(
+            b.lines == [
+                "+- GLOSSARY// -+",
+                "|              |",
+                "+--------------+",
+            ])
         var narrow = CellBuffer(width: 10, height: 2)
         Card.render(into: &narrow, rect: narrow.bounds, title: "directives", context: RenderContext())
         #expect(narrow.lines == ["╭┄ DIRE…┄╮", "╰┄┄┄┄┄┄┄┄╯"])
@@ -134,7 +146,9 @@ struct ChromeTests {
         let line = Badge.line(text: "支配する", subtitle: "CONTROL SYSTEM", context: RenderContext())
         #expect(line.text == " 支配する · CONTROL SYSTEM ")
         #expect(line.spans.allSatisfy { $0.style.bg == .panel })
-        #expect(Badge.line(text: "支配する", subtitle: "CONTROL SYSTEM", context: RenderContext(glyphs: .ascii)).text == " CONTROL SYSTEM ")
+        #expect(
+            Badge.line(text: "支配する", subtitle: "CONTROL SYSTEM", context: RenderContext(glyphs: .ascii)).text
+                == " CONTROL SYSTEM ")
     }
 
     @Test("braille logo: concentric rings, symmetric, brightest inside")
@@ -142,10 +156,12 @@ struct ChromeTests {
         var b = CellBuffer(width: 14, height: 7)
         BrailleLogo.render(into: &b, rect: b.bounds, context: RenderContext())
         let cells = (0..<7).flatMap { y in (0..<14).map { x in b[x, y] } }
-        #expect(cells.filter { $0.text != " " }.allSatisfy { ($0.text.unicodeScalars.first?.value ?? 0) & 0xFF00 == 0x2800 })
+        #expect(
+            cells.filter { $0.text != " " }.allSatisfy { ($0.text.unicodeScalars.first?.value ?? 0) & 0xFF00 == 0x2800 }
+        )
         // Left-right mirror: a dot pattern and its mirror image occupy mirrored cells.
         for y in 0..<7 { for x in 0..<7 { #expect((b[x, y].text == " ") == (b[13 - x, y].text == " "), "\(x),\(y)") } }
-        #expect(b.style(atX: 7, y: 3).fg == .accent)       // centre
+        #expect(b.style(atX: 7, y: 3).fg == .accent)  // centre
         #expect(b.style(atX: 0, y: 3).fg == .borderMuted)  // outer ring
         #expect(Set(cells.map(\.style.fg)).isSuperset(of: [.accent, .foregroundMuted, .borderMuted]))
     }

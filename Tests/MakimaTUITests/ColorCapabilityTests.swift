@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite struct ColorCapabilityTests {
@@ -25,7 +26,9 @@ import Testing
         Row(term: "xterm-256color", colors: 256, canChange: true, expected: .palette256, redefine: true),
         Row(term: "tmux-256color", colors: 256, canChange: false, expected: .palette256),
         // COLORTERM cannot make ncurses emit RGB through a 256-colour terminfo.
-        Row(term: "xterm-256color", colors: 256, canChange: true, colorTerm: "truecolor", expected: .palette256, redefine: true),
+        Row(
+            term: "xterm-256color", colors: 256, canChange: true, colorTerm: "truecolor", expected: .palette256,
+            redefine: true),
         Row(term: "xterm-256color", colors: 256, colorTerm: "24bit", expected: .palette256),
         Row(term: "xterm-88color", colors: 88, expected: .palette16),
         Row(term: "xterm", colors: 8, expected: .palette16, bright: false),
@@ -38,7 +41,9 @@ import Testing
         Row(term: "xterm-256color", colors: 256, noColor: "", expected: .palette256),
         Row(term: "xterm-256color", colors: 256, noColor: "yes", preference: .always, expected: .palette256),
         Row(term: "xterm-256color", colors: 256, preference: .never, expected: .none, bright: false),
-        Row(term: "xterm-direct", colors: 1 << 24, colorTerm: "truecolor", preference: .never, expected: .none, bright: false),
+        Row(
+            term: "xterm-direct", colors: 1 << 24, colorTerm: "truecolor", preference: .never, expected: .none,
+            bright: false),
         // --color=always cannot invent colours terminfo does not have.
         Row(term: "dumb", colors: -1, preference: .always, expected: .none, bright: false),
         // COLORS unknown (before ncurses starts): from the TERM name.
@@ -53,28 +58,33 @@ import Testing
 
     @Test(arguments: table)
     func detects(_ row: Row) {
-        let result = ColorDetection.detect(term: row.term, colors: row.colors, canChangeColor: row.canChange,
-                                           colorTerm: row.colorTerm, noColor: row.noColor, preference: row.preference)
+        let result = ColorDetection.detect(
+            term: row.term, colors: row.colors, canChangeColor: row.canChange,
+            colorTerm: row.colorTerm, noColor: row.noColor, preference: row.preference)
         #expect(result.capability == row.expected)
         #expect(result.hasBrightColors == row.bright)
         #expect(result.canRedefineColors == row.redefine)
     }
 
     @Test func truecolorOnA256ColourTerminfoExplainsItself() {
-        let result = ColorDetection.detect(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"],
-                                           colors: 256, canChangeColor: false, preference: .auto)
+        let result = ColorDetection.detect(
+            environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"],
+            colors: 256, canChangeColor: false, preference: .auto)
         #expect(result.notes.contains { $0.contains("TERM=xterm-direct") })
-        let tmux = ColorDetection.detect(environment: ["TERM": "tmux-256color", "COLORTERM": "truecolor"],
-                                         colors: 256, canChangeColor: false, preference: .auto)
+        let tmux = ColorDetection.detect(
+            environment: ["TERM": "tmux-256color", "COLORTERM": "truecolor"],
+            colors: 256, canChangeColor: false, preference: .auto)
         #expect(tmux.notes.contains { $0.contains("TERM=tmux-direct") })
-        let direct = ColorDetection.detect(environment: ["TERM": "xterm-direct", "COLORTERM": "truecolor"],
-                                           colors: 1 << 24, canChangeColor: false, preference: .auto)
+        let direct = ColorDetection.detect(
+            environment: ["TERM": "xterm-direct", "COLORTERM": "truecolor"],
+            colors: 1 << 24, canChangeColor: false, preference: .auto)
         #expect(direct.notes.isEmpty)
     }
 
     @Test func noColorIsReadFromTheEnvironment() {
-        let result = ColorDetection.detect(environment: ["TERM": "xterm-256color", "NO_COLOR": "1"],
-                                           colors: 256, canChangeColor: true, preference: .auto)
+        let result = ColorDetection.detect(
+            environment: ["TERM": "xterm-256color", "NO_COLOR": "1"],
+            colors: 256, canChangeColor: true, preference: .auto)
         #expect(result.capability == .none)
         #expect(result.notes == ["NO_COLOR is set"])
     }

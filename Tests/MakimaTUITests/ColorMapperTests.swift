@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite struct ColorMapperTests {
@@ -48,7 +49,8 @@ import Testing
         let palette = ColorMapper.palette(for: theme, capability: .palette256)
         for role in ColorRole.allCases {
             let index = palette.colorNumber(role)
-            #expect(index.map { (16...255).contains($0) } == true, "\(theme.name) \(role): \(String(describing: index))")
+            #expect(
+                index.map { (16...255).contains($0) } == true, "\(theme.name) \(role): \(String(describing: index))")
         }
     }
 

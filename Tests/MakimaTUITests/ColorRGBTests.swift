@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite struct ColorRGBTests {
@@ -21,11 +22,12 @@ import Testing
     }
 
     @Test func blendsPerChannelAndRounds() {
-        let white = RGB(hex: 0xFFFFFF), black = RGB(hex: 0x000000)
-        #expect(white.blend(alpha: 0.5, over: black) == RGB(r: 128, g: 128, b: 128)) // 127.5 rounds up
+        let white = RGB(hex: 0xFFFFFF)
+        let black = RGB(hex: 0x000000)
+        #expect(white.blend(alpha: 0.5, over: black) == RGB(r: 128, g: 128, b: 128))  // 127.5 rounds up
         #expect(white.blend(alpha: 1, over: black) == white)
         #expect(white.blend(alpha: 0, over: black) == black)
-        #expect(white.blend(alpha: 7, over: black) == white) // clamped
+        #expect(white.blend(alpha: 7, over: black) == white)  // clamped
         // accent @ 0.65 over background: 155*.65+12*.35 = 104.95, 195*.65+23*.35 = 134.8, 255*.65+41*.35 = 180.1
         #expect(RGB(hex: 0x9BC3FF).blend(alpha: 0.65, over: RGB(hex: 0x0C1729)) == RGB(r: 105, g: 135, b: 180))
     }

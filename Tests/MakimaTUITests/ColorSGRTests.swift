@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite struct ColorSGRTests {
@@ -20,7 +21,8 @@ import Testing
         ("38;5;208", .warn), ("38;5;94", .warn), ("38;5;21", .accent), ("38;5;33", .accent), ("38;5;51", .accent),
         ("38;5;201", .accent), ("38;5;111", .accent), ("38;5;231", .foreground), ("38;5;250", .foreground),
         ("38;5;244", .foregroundMuted), ("38;5;236", .foregroundMuted),
-        ("38;2;255;0;0", .danger), ("38;2;255;0;128", .danger), ("38;2;245;158;11", .warn), ("38;2;155;195;255", .accent),
+        ("38;2;255;0;0", .danger), ("38;2;255;0;128", .danger), ("38;2;245;158;11", .warn),
+        ("38;2;155;195;255", .accent),
         ("38:2::248:113:113", .danger), ("38:2:74:222:128", .ok), ("38:5:214", .warn),
     ])
     func foregroundColoursMapToRoles(_ sequence: String, _ role: ColorRole) {
@@ -33,7 +35,7 @@ import Testing
                 #expect(SGRColorMapping.role(for: theme[role]) == role, "\(theme.name) \(role)")
             }
         }
-        #expect(SGRColorMapping.role(for: Theme.makima[.foregroundMuted]) == .accent) // a blue, so accent
+        #expect(SGRColorMapping.role(for: Theme.makima[.foregroundMuted]) == .accent)  // a blue, so accent
     }
 
     @Test func everyXtermColourMapsToATextRole() {
@@ -45,7 +47,8 @@ import Testing
 
     @Test func attributesSetAndClear() {
         #expect(Self.style(after: ["1;31"]) == CellStyle(fg: .danger, attributes: .bold))
-        #expect(Self.style(after: ["1", "2", "3", "4", "7"]).attributes == [.bold, .dim, .italic, .underline, .reverse])
+        #expect(
+            Self.style(after: ["1", "2", "3", "4", "7"]).attributes == [.bold, .dim, .italic, .underline, .reverse])
         #expect(Self.style(after: ["1;2;3;4;7", "22"]).attributes == [.italic, .underline, .reverse])
         #expect(Self.style(after: ["1;3;4;7", "23;24;27"]).attributes == .bold)
         #expect(Self.style(after: ["4:3"]).attributes == .underline)
@@ -75,12 +78,12 @@ import Testing
 
     @Test func malformedInputChangesNothingItCannotRead() {
         #expect(Self.style(after: ["38;5"]) == Self.base)
-        #expect(Self.style(after: ["38;5;300;1"]) == CellStyle(fg: .body, attributes: .bold)) // no colour, rest read
+        #expect(Self.style(after: ["38;5;300;1"]) == CellStyle(fg: .body, attributes: .bold))  // no colour, rest read
         #expect(Self.style(after: ["38;2;300;0;0"]) == Self.base)
-        #expect(Self.style(after: ["38;9;1;31"]) == Self.base)         // unknown kind: rest unreadable
+        #expect(Self.style(after: ["38;9;1;31"]) == Self.base)  // unknown kind: rest unreadable
         #expect(Self.style(after: ["x;1"]) == CellStyle(fg: .body, attributes: .bold))
         #expect(Self.style(after: ["99999999999999999999999;31"]) == CellStyle(fg: .danger))
-        #expect(Self.style(after: ["5;6;8;9"]) == Self.base)            // blink, conceal, strike: ignored
+        #expect(Self.style(after: ["5;6;8;9"]) == Self.base)  // blink, conceal, strike: ignored
         #expect(Self.style(after: ["38:2:1"]) == Self.base)
     }
 

@@ -1,6 +1,7 @@
-import Glibc
 import Foundation
+import Glibc
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("UI bus, wake pipe, timers")
@@ -24,7 +25,12 @@ struct EventPlumbingTests {
         let log = Log()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            for i in 0..<100 { bus.post { MainActor.assertIsolated(); log.entries.append("job \(i)") } }
+            for i in 0..<100 {
+                bus.post {
+                    MainActor.assertIsolated()
+                    log.entries.append("job \(i)")
+                }
+            }
             done.signal()
         }
         thread.start()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Glosses: tap toggles, hold reveals while held")
@@ -19,21 +20,21 @@ struct GlossTests {
     @Test("a hold (press, repeat delay, auto-repeat) reveals while held and hides after the stream stops")
     func hold() {
         var g = GlossReveal()
-        g.press(at: 0)                      // key down
+        g.press(at: 0)  // key down
         #expect(g.revealed)
-        g.press(at: 0.5)                    // first auto-repeat after the keyboard's delay
+        g.press(at: 0.5)  // first auto-repeat after the keyboard's delay
         #expect(g.revealed)
         var t = 0.5
-        for _ in 0..<30 {                   // ~1 s of repeats every 33 ms
+        for _ in 0..<30 {  // ~1 s of repeats every 33 ms
             t += 0.033
             g.press(at: t)
             #expect(g.revealed)
             #expect(g.holding)
         }
-        g.settle(at: t + 0.1)               // still within the release timeout
+        g.settle(at: t + 0.1)  // still within the release timeout
         #expect(g.revealed)
         #expect(g.nextDeadline.map { $0 > t + 0.15 } == true)
-        g.settle(at: t + 0.2)               // repeats stopped: let go
+        g.settle(at: t + 0.2)  // repeats stopped: let go
         #expect(!g.revealed)
         #expect(!g.holding)
         #expect(g.nextDeadline == nil)
@@ -60,17 +61,18 @@ struct GlossTests {
         var g = GlossReveal()
         g.press(at: 0)
         #expect(g.revealed)
-        g.press(at: 0.3)                    // could be the first auto-repeat: wait
+        g.press(at: 0.3)  // could be the first auto-repeat: wait
         #expect(g.revealed)
         #expect(g.nextDeadline != nil)
-        g.settle(at: 0.5)                   // nothing followed: it was a tap
+        g.settle(at: 0.5)  // nothing followed: it was a tap
         #expect(!g.revealed)
         #expect(!g.holding)
     }
 
     @Test("AppState: the glossary card shows the English only while revealed")
     func rendered() {
-        var app = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .idle, clock: "12:00"))
+        var app = AppState(
+            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .idle, clock: "12:00"))
         let hidden = app.render(width: 120, height: 40).lines.joined(separator: "\n")
         #expect(hidden.contains("命令"))
         #expect(!hidden.contains("命令 directives"))

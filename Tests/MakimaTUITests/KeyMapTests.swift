@@ -1,6 +1,7 @@
 import CNcursesShim
 import Foundation
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Key map, help overlay, docs/keys.md")
@@ -15,11 +16,14 @@ struct KeyMapTests {
     func footerHintsInHelp() {
         for contexts in Self.paneContexts {
             let keyMap = KeyMap.standard
-            let help = HelpOverlay.lines(keyMap.helpSections(modes: [contexts + [.global], [.textInput]]), width: 200).map(\.text)
+            let help = HelpOverlay.lines(keyMap.helpSections(modes: [contexts + [.global], [.textInput]]), width: 200)
+                .map(\.text)
             let hints = keyMap.footerHints(in: contexts + [.global]) + keyMap.footerHints(in: [.textInput])
             #expect(!hints.isEmpty)
             for h in hints {
-                #expect(help.contains { $0.hasPrefix(h.label + " ") && $0.contains(h.description) }, "\(h.label) \(h.description)")
+                #expect(
+                    help.contains { $0.hasPrefix(h.label + " ") && $0.contains(h.description) },
+                    "\(h.label) \(h.description)")
             }
         }
     }
@@ -34,7 +38,9 @@ struct KeyMapTests {
         #expect(a.helpOpen)
         let screen = a.render(width: 200, height: 60).lines.joined(separator: "\n")
         #expect(screen.contains("HELP//"))
-        for (_, bindings) in a.helpSections { for b in bindings { #expect(screen.contains(b.description), "\(b.description)") } }
+        for (_, bindings) in a.helpSections {
+            for b in bindings { #expect(screen.contains(b.description), "\(b.description)") }
+        }
         a.handle(.escape, now: 0)
         #expect(!a.helpOpen)
     }
@@ -73,9 +79,11 @@ struct KeyMapTests {
 
     @Test("docs/keys.md is the key map's markdown and lists every binding")
     func docsInStep() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let doc = try String(contentsOf: root.appendingPathComponent("docs/keys.md"), encoding: .utf8)
-        #expect(doc == KeyMap.standard.markdown(), "regenerate with: swift run makima-tui --print-keymap > docs/keys.md")
+        #expect(
+            doc == KeyMap.standard.markdown(), "regenerate with: swift run makima-tui --print-keymap > docs/keys.md")
         for b in KeyMap.standard.bindings { #expect(doc.contains("| `\(b.label)` | \(b.description) |")) }
         for command in CommandLineState.commands { #expect(doc.contains("`\(command)`")) }
     }

@@ -1,12 +1,14 @@
 import Foundation
-@testable import MakimaKit
 import Testing
+
+@testable import MakimaKit
 @testable import MakimaTUI
 
 @Suite("Live binding: keys to requests, banner and toasts, pill, tmux")
 struct LiveBindingTests {
     func app() -> AppState {
-        AppState(masthead: MastheadModel(serverLabel: "127.0.0.1:8787", version: "0.1.0", pill: .online, clock: "12:00"))
+        AppState(
+            masthead: MastheadModel(serverLabel: "127.0.0.1:8787", version: "0.1.0", pill: .online, clock: "12:00"))
     }
 
     @Test("keys the data layer acts on become requests: panes shown, r, R, Enter on a row, f")
@@ -14,7 +16,9 @@ struct LiveBindingTests {
         var a = app()
         a.handle(.char("3"), now: 0)
         #expect(a.takeRequests() == [.paneShown(.tasks)])
-        a.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneViewModel(rows: [ListRow(id: "t-1", line: StyledLine("build"))])) }
+        a.stack.update(.tasks, as: ListPane.self) {
+            $0.update(ListPaneViewModel(rows: [ListRow(id: "t-1", line: StyledLine("build"))]))
+        }
         a.handle(.char("r"), now: 0)
         a.handle(.char("R"), now: 0)
         a.handle(.enter, now: 0)
@@ -44,7 +48,9 @@ struct LiveBindingTests {
     func outputPaneKeys() {
         var a = app()
         a.handle(.char("3"), now: 0)
-        a.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "x", lines: (0..<50).map { StyledLine("l\($0)") })))
+        a.stack.push(
+            TaskOutputPane(
+                model: TaskOutputViewModel(taskID: "t", title: "x", lines: (0..<50).map { StyledLine("l\($0)") })))
         _ = a.takeRequests()
         a.handle(.char("k"), now: 0)
         #expect((a.stack.top as? TaskOutputPane)?.following == false)
@@ -85,7 +91,8 @@ struct LiveBindingTests {
         #expect(none == nil && q.display == nil)
         for i in 0..<20 { _ = q.push(NoticeLine("n\(i)", level: .muted)) }
         #expect(q.display?.text == "n0  (+\(ToastQueue.limit) more)")
-        let n = MeshNotification(id: 1, kind: .taskFailed, title: "Task failed", body: "Build\nthe thing", link: .task("t"), at: Date())
+        let n = MeshNotification(
+            id: 1, kind: .taskFailed, title: "Task failed", body: "Build\nthe thing", link: .task("t"), at: Date())
         #expect(ToastQueue.notice(for: n) == NoticeLine("Task failed: Build the thing", level: .danger))
     }
 
@@ -95,9 +102,15 @@ struct LiveBindingTests {
         #expect(ConnectionPillState(.idle, now: now) == .idle)
         #expect(ConnectionPillState(ConnectionStatus(phase: .connecting), now: now) == .connecting)
         #expect(ConnectionPillState(ConnectionStatus(phase: .online), now: now) == .online)
-        #expect(ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: now.addingTimeInterval(12.2))), now: now) == .offline(secondsToRetry: 13))
-        #expect(ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: now.addingTimeInterval(-3))), now: now) == .offline(secondsToRetry: 0))
-        #expect(ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: nil), unauthorized: true), now: now) == .offline(secondsToRetry: nil))
+        #expect(
+            ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: now.addingTimeInterval(12.2))), now: now)
+                == .offline(secondsToRetry: 13))
+        #expect(
+            ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: now.addingTimeInterval(-3))), now: now)
+                == .offline(secondsToRetry: 0))
+        #expect(
+            ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: nil), unauthorized: true), now: now)
+                == .offline(secondsToRetry: nil))
     }
 
     @Test("tmux notifications: only inside tmux; the text can be neither an option nor a format")
@@ -105,7 +118,11 @@ struct LiveBindingTests {
         #expect(TmuxNotifier(environment: [:]) == nil)
         let t = try #require(TmuxNotifier(environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TMUX_PANE": "%3"]))
         let args = t.arguments(for: "-x #(touch /tmp/pwned) #{pane_id}\nsecond line")
-        #expect(args == ["display-message", "-d", "5000", "-t", "%3", "--", "MAKIMA: -x ##(touch /tmp/pwned) ##{pane_id} second line"])
+        #expect(
+            args == [
+                "display-message", "-d", "5000", "-t", "%3", "--",
+                "MAKIMA: -x ##(touch /tmp/pwned) ##{pane_id} second line",
+            ])
         #expect(t.arguments(for: String(repeating: "a", count: 500)).last!.count == "MAKIMA: ".count + 201)
     }
 }

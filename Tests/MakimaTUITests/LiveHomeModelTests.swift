@@ -1,6 +1,7 @@
 import Foundation
 import MakimaKit
 import Testing
+
 @testable import MakimaTUI
 
 /// A hub filled the way the engine fills it: lists from the server or the cache, with times.
@@ -9,7 +10,9 @@ enum MeshFixture {
     static let now = Date(timeIntervalSince1970: 2_000_000_000)
 
     static let daemons = [
-        Daemon(id: "d1", hostname: "kestrel.mesh.local", status: .online, lastHeartbeat: now.addingTimeInterval(-12), runningTasks: 2, maxConcurrentTasks: 4),
+        Daemon(
+            id: "d1", hostname: "kestrel.mesh.local", status: .online, lastHeartbeat: now.addingTimeInterval(-12),
+            runningTasks: 2, maxConcurrentTasks: 4),
         Daemon(id: "d2", hostname: "osprey", status: .busy),
         Daemon(id: "d3", hostname: "falcon", status: .offline, lastHeartbeat: now.addingTimeInterval(-7200)),
     ]
@@ -19,17 +22,24 @@ enum MeshFixture {
     ]
     static let contracts = [
         Contract(id: "c1", name: "Old one", phase: "review", status: .active, updatedAt: now.addingTimeInterval(-9000)),
-        Contract(id: "c2", name: "決済フロー移行 · Payment flow migration", phase: "executing", status: .active, updatedAt: now.addingTimeInterval(-10)),
+        Contract(
+            id: "c2", name: "決済フロー移行 · Payment flow migration", phase: "executing", status: .active,
+            updatedAt: now.addingTimeInterval(-10)),
         Contract(id: "c3", name: "Done", phase: "done", status: .completed, updatedAt: now),
         Contract(id: "c4", name: "Middle", phase: "planning", status: .active, updatedAt: now.addingTimeInterval(-500)),
-        Contract(id: "c5", name: "Oldest", phase: "planning", status: .active, updatedAt: now.addingTimeInterval(-99_000)),
+        Contract(
+            id: "c5", name: "Oldest", phase: "planning", status: .active, updatedAt: now.addingTimeInterval(-99_000)),
     ]
     static let pending = [
-        Directive(id: "r1", title: "週次レポートを準備", status: "active", hasPendingQuestion: true,
-                  pendingQuestion: SupervisorQuestion(id: "q1", text: "本番データに触れる前に確認させてください。", taskID: "t2")),
+        Directive(
+            id: "r1", title: "週次レポートを準備", status: "active", hasPendingQuestion: true,
+            pendingQuestion: SupervisorQuestion(id: "q1", text: "本番データに触れる前に確認させてください。", taskID: "t2"))
     ]
-    static let listen = [ListenSession(id: "l1", title: "Live: release checklist", startedAt: now.addingTimeInterval(-3 * 3600),
-                                       transcriptPreview: "A supervisor question\non migration 0042")]
+    static let listen = [
+        ListenSession(
+            id: "l1", title: "Live: release checklist", startedAt: now.addingTimeInterval(-3 * 3600),
+            transcriptPreview: "A supervisor question\non migration 0042")
+    ]
 
     /// Home's five lists, fetched `age` seconds before `now` (from the cache when `cached`).
     static func hub(age: TimeInterval = 0, cached: Bool = false) -> StoreHub {
@@ -58,7 +68,11 @@ struct LiveHomeModelTests {
         #expect(m.activeContractsCount == 4)
         #expect(m.topContracts.map(\.name) == ["決済フロー移行 · Payment flow migration", "Middle", "Old one"])
         #expect(m.pendingQuestions == [.init(directive: "週次レポートを準備", question: "本番データに触れる前に確認させてください。")])
-        #expect(m.latestListen == .init(title: "Live: release checklist", started: "started 3h ago", preview: "A supervisor question on migration 0042"))
+        #expect(
+            m.latestListen
+                == .init(
+                    title: "Live: release checklist", started: "started 3h ago",
+                    preview: "A supervisor question on migration 0042"))
         #expect([m.daemons, m.tasks, m.contracts, m.directives, m.listen].allSatisfy { $0 == .fresh })
         #expect(m.summary == nil)
     }
@@ -85,7 +99,9 @@ struct LiveHomeModelTests {
         #expect(m.daemonsOnline == 2 && m.daemonsOffline == 1)
         #expect(m.daemons == .failed(age: "1m", message: "cannot reach server"))
         #expect(m.daemons.marker == "STALE 1m")
-        #expect(m.summary == NoticeLine("showing data from 1m ago; the last refresh failed: cannot reach server", level: .warn))
+        #expect(
+            m.summary
+                == NoticeLine("showing data from 1m ago; the last refresh failed: cannot reach server", level: .warn))
     }
 
     @Test("nothing loaded: loading, then an error without data is said plainly")
@@ -103,7 +119,12 @@ struct LiveHomeModelTests {
     @Test("a status event moves a task out of RUNNING on Home without a poll")
     func statusEvents() {
         let hub = MeshFixture.hub()
-        hub.apply(.events([TaskEvent(eventID: 9, taskID: "t1", seq: 1, type: .status, payload: .status(status: .failed, previous: .running, reason: nil))]))
+        hub.apply(
+            .events([
+                TaskEvent(
+                    eventID: 9, taskID: "t1", seq: 1, type: .status,
+                    payload: .status(status: .failed, previous: .running, reason: nil))
+            ]))
         let m = HomeMeshModel.from(hub, now: now)
         #expect(m.runningCount == 1)
     }

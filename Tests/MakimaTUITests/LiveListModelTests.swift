@@ -1,6 +1,7 @@
 import Foundation
 import MakimaKit
 import Testing
+
 @testable import MakimaTUI
 
 @MainActor @Suite("Live list panes: view models from the stores")
@@ -45,19 +46,26 @@ struct LiveListModelTests {
         #expect(q.queries(for: .tasks) == [.tasks(status: .running, contractID: nil)])
         let daemonsHaveNone = !q.next(.daemons)
         #expect(daemonsHaveNone)
-        #expect(Set(PaneQueries.home) == [.daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
-                                          .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil)])
+        #expect(
+            Set(PaneQueries.home) == [
+                .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
+                .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
+            ])
     }
 
     @Test("tasks: status colours — running accent, completed ok, failed danger, pending and queued muted")
     func taskColours() {
         let hub = StoreHub()
         let tasks = [TaskStatus.running, .completed, .failed, .pending, .queued].enumerated().map {
-            MeshTask(id: "t\($0.offset)", title: "task \($0.offset)", status: $0.element, updatedAt: now.addingTimeInterval(-120))
+            MeshTask(
+                id: "t\($0.offset)", title: "task \($0.offset)", status: $0.element,
+                updatedAt: now.addingTimeInterval(-120))
         }
         hub.apply(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: now, fromCache: false))
         let m = ListPaneModels.tasks(hub, status: nil, now: now)
-        let roles = zip(m.rows, tasks).map { row, t in row.line.spans.first { $0.text == t.status.rawValue.uppercased() }?.style.fg }
+        let roles = zip(m.rows, tasks).map { row, t in
+            row.line.spans.first { $0.text == t.status.rawValue.uppercased() }?.style.fg
+        }
         #expect(roles == [.accent, .ok, .danger, .foregroundMuted, .foregroundMuted])
         #expect(m.rows[0].line.text.hasSuffix("2m ago"))
     }
@@ -90,7 +98,8 @@ struct LiveListModelTests {
     @Test("listen: title, started, preview on one line")
     func listen() {
         let hub = StoreHub()
-        hub.apply(.list(.listenSessions(limit: nil), .listenSessions(MeshFixture.listen), fetchedAt: now, fromCache: false))
+        hub.apply(
+            .list(.listenSessions(limit: nil), .listenSessions(MeshFixture.listen), fetchedAt: now, fromCache: false))
         let text = ListPaneModels.listen(hub, now: now).rows[0].line.text
         #expect(text.hasPrefix("Live: release checklist"))
         #expect(text.contains("3h ago · live"))
@@ -100,7 +109,8 @@ struct LiveListModelTests {
     @Test("a failed refresh keeps the rows and puts STALE, the age and the error in the header")
     func staleAndErrors() {
         let hub = StoreHub()
-        hub.apply(.list(.daemons, .daemons(MeshFixture.daemons), fetchedAt: now.addingTimeInterval(-300), fromCache: true))
+        hub.apply(
+            .list(.daemons, .daemons(MeshFixture.daemons), fetchedAt: now.addingTimeInterval(-300), fromCache: true))
         var m = ListPaneModels.daemons(hub, now: now)
         #expect(m.detail == "2 ONLINE / 1 OFFLINE · 3 daemons · STALE 5m")
         hub.apply(.listFailed(.daemons, message: "HTTP 502: bad gateway"))
@@ -120,9 +130,10 @@ struct LiveListModelTests {
         var counters = StreamCounters()
         counters.eventsApplied = 1234
         counters.duplicatesDropped = 7
-        let facts = SettingsFacts(server: "http://127.0.0.1:8787", maskedKey: key.masked, keySource: "stored",
-                                  cachePath: "/tmp/c/cache.sqlite", version: "0.1.0", connection: "ONLINE",
-                                  counters: counters, connectionsOpened: 3)
+        let facts = SettingsFacts(
+            server: "http://127.0.0.1:8787", maskedKey: key.masked, keySource: "stored",
+            cachePath: "/tmp/c/cache.sqlite", version: "0.1.0", connection: "ONLINE",
+            counters: counters, connectionsOpened: 3)
         let text = facts.model.rows.map(\.line.text).joined(separator: "\n")
         #expect(!text.contains(key.secret))
         #expect(text.contains("mk_…4242 (stored)"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Command line, list view, pane stack")
@@ -80,7 +81,8 @@ struct NavigationTests {
         var list = ListView(rows: Self.rows((1...30).map { "row \($0)" }))
         list.moveUp()
         #expect(list.selection == 0)
-        list.moveDown(); list.moveDown()
+        list.moveDown()
+        list.moveDown()
         #expect(list.selectedRow?.id == "id2")
         list.moveToBottom()
         #expect(list.selection == 29)
@@ -105,7 +107,8 @@ struct NavigationTests {
     @Test("list view: the / filter narrows the rows, keeps the selected row, Esc clears it")
     func listFilter() {
         var list = ListView(rows: Self.rows(["alpha build", "beta deploy", "gamma build", "delta test"]))
-        list.moveDown(); list.moveDown()
+        list.moveDown()
+        list.moveDown()
         #expect(list.selectedRow?.id == "id2")
         list.beginFilter()
         for c in "BUILD" { _ = list.editFilter(.insert(c)) }
@@ -155,9 +158,9 @@ struct NavigationTests {
         let screen = a.render(width: 80, height: 24)
         #expect(screen.trimmedLine(4).hasPrefix(" /qu"))
         #expect(screen.trimmedLine(5) == " ▸ queue worker")
-        a.handle(.escape, now: 0)   // clears the filter, stays on the pane
+        a.handle(.escape, now: 0)  // clears the filter, stays on the pane
         #expect(a.stack.top.id == .tasks)
-        a.handle(.escape, now: 0)   // then Esc goes back
+        a.handle(.escape, now: 0)  // then Esc goes back
         #expect(a.stack.top.id == .home)
     }
 
@@ -167,7 +170,7 @@ struct NavigationTests {
         a.handle(.char("2"), now: 0)
         a.handle(.char("5"), now: 0)
         #expect(a.stack.ids == [.home, .contracts, .daemons])
-        a.handle(.char("2"), now: 0)     // already below: back down to it
+        a.handle(.char("2"), now: 0)  // already below: back down to it
         #expect(a.stack.ids == [.home, .contracts])
         a.handle(.char("q"), now: 0)
         #expect(a.stack.ids == [.home])
@@ -204,7 +207,9 @@ struct NavigationTests {
         #expect(a.quitRequested)
     }
 
-    @Test("every screen size renders well-formed, with the chrome in place", arguments: [(60, 16), (80, 24), (120, 40), (200, 50), (61, 17)])
+    @Test(
+        "every screen size renders well-formed, with the chrome in place",
+        arguments: [(60, 16), (80, 24), (120, 40), (200, 50), (61, 17)])
     func sizes(size: (Int, Int)) {
         for pane in ["1", "2", "7"] {
             var a = app()

@@ -1,5 +1,6 @@
 import CNcursesShim
 import Testing
+
 @testable import MakimaTUI
 
 /// The ncurses backend against real ncurses, on a `newterm` that writes to /dev/null: what
@@ -21,7 +22,8 @@ struct NcursesBackendTests {
         var shortPair: Int16 = 0
         var pair: Int32 = 0
         getcchar(&cch, &chars, &attrs, &shortPair, &pair)
-        let text = String(String.UnicodeScalarView(chars.prefix { $0 != 0 }.compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
+        let text = String(
+            String.UnicodeScalarView(chars.prefix { $0 != 0 }.compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
         return ReadCell(text: text, pair: pair, attrs: attrs)
     }
 

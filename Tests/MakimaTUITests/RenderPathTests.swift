@@ -1,12 +1,14 @@
-import Testing
 import MakimaKit
+import Testing
+
 @testable import MakimaTUI
 
 @Suite("Task output colours, colourless and ASCII terminals")
 struct RenderPathTests {
     @Test("SGR in task output shows only as palette roles")
     func sgrToRoles() {
-        let raw = "\u{1B}[1;31mFAILED\u{1B}[0m build \u{1B}[38;5;46mok\u{1B}[39m \u{1B}[38;2;255;200;0mwarn\u{1B}[0m \u{1B}[44;7mbadge\u{1B}[0m\n\u{1B}]0;title\u{07}next \u{1B}[34mline"
+        let raw =
+            "\u{1B}[1;31mFAILED\u{1B}[0m build \u{1B}[38;5;46mok\u{1B}[39m \u{1B}[38;2;255;200;0mwarn\u{1B}[0m \u{1B}[44;7mbadge\u{1B}[0m\n\u{1B}]0;title\u{07}next \u{1B}[34mline"
         let cleaned = UntrustedText.cleanKeepingSGR(raw)
         let lines = StyledTextBuilder.lines(cleaned)
         #expect(lines.map(\.text) == ["FAILED build ok warn badge", "next line"])
@@ -48,7 +50,9 @@ struct RenderPathTests {
 
     @Test("without colour every cell resolves to attributes only, the current NAV item in reverse")
     func noColor() {
-        var app = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .offline(secondsToRetry: 3), clock: "12:00"))
+        var app = AppState(
+            masthead: MastheadModel(
+                serverLabel: "makima.jp", version: "0.1.0", pill: .offline(secondsToRetry: 3), clock: "12:00"))
         app.handle(.char("2"), now: 0)
         let b = app.render(width: 100, height: 30)
         let palette = ColorMapper.palette(for: .makima, capability: .none)
@@ -69,21 +73,25 @@ struct RenderPathTests {
     @Test("ASCII fallback: every cell has an ASCII look-alike")
     func asciiFallback() {
         for pane in ["1", "2"] {
-            var app = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .connecting, clock: "12:00"),
-                               glyphs: .ascii)
+            var app = AppState(
+                masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .connecting, clock: "12:00"),
+                glyphs: .ascii)
             app.handle(.char(Character(pane)), now: 0)
             app.handle(.char("?"), now: 0)
             let b = app.render(width: 120, height: 40)
             for y in 0..<b.height {
                 for x in 0..<b.width where !b[x, y].isContinuation {
                     let shown = AsciiFallback.transliterate(b[x, y].text)
-                    #expect(shown.allSatisfy(\.isASCII) && (shown != "?" || b[x, y].text == "?"), "\(x),\(y): \(b[x, y].text)")
+                    #expect(
+                        shown.allSatisfy(\.isASCII) && (shown != "?" || b[x, y].text == "?"),
+                        "\(x),\(y): \(b[x, y].text)")
                 }
             }
             #expect(b.line(0).contains("@ MAKIMA"))
             #expect(b.line(0).contains("WS//..."))
         }
-        var home = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .idle, clock: ""), glyphs: .ascii)
+        var home = AppState(
+            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .idle, clock: ""), glyphs: .ascii)
         let lines = home.render(width: 120, height: 40).lines.joined(separator: "\n")
         #expect(lines.contains("+- GLOSSARY// "))
         #expect(lines.contains("| directives"))

@@ -1,5 +1,5 @@
-import Testing
 import MakimaKit
+import Testing
 
 /// Hostile strings a daemon or server could send. Each is cleaned as it would be on arrival and
 /// must come out with no ESC, no C0 control but newline, no DEL, no C1 control and no bidi
@@ -31,18 +31,30 @@ struct SanitizerCorpusTests {
     ]
     // OSC
     static let group1: [Case] = [
-        Case(name: "OSC 0 title ended by BEL", input: "\(e)]0;pwned title\u{07}text", survives: ["text"], gone: ["pwned"]),
-        Case(name: "OSC 2 title ended by ST", input: "\(e)]2;pwned title\(e)\\text", survives: ["text"], gone: ["pwned"]),
-        Case(name: "OSC 52 clipboard write", input: "copy\(e)]52;c;Y3VybCBldmlsIHwgc2g=\u{07}me", survives: ["copyme"], gone: ["Y3Vy"]),
+        Case(
+            name: "OSC 0 title ended by BEL", input: "\(e)]0;pwned title\u{07}text", survives: ["text"], gone: ["pwned"]
+        ),
+        Case(
+            name: "OSC 2 title ended by ST", input: "\(e)]2;pwned title\(e)\\text", survives: ["text"], gone: ["pwned"]),
+        Case(
+            name: "OSC 52 clipboard write", input: "copy\(e)]52;c;Y3VybCBldmlsIHwgc2g=\u{07}me", survives: ["copyme"],
+            gone: ["Y3Vy"]),
         Case(name: "OSC 52 clipboard query", input: "q\(e)]52;c;?\(e)\\r", survives: ["qr"]),
-        Case(name: "OSC 8 hyperlink", input: "\(e)]8;;https://evil.example/\(e)\\click here\(e)]8;;\(e)\\", survives: ["click here"], gone: ["evil.example"]),
+        Case(
+            name: "OSC 8 hyperlink", input: "\(e)]8;;https://evil.example/\(e)\\click here\(e)]8;;\(e)\\",
+            survives: ["click here"], gone: ["evil.example"]),
         Case(name: "OSC 4 palette change", input: "\(e)]4;1;rgb:ff/00/00\u{07}col", survives: ["col"], gone: ["rgb:"]),
-        Case(name: "OSC 1337 iTerm file", input: "\(e)]1337;File=inline=1:AAAA\u{07}img", survives: ["img"], gone: ["File="]),
+        Case(
+            name: "OSC 1337 iTerm file", input: "\(e)]1337;File=inline=1:AAAA\u{07}img", survives: ["img"],
+            gone: ["File="]),
     ]
     // DCS, APC, PM, SOS
     static let group2: [Case] = [
         Case(name: "DCS request status", input: "\(e)P$qm\(e)\\ok", survives: ["ok"], gone: ["$qm"]),
-        Case(name: "DCS tmux passthrough with nested OSC 52", input: "\(e)Ptmux;\(e)\(e)]52;c;ZXZpbA==\u{07}\(e)\\visible", survives: ["visible"], gone: ["ZXZpbA", "tmux;"]),
+        Case(
+            name: "DCS tmux passthrough with nested OSC 52",
+            input: "\(e)Ptmux;\(e)\(e)]52;c;ZXZpbA==\u{07}\(e)\\visible", survives: ["visible"],
+            gone: ["ZXZpbA", "tmux;"]),
         Case(name: "DCS sixel image", input: "\(e)Pq#0;2;0;0;0#0~~@@vv\(e)\\pic", survives: ["pic"], gone: ["~~@@"]),
         Case(name: "APC kitty graphics", input: "\(e)_Gf=100,a=T;AAAA\(e)\\img", survives: ["img"], gone: ["f=100"]),
         Case(name: "PM privacy message", input: "\(e)^secret\(e)\\x", survives: ["x"], gone: ["secret"]),
@@ -51,17 +63,24 @@ struct SanitizerCorpusTests {
     // 8-bit C1 forms (as Unicode scalars U+0080–U+009F)
     static let group3: [Case] = [
         Case(name: "8-bit CSI", input: "\u{9B}31mred8", survives: ["red8"]),
-        Case(name: "8-bit OSC ended by 8-bit ST", input: "\u{9D}0;title8\u{9C}after8", survives: ["after8"], gone: ["title8"]),
+        Case(
+            name: "8-bit OSC ended by 8-bit ST", input: "\u{9D}0;title8\u{9C}after8", survives: ["after8"],
+            gone: ["title8"]),
         Case(name: "8-bit DCS", input: "\u{90}q#0~~\u{9C}s8", survives: ["s8"], gone: ["#0~~"]),
-        Case(name: "8-bit APC, PM and SOS", input: "a\u{9F}apc\u{9C}b\u{9E}pm\u{9C}c\u{98}sos\u{9C}d", survives: ["abcd"], gone: ["apc", "pm", "sos"]),
-        Case(name: "other C1 controls (IND, NEL, RI, SS2)", input: "n\u{84}e\u{85}x\u{8D}t\u{8E}!", survives: ["next!"]),
+        Case(
+            name: "8-bit APC, PM and SOS", input: "a\u{9F}apc\u{9C}b\u{9E}pm\u{9C}c\u{98}sos\u{9C}d",
+            survives: ["abcd"], gone: ["apc", "pm", "sos"]),
+        Case(
+            name: "other C1 controls (IND, NEL, RI, SS2)", input: "n\u{84}e\u{85}x\u{8D}t\u{8E}!", survives: ["next!"]),
     ]
     // C0 and friends
     static let group4: [Case] = [
         Case(name: "every C0 control", input: "c0:" + allC0 + ":end", survives: ["c0::end"]),
         Case(name: "BEL", input: "ding\u{07}dong", survives: ["dingdong"]),
         Case(name: "backspace overwrite", input: "safe\u{08}\u{08}\u{08}\u{08}evil", survives: ["safeevil"]),
-        Case(name: "carriage return overwrite", input: "rm -rf ~/work\rls -la      ", survives: ["rm -rf ~/work", "ls -la"]),
+        Case(
+            name: "carriage return overwrite", input: "rm -rf ~/work\rls -la      ",
+            survives: ["rm -rf ~/work", "ls -la"]),
         Case(name: "NUL bytes", input: "a\u{0}b\u{0}c", survives: ["abc"]),
         Case(name: "DEL", input: "de\u{7F}l", survives: ["del"]),
         Case(name: "vertical tab and form feed", input: "v\u{0B}t\u{0C}f", survives: ["vtf"]),
@@ -83,7 +102,9 @@ struct SanitizerCorpusTests {
         Case(name: "nested ESC before CSI", input: "\(e)\(e)\(e)[31mX", survives: ["X"]),
         Case(name: "CSI restarted inside CSI", input: "\(e)[12\(e)[31mY", survives: ["Y"]),
         Case(name: "unterminated CSI at the end", input: "shown\(e)[31", survives: ["shown"]),
-        Case(name: "unterminated OSC at the end", input: "shown2\(e)]0;title that never ends", survives: ["shown2"], gone: ["never ends"]),
+        Case(
+            name: "unterminated OSC at the end", input: "shown2\(e)]0;title that never ends", survives: ["shown2"],
+            gone: ["never ends"]),
         Case(name: "lone ESC at the end", input: "end\(e)", survives: ["end"]),
         Case(name: "ST without a string", input: "st\(e)\\ok", survives: ["stok"]),
     ]
@@ -97,9 +118,13 @@ struct SanitizerCorpusTests {
     ]
     // Ordinary text that must not be harmed
     static let group8: [Case] = [
-        Case(name: "combining marks and ZWJ emoji stay", input: "cafe\u{0301} 👩‍💻 契約テスト", survives: ["cafe\u{0301} 👩‍💻 契約テスト"]),
+        Case(
+            name: "combining marks and ZWJ emoji stay", input: "cafe\u{0301} 👩‍💻 契約テスト",
+            survives: ["cafe\u{0301} 👩‍💻 契約テスト"]),
         Case(name: "escape symbol look-alike stays", input: "press ␛ then [31m", survives: ["press ␛ then [31m"]),
-        Case(name: "100 KB line with attacks sprinkled in", input: longA + "\(e)]52;c;eA==\u{07}\(e)[2J" + longB, survives: [longA + longB], gone: ["eA=="]),
+        Case(
+            name: "100 KB line with attacks sprinkled in", input: longA + "\(e)]52;c;eA==\u{07}\(e)[2J" + longB,
+            survives: [longA + longB], gone: ["eA=="]),
     ]
     static let manyParameters = String(repeating: "1;", count: 10_000)
     static let longA = String(repeating: "A", count: 50_000)

@@ -1,12 +1,15 @@
 import Foundation
 import MakimaKit
 import Testing
+
 @testable import MakimaTUI
 
 @Suite("Task output view: buffer to styled lines, follow mode")
 struct TaskOutputViewTests {
     func output(_ seq: Int, _ text: String, stream: String = "assistant") -> TaskEvent {
-        TaskEvent(eventID: Int64(seq), taskID: "t", seq: seq, type: .output, payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
+        TaskEvent(
+            eventID: Int64(seq), taskID: "t", seq: seq, type: .output,
+            payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
     }
 
     /// What a fresh conversion of the whole buffer gives (the reference for the incremental one).
@@ -15,7 +18,8 @@ struct TaskOutputViewTests {
         return fresh.lines(of: buffer)
     }
 
-    @Test("incremental conversion equals a full one across appends, an open line, trimming and older output put in front")
+    @Test(
+        "incremental conversion equals a full one across appends, an open line, trimming and older output put in front")
     func incremental() {
         var buffer = TaskOutputBuffer(capacity: 50)
         var lines = TaskOutputLines()
@@ -47,8 +51,10 @@ struct TaskOutputViewTests {
     @Test("colours from SGR carry to the next line of the same stream, never into another stream")
     func sgrCarries() {
         var buffer = TaskOutputBuffer()
-        buffer.append([output(1, "\u{1B}[32mgreen starts\nstill green\n"), output(2, "boom\n", stream: "stderr"),
-                       output(3, "more green\u{1B}[0m plain\n")])
+        buffer.append([
+            output(1, "\u{1B}[32mgreen starts\nstill green\n"), output(2, "boom\n", stream: "stderr"),
+            output(3, "more green\u{1B}[0m plain\n"),
+        ])
         var conv = TaskOutputLines()
         let lines = conv.lines(of: buffer)
         #expect(lines.map(\.text) == ["green starts", "still green", "boom", "more green plain"])
@@ -63,19 +69,30 @@ struct TaskOutputViewTests {
         var buffer = TaskOutputBuffer()
         buffer.append([
             output(1, "work\n"),
-            TaskEvent(eventID: 2, taskID: "t", seq: 2, type: .supervisorQuestion, payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: nil)),
-            TaskEvent(eventID: 3, taskID: "t", seq: 3, type: .completionGate, payload: .completionGate(ready: true, summary: "all green", body: "")),
-            TaskEvent(eventID: 4, taskID: "t", seq: 4, type: .status, payload: .status(status: .failed, previous: .running, reason: "exit 1")),
+            TaskEvent(
+                eventID: 2, taskID: "t", seq: 2, type: .supervisorQuestion,
+                payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: nil)),
+            TaskEvent(
+                eventID: 3, taskID: "t", seq: 3, type: .completionGate,
+                payload: .completionGate(ready: true, summary: "all green", body: "")),
+            TaskEvent(
+                eventID: 4, taskID: "t", seq: 4, type: .status,
+                payload: .status(status: .failed, previous: .running, reason: "exit 1")),
         ])
         var conv = TaskOutputLines()
         let lines = conv.lines(of: buffer)
-        #expect(lines.map(\.text) == ["work", "? QUESTION: Proceed?", "[COMPLETION GATE · READY] all green", "── STATUS FAILED · exit 1 ──"])
+        #expect(
+            lines.map(\.text) == [
+                "work", "? QUESTION: Proceed?", "[COMPLETION GATE · READY] all green", "── STATUS FAILED · exit 1 ──",
+            ])
         #expect(lines.map { $0.spans.first?.style.fg } == [.body, .warn, .ok, .danger])
     }
 
     func pane(lines count: Int, dropped: Int = 0) -> TaskOutputPane {
-        TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "Build 契約", status: .running,
-                                                  lines: (dropped..<(dropped + count)).map { StyledLine("line \($0)") }, firstLineNumber: dropped))
+        TaskOutputPane(
+            model: TaskOutputViewModel(
+                taskID: "t", title: "Build 契約", status: .running,
+                lines: (dropped..<(dropped + count)).map { StyledLine("line \($0)") }, firstLineNumber: dropped))
     }
 
     @Test("follow mode keeps the newest line at the bottom; k pauses and new output does not move the view; G follows")
@@ -89,7 +106,10 @@ struct TaskOutputViewTests {
         #expect(b.trimmedLine(3) == " line 90")
         _ = p.handle(.moveUp)
         #expect(!p.following)
-        p.update(TaskOutputViewModel(taskID: "t", title: "Build 契約", lines: (10..<130).map { StyledLine("line \($0)") }, firstLineNumber: 10))
+        p.update(
+            TaskOutputViewModel(
+                taskID: "t", title: "Build 契約", lines: (10..<130).map { StyledLine("line \($0)") }, firstLineNumber: 10)
+        )
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.trimmedLine(3) == " line 89")
         #expect(b.trimmedLine(0).hasSuffix("PAUSED · G follows"))
@@ -100,7 +120,9 @@ struct TaskOutputViewTests {
 
     @Test("long and CJK lines wrap by cells; moving down past the end follows again")
     func wrapping() {
-        var p = TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "x", lines: [StyledLine(String(repeating: "契", count: 25)), StyledLine("end")]))
+        var p = TaskOutputPane(
+            model: TaskOutputViewModel(
+                taskID: "t", title: "x", lines: [StyledLine(String(repeating: "契", count: 25)), StyledLine("end")]))
         var b = CellBuffer(width: 22, height: 10)
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.isWellFormed)
@@ -119,13 +141,15 @@ struct TaskOutputViewTests {
 @Suite struct TaskOutputOlderLinesTests {
     @Test func reachingTheTopAsksForOlderLinesOnlyWhenSomeWereDropped() {
         let lines = (1...50).map { StyledLine("line \($0)") }
-        var trimmed = TaskOutputPane(model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
+        var trimmed = TaskOutputPane(
+            model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
         guard case .request(.loadOlderOutput(let id)) = trimmed.handle(.top) else {
             Issue.record("expected a request for older output")
             return
         }
         #expect(id == "t1")
-        var whole = TaskOutputPane(model: TaskOutputViewModel(taskID: "t2", title: "T", lines: lines, firstLineNumber: 0))
+        var whole = TaskOutputPane(
+            model: TaskOutputViewModel(taskID: "t2", title: "T", lines: lines, firstLineNumber: 0))
         guard case .handled = whole.handle(.top) else {
             Issue.record("nothing older exists: the key is simply handled")
             return
@@ -134,7 +158,8 @@ struct TaskOutputViewTests {
 
     @Test func olderLinesInFrontKeepTheViewOnItsLine() {
         let lines = (121...170).map { StyledLine("line \($0)") }
-        var pane = TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
+        var pane = TaskOutputPane(
+            model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
         _ = pane.handle(.top)
         let older = (21...170).map { StyledLine("line \($0)") }
         pane.update(TaskOutputViewModel(taskID: "t", title: "T", lines: older, firstLineNumber: 20))

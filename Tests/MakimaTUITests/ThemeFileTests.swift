@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaTUI
 
 /// The repository's `Themes/` directory, found from this source file.
@@ -62,8 +63,10 @@ let repositoryThemesDirectory: String = {
 
     @Test func acceptsCommentsCaseAndSeparatorsInKeysAlphaForms() throws {
         var text = Self.validLines.joined(separator: "\n")
-        text = text.replacingOccurrences(of: "foregroundMuted = #9bc3ff @ 0.65", with: "Foreground-Muted=#9BC3FF@65%   ; muted")
-        text = text.replacingOccurrences(of: "borderMuted     = #75aafc @ 0.35", with: "border_muted = rgba( 117 , 170 , 252 , .35 )")
+        text = text.replacingOccurrences(
+            of: "foregroundMuted = #9bc3ff @ 0.65", with: "Foreground-Muted=#9BC3FF@65%   ; muted")
+        text = text.replacingOccurrences(
+            of: "borderMuted     = #75aafc @ 0.35", with: "border_muted = rgba( 117 , 170 , 252 , .35 )")
         text = "\u{FEFF}; header\n\n   ; indented comment\n" + text.replacingOccurrences(of: "name = makima", with: "")
         let theme = try ThemeFile.parse(text, fallbackName: "from-file-name")
         #expect(theme.name == "from-file-name")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MakimaTUI
 
 /// Each test works in its own temporary directory tree, removed at the end.
@@ -16,8 +17,9 @@ final class ThemeTestDirectory {
     @discardableResult
     func write(_ relativePath: String, _ text: String) throws -> String {
         let full = path + "/" + relativePath
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try text.write(toFile: full, atomically: true, encoding: .utf8)
         return full
     }
@@ -48,10 +50,12 @@ final class ThemeTestDirectory {
         _ = try tmp.write("src/pkg/Package.swift", "// package")
         _ = try tmp.makeDirectory("src/pkg/Themes")
         let exe = try tmp.write("src/pkg/.build/x86_64-unknown-linux-gnu/debug/makima-tui", "")
-        let dirs = ThemeSearchPath.directories(xdgConfigHome: "/xdg", home: "/home/u", executablePath: exe, prefix: "/opt/mk")
+        let dirs = ThemeSearchPath.directories(
+            xdgConfigHome: "/xdg", home: "/home/u", executablePath: exe, prefix: "/opt/mk")
         #expect(dirs == ["/xdg/makima-tui/themes", tmp.path + "/src/pkg/Themes", "/opt/mk/share/makima-tui/Themes"])
 
-        let noXDG = ThemeSearchPath.directories(xdgConfigHome: "relative", home: "/home/u", executablePath: "/usr/bin/makima-tui")
+        let noXDG = ThemeSearchPath.directories(
+            xdgConfigHome: "relative", home: "/home/u", executablePath: "/usr/bin/makima-tui")
         #expect(noXDG == ["/home/u/.config/makima-tui/themes", "/usr/share/makima-tui/Themes"])
     }
 
@@ -126,7 +130,8 @@ final class ThemeTestDirectory {
         let dir = try tmp.makeDirectory("themes")
         let bad = Self.themeText(name: "broken", accent: "#zzzzzz")
         let path = try tmp.write("themes/broken.theme", bad)
-        let line = bad.split(separator: "\n", omittingEmptySubsequences: false)
+        let line =
+            bad.split(separator: "\n", omittingEmptySubsequences: false)
             .firstIndex { $0.hasPrefix("accent") }! + 1
         let outcome = ThemeLoader(searchDirectories: [dir]).loadOrFallback("broken")
         #expect(outcome.theme == .makima)
@@ -157,7 +162,8 @@ final class ThemeTestDirectory {
             try ThemeLoader.loadFile(atPath: binary)
         }
         let huge = try tmp.write("huge.theme", String(repeating: "; padding\n", count: 10_000))
-        #expect(throws: ThemeLoadError.unreadable(path: huge, reason: "is 100000 bytes; a theme file is at most 65536")) {
+        #expect(throws: ThemeLoadError.unreadable(path: huge, reason: "is 100000 bytes; a theme file is at most 65536"))
+        {
             try ThemeLoader.loadFile(atPath: huge)
         }
         let directory = try tmp.makeDirectory("dir.theme")

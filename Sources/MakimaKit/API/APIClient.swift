@@ -21,16 +21,20 @@ public final class APIClient: Sendable {
 
     /// Sends `method` to `<api base>/<segments…>?query` with the key header and maps the status.
     /// A 2xx response is returned as is; anything else is thrown as `APIError`.
-    public func send(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
-                     body: Data? = nil, base: URL? = nil) async throws -> HTTPResponse {
+    public func send(
+        _ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
+        body: Data? = nil, base: URL? = nil
+    ) async throws -> HTTPResponse {
         let request = try makeRequest(method, segments, query: query, body: body, base: base)
         return try checked(try await Self.run(request, on: transport))
     }
 
     /// As `send`, but performed on the calling thread: for the sync engine's own threads only
     /// (never the UI thread or the cooperative pool).
-    public func sendBlocking(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
-                             body: Data? = nil, base: URL? = nil) throws -> HTTPResponse {
+    public func sendBlocking(
+        _ method: HTTPMethod, _ segments: [String], query: [(String, String?)] = [],
+        body: Data? = nil, base: URL? = nil
+    ) throws -> HTTPResponse {
         let request = try makeRequest(method, segments, query: query, body: body, base: base)
         return try checked(try transport.perform(request))
     }
@@ -45,8 +49,10 @@ public final class APIClient: Sendable {
         try decode(type, from: try sendBlocking(.get, endpoint.segments, query: endpoint.query).body)
     }
 
-    private func makeRequest(_ method: HTTPMethod, _ segments: [String], query: [(String, String?)],
-                             body: Data?, base: URL?) throws -> HTTPRequest {
+    private func makeRequest(
+        _ method: HTTPMethod, _ segments: [String], query: [(String, String?)],
+        body: Data?, base: URL?
+    ) throws -> HTTPRequest {
         if profile.baseURL.scheme == "http" && !profile.allowInsecureHTTP && !profile.isLoopback {
             throw APIError.insecureHTTPRefused(host: profile.baseURL.host ?? "")
         }
@@ -61,8 +67,10 @@ public final class APIClient: Sendable {
     }
 
     /// GET and decode with the tolerant decoder; decoding failures name the field.
-    public func get<T: Decodable>(_ type: T.Type, _ segments: [String], query: [(String, String?)] = [],
-                                  base: URL? = nil) async throws -> T {
+    public func get<T: Decodable>(
+        _ type: T.Type, _ segments: [String], query: [(String, String?)] = [],
+        base: URL? = nil
+    ) async throws -> T {
         let response = try await send(.get, segments, query: query, base: base)
         return try decode(type, from: response.body)
     }
@@ -93,7 +101,9 @@ public final class APIClient: Sendable {
                 once.attach(continuation)
                 let worker = Thread {
                     let result: Result<HTTPResponse, Error>
-                    do { result = .success(try transport.perform(request, cancellation: flag)) } catch { result = .failure(error) }
+                    do { result = .success(try transport.perform(request, cancellation: flag)) } catch {
+                        result = .failure(error)
+                    }
                     once.resume(with: result)
                 }
                 worker.name = "makima-http"

@@ -22,11 +22,13 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         switch self {
         case .unauthorized(let status): return "unauthorized (HTTP \(status)): the server rejected the API key"
         case .notFound: return "not found (HTTP 404)"
-        case .http(let status, let message): return message.isEmpty ? "server error (HTTP \(status))" : "server error (HTTP \(status)): \(message)"
+        case .http(let status, let message):
+            return message.isEmpty ? "server error (HTTP \(status))" : "server error (HTTP \(status)): \(message)"
         case .transport(let reason): return "cannot reach server: \(reason)"
         case .decoding(let message): return "unexpected answer from server: \(message)"
         case .insecureHTTPRefused(let host): return ServerURLError.insecureHTTPRefused(host: host).description
-        case .responseTooLarge(let limit): return "answer from server is larger than the \(limit / (1024 * 1024)) MiB limit"
+        case .responseTooLarge(let limit):
+            return "answer from server is larger than the \(limit / (1024 * 1024)) MiB limit"
         case .invalidRequest(let why): return "request refused before sending: \(why)"
         }
     }
@@ -44,8 +46,14 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         var text: String?
         if let obj = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
             for key in ["error", "message", "detail"] {
-                if let s = obj[key] as? String { text = s; break }
-                if let nested = obj[key] as? [String: Any], let s = nested["message"] as? String { text = s; break }
+                if let s = obj[key] as? String {
+                    text = s
+                    break
+                }
+                if let nested = obj[key] as? [String: Any], let s = nested["message"] as? String {
+                    text = s
+                    break
+                }
             }
         }
         let raw = text ?? String(decoding: body.prefix(4096), as: UTF8.self)
@@ -70,7 +78,9 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         case .keyNotFound(let key, let ctx):
             return .decoding("\(typeName): missing field '\(path(ctx.codingPath + [key]))'")
         case .typeMismatch(let expected, let ctx):
-            return .decoding("\(typeName): field '\(path(ctx.codingPath))' has the wrong type (expected \(expected)): \(clip(ctx.debugDescription))")
+            return .decoding(
+                "\(typeName): field '\(path(ctx.codingPath))' has the wrong type (expected \(expected)): \(clip(ctx.debugDescription))"
+            )
         case .valueNotFound(let expected, let ctx):
             return .decoding("\(typeName): field '\(path(ctx.codingPath))' is null (expected \(expected))")
         case .dataCorrupted(let ctx):

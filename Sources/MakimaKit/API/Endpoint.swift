@@ -19,10 +19,14 @@ public struct Endpoint: Sendable {
     public static func task(id: String) -> Endpoint { Endpoint(["mesh", "tasks", id]) }
 
     public static func taskOutput(id: String, afterSeq: Int?, limit: Int?) -> Endpoint {
-        Endpoint(["mesh", "tasks", id, "output"], [("after_seq", afterSeq.map(String.init)), ("limit", limit.map(String.init))])
+        Endpoint(
+            ["mesh", "tasks", id, "output"],
+            [("after_seq", afterSeq.map(String.init)), ("limit", limit.map(String.init))])
     }
 
-    public static func contracts(status: ContractStatus?) -> Endpoint { Endpoint(["contracts"], [("status", status?.rawValue)]) }
+    public static func contracts(status: ContractStatus?) -> Endpoint {
+        Endpoint(["contracts"], [("status", status?.rawValue)])
+    }
 
     public static func contract(id: String) -> Endpoint { Endpoint(["contracts", id]) }
 
@@ -31,7 +35,9 @@ public struct Endpoint: Sendable {
         Endpoint(["directives"], [("pending", pending.map { $0 ? "true" : "false" })])
     }
 
-    public static func listenSessions(limit: Int?) -> Endpoint { Endpoint(["listen", "sessions"], [("limit", limit.map(String.init))]) }
+    public static func listenSessions(limit: Int?) -> Endpoint {
+        Endpoint(["listen", "sessions"], [("limit", limit.map(String.init))])
+    }
 
     public static func listenSession(id: String) -> Endpoint { Endpoint(["listen", "sessions", id]) }
 

@@ -9,8 +9,10 @@ public struct HTTPConfiguration: Sendable, Equatable {
 
     public static let defaultMaxResponseBytes = 16 * 1024 * 1024
 
-    public init(connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
-                maxResponseBytes: Int = HTTPConfiguration.defaultMaxResponseBytes) {
+    public init(
+        connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
+        maxResponseBytes: Int = HTTPConfiguration.defaultMaxResponseBytes
+    ) {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.maxResponseBytes = maxResponseBytes
@@ -26,7 +28,11 @@ public struct HTTPConfiguration: Sendable, Equatable {
 }
 
 public enum HTTPMethod: String, Sendable {
-    case get = "GET", post = "POST", delete = "DELETE", put = "PUT", patch = "PATCH"
+    case get = "GET"
+    case post = "POST"
+    case delete = "DELETE"
+    case put = "PUT"
+    case patch = "PATCH"
 }
 
 public struct HTTPRequest: Sendable {
@@ -37,7 +43,10 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
 
     public init(method: HTTPMethod = .get, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
-        self.method = method; self.url = url; self.headers = headers; self.body = body
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
     }
 }
 
@@ -48,7 +57,9 @@ public struct HTTPResponse: Sendable {
     public var body: Data
 
     public init(status: Int, headers: [String: String], body: Data) {
-        self.status = status; self.headers = headers; self.body = body
+        self.status = status
+        self.headers = headers
+        self.body = body
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

@@ -12,13 +12,16 @@ public struct HTTPTransport: Sendable {
     public var configuration: HTTPConfiguration
     public var userAgent: String
 
-    public init(configuration: HTTPConfiguration = HTTPConfiguration(),
-                userAgent: String = "makima-tui/\(MakimaVersion.current)") {
+    public init(
+        configuration: HTTPConfiguration = HTTPConfiguration(),
+        userAgent: String = "makima-tui/\(MakimaVersion.current)"
+    ) {
         self.configuration = configuration
         self.userAgent = userAgent
     }
 
-    public func perform(_ request: HTTPRequest, cancellation: CancellationFlag? = nil) throws(APIError) -> HTTPResponse {
+    public func perform(_ request: HTTPRequest, cancellation: CancellationFlag? = nil) throws(APIError) -> HTTPResponse
+    {
         try HeaderGuard.check(request.headers)
         try HeaderGuard.checkValue(userAgent, name: "User-Agent")
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -82,10 +85,13 @@ public struct HTTPTransport: Sendable {
         let body = request.body ?? (request.method == .get ? nil : Data())
         if let body {
             setup.append(mk_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
-            setup.append(body.withUnsafeBytes { raw in
-                // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
-                mk_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
-            })
+            setup.append(
+                body.withUnsafeBytes { raw in
+                    // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+                    mk_curl_setopt_ptr(
+                        handle, CURLOPT_COPYPOSTFIELDS,
+                        UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                })
         }
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw .transport("curl set-up failed: \(Curl.message(failed))")
@@ -93,7 +99,9 @@ public struct HTTPTransport: Sendable {
 
         let code = curl_easy_perform(handle)
         if code != CURLE_OK {
-            if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED { throw .responseTooLarge(limit: configuration.maxResponseBytes) }
+            if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+                throw .responseTooLarge(limit: configuration.maxResponseBytes)
+            }
             if transfer.cancelled { throw .transport("cancelled") }
             let detail = String(cString: errorBuffer)
             throw .transport(UntrustedText.clean(detail.isEmpty ? Curl.message(code) : detail))
@@ -122,8 +130,14 @@ private final class Transfer {
     static let onBody: mk_curl_data_cb = { ptr, size, count, context in
         let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if t.cancellation?.isCancelled == true { t.cancelled = true; return 0 }
-        if t.body.count + n > t.limit { t.tooLarge = true; return 0 }
+        if t.cancellation?.isCancelled == true {
+            t.cancelled = true
+            return 0
+        }
+        if t.body.count + n > t.limit {
+            t.tooLarge = true
+            return 0
+        }
         if let ptr, n > 0 { t.body.append(UnsafeRawPointer(ptr).assumingMemoryBound(to: UInt8.self), count: n) }
         return n
     }
@@ -131,7 +145,10 @@ private final class Transfer {
     static let onHeader: mk_curl_data_cb = { ptr, size, count, context in
         let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if t.cancellation?.isCancelled == true { t.cancelled = true; return 0 }
+        if t.cancellation?.isCancelled == true {
+            t.cancelled = true
+            return 0
+        }
         guard let ptr, n > 0 else { return n }
         let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: n), as: UTF8.self)
         if line.hasPrefix("HTTP/") {

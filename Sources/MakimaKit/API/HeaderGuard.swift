@@ -17,6 +17,7 @@ enum HeaderGuard {
     }
 
     private static func isTokenCharacter(_ v: Unicode.Scalar) -> Bool {
-        (v >= "a" && v <= "z") || (v >= "A" && v <= "Z") || (v >= "0" && v <= "9") || "!#$%&'*+-.^_`|~".unicodeScalars.contains(v)
+        (v >= "a" && v <= "z") || (v >= "A" && v <= "Z") || (v >= "0" && v <= "9")
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(v)
     }
 }

@@ -14,8 +14,12 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     func attach(_ continuation: CheckedContinuation<Value, Error>) {
         let early: Result<Value, Error>? = state.withLock { s in
             switch s {
-            case .empty: s = .waiting(continuation); return nil
-            case .early(let r): s = .done; return r
+            case .empty:
+                s = .waiting(continuation)
+                return nil
+            case .early(let r):
+                s = .done
+                return r
             case .waiting, .done: return nil
             }
         }
@@ -25,8 +29,12 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     func resume(with result: Result<Value, Error>) {
         let waiting: CheckedContinuation<Value, Error>? = state.withLock { s in
             switch s {
-            case .empty: s = .early(result); return nil
-            case .waiting(let c): s = .done; return c
+            case .empty:
+                s = .early(result)
+                return nil
+            case .waiting(let c):
+                s = .done
+                return c
             case .early, .done: return nil
             }
         }

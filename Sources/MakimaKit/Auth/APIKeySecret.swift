@@ -22,7 +22,8 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
         if s.count < 8 { return "key is too short" }
         if s.count > 512 { return "key is too long" }
         let allowed = s.unicodeScalars.allSatisfy { v in
-            (v >= "a" && v <= "z") || (v >= "A" && v <= "Z") || (v >= "0" && v <= "9") || v == "_" || v == "-" || v == "."
+            (v >= "a" && v <= "z") || (v >= "A" && v <= "Z") || (v >= "0" && v <= "9") || v == "_" || v == "-"
+                || v == "."
         }
         return allowed ? nil : "key holds characters that are not allowed (letters, digits, _ - . only)"
     }
@@ -32,4 +33,3 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     public var debugDescription: String { "APIKey(\(masked))" }
     public var customMirror: Mirror { Mirror(self, children: ["masked": masked]) }
 }
-

@@ -30,7 +30,11 @@ public struct AppConfig: Codable, Sendable, Equatable {
 
     /// Inserts or replaces the profile with the same id.
     public mutating func upsert(_ profile: ServerProfile) {
-        if let i = profiles.firstIndex(where: { $0.id == profile.id }) { profiles[i] = profile } else { profiles.append(profile) }
+        if let i = profiles.firstIndex(where: { $0.id == profile.id }) {
+            profiles[i] = profile
+        } else {
+            profiles.append(profile)
+        }
     }
 
     public func profile(forBaseURL url: URL) -> ServerProfile? {

@@ -37,8 +37,10 @@ public final class AuthStore {
     /// Loads config.json and the active key. Starts `authenticated` when both are there (the
     /// first request will tell whether the key still works), `needsOnboarding` when not, and
     /// `error` when the files cannot be read.
-    public init(location: ConfigLocation, environment: EnvironmentOverrides = .process,
-                transport: HTTPTransport = HTTPTransport(), serverOverride: String? = nil, allowInsecureHTTP: Bool = false) {
+    public init(
+        location: ConfigLocation, environment: EnvironmentOverrides = .process,
+        transport: HTTPTransport = HTTPTransport(), serverOverride: String? = nil, allowInsecureHTTP: Bool = false
+    ) {
         self.location = location
         self.transport = transport
         self.environment = environment
@@ -48,8 +50,9 @@ public final class AuthStore {
         state = .needsOnboarding
         do {
             config = try configStore.load()
-            let session = try SessionResolver.resolve(config: config, credentials: credentials, environment: environment,
-                                                      serverOverride: serverOverride, allowInsecureHTTP: allowInsecureHTTP)
+            let session = try SessionResolver.resolve(
+                config: config, credentials: credentials, environment: environment,
+                serverOverride: serverOverride, allowInsecureHTTP: allowInsecureHTTP)
             profile = session.profile
             key = session.key
             keySource = session.keySource
@@ -72,8 +75,10 @@ public final class AuthStore {
     /// profile active. A stored profile with the same URL is reused (same credential id); any
     /// other stored profile is left untouched. Throws `ServerURLError`, `APIError` or `ConfigError`.
     @discardableResult
-    public nonisolated(nonsending) func configure(server: String, key newKey: APIKey, label: String? = nil,
-                                                  allowInsecureHTTP: Bool = false) async throws -> ServerProfile {
+    public nonisolated(nonsending) func configure(
+        server: String, key newKey: APIKey, label: String? = nil,
+        allowInsecureHTTP: Bool = false
+    ) async throws -> ServerProfile {
         var candidate: ServerProfile
         do {
             let url = try ServerURL.normalize(server, allowInsecureHTTP: allowInsecureHTTP)
@@ -111,7 +116,9 @@ public final class AuthStore {
 
     /// Points the signed-in profile at another URL with the same key, re-validating first.
     @discardableResult
-    public nonisolated(nonsending) func updateBaseURL(_ server: String, allowInsecureHTTP: Bool = false) async throws -> ServerProfile {
+    public nonisolated(nonsending) func updateBaseURL(_ server: String, allowInsecureHTTP: Bool = false) async throws
+        -> ServerProfile
+    {
         guard case .authenticated(let old) = state, let key else { throw ConfigError.notConfigured }
         var candidate = old
         try candidate.setServer(server, allowInsecureHTTP: allowInsecureHTTP)

@@ -16,7 +16,8 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
         case .insecurePermissions(let path, let mode):
             return "\(path) is readable by other users (mode \(String(mode, radix: 8))); run: chmod 600 '\(path)'"
-        case .invalidStoredKey(let path, let reason): return "the key stored in \(path) is not valid (\(reason)); log in again"
+        case .invalidStoredKey(let path, let reason):
+            return "the key stored in \(path) is not valid (\(reason)); log in again"
         case .invalidEnvironmentKey(let reason): return "MAKIMA_API_KEY is not a valid key: \(reason)"
         case .notConfigured: return "not configured: run `makima-tui login --server URL`"
         case .noKeyForServer(let server):

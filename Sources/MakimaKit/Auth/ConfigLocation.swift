@@ -14,10 +14,16 @@ public struct ConfigLocation: Sendable, Equatable {
         self.directory = d
     }
 
-    public static func resolve(explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigLocation {
+    public static func resolve(
+        explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ConfigLocation {
         if let e = explicit, !e.isEmpty { return ConfigLocation(directory: expandTilde(e, environment)) }
-        if let e = environment["MAKIMA_CONFIG_DIR"], !e.isEmpty { return ConfigLocation(directory: expandTilde(e, environment)) }
-        if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") { return ConfigLocation(directory: x + "/makima-tui") }
+        if let e = environment["MAKIMA_CONFIG_DIR"], !e.isEmpty {
+            return ConfigLocation(directory: expandTilde(e, environment))
+        }
+        if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") {
+            return ConfigLocation(directory: x + "/makima-tui")
+        }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return ConfigLocation(directory: home + "/.config/makima-tui")
     }

@@ -25,7 +25,9 @@ public struct ConfigStore: Sendable {
         try SecureFile.ensureDirectory(location.directory, mode: 0o700)
         if (try? load()) == nil, FileManager.default.fileExists(atPath: location.configFile) {
             let aside = location.configFile + ".unreadable-\(Int(Date().timeIntervalSince1970))"
-            if rename(location.configFile, aside) != 0 { throw .writeFailed(path: aside, reason: SecureFile.errnoText()) }
+            if rename(location.configFile, aside) != 0 {
+                throw .writeFailed(path: aside, reason: SecureFile.errnoText())
+            }
         }
         let encoder = MakimaJSON.encoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// File operations for config and credentials: atomic replacement, owner-only modes from the
@@ -12,7 +13,9 @@ enum SecureFile {
     static func ensureDirectory(_ path: String, mode: mode_t) throws(ConfigError) {
         var st = stat()
         if stat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .writeFailed(path: path, reason: "it exists and is not a directory") }
+            guard (st.st_mode & S_IFMT) == S_IFDIR else {
+                throw .writeFailed(path: path, reason: "it exists and is not a directory")
+            }
             if st.st_uid == getuid() && (st.st_mode & 0o777) != mode && chmod(path, mode) != 0 {
                 throw .writeFailed(path: path, reason: errnoText())
             }
@@ -42,16 +45,25 @@ enum SecureFile {
                 var offset = 0
                 while offset < raw.count {
                     let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 { if errno == EINTR { continue }; return false }
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
                     offset += n
                 }
                 return true
             }
             if !ok { reason = errnoText() }
         }
-        if ok && fsync(fd) != 0 { ok = false; reason = errnoText() }
+        if ok && fsync(fd) != 0 {
+            ok = false
+            reason = errnoText()
+        }
         close(fd)
-        if ok && rename(tmp, path) != 0 { ok = false; reason = errnoText() }
+        if ok && rename(tmp, path) != 0 {
+            ok = false
+            reason = errnoText()
+        }
         if !ok {
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
@@ -78,7 +90,10 @@ enum SecureFile {
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw .unreadable(path: path, reason: errnoText()) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: errnoText())
+            }
             if n == 0 { break }
             data.append(contentsOf: buffer[0..<n])
             if data.count > limit { throw .unreadable(path: path, reason: "larger than \(limit) bytes") }

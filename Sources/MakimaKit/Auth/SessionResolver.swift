@@ -22,7 +22,9 @@ public struct EnvironmentOverrides: Sendable {
         apiKey = environment["MAKIMA_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public static var process: EnvironmentOverrides { EnvironmentOverrides(environment: ProcessInfo.processInfo.environment) }
+    public static var process: EnvironmentOverrides {
+        EnvironmentOverrides(environment: ProcessInfo.processInfo.environment)
+    }
 }
 
 /// The server and key a run will use.
@@ -40,8 +42,10 @@ public struct ResolvedSession: Sendable {
 /// it was stored for: with an override URL that matches no stored profile, the key must come
 /// from the environment.
 public enum SessionResolver {
-    public static func resolve(config: AppConfig, credentials: CredentialStore, environment: EnvironmentOverrides,
-                               serverOverride: String? = nil, allowInsecureHTTP: Bool = false) throws -> ResolvedSession {
+    public static func resolve(
+        config: AppConfig, credentials: CredentialStore, environment: EnvironmentOverrides,
+        serverOverride: String? = nil, allowInsecureHTTP: Bool = false
+    ) throws -> ResolvedSession {
         var envKey: APIKey?
         if let raw = environment.apiKey {
             if let reason = APIKey.validationError(raw) { throw ConfigError.invalidEnvironmentKey(reason: reason) }
@@ -64,7 +68,9 @@ public enum SessionResolver {
             profile = active
             stored = true
         }
-        if let envKey { return ResolvedSession(profile: profile, key: envKey, keySource: .environment, profileIsStored: stored) }
+        if let envKey {
+            return ResolvedSession(profile: profile, key: envKey, keySource: .environment, profileIsStored: stored)
+        }
         if let p = profile, stored, let key = try credentials.key(for: p.credentialID) {
             return ResolvedSession(profile: profile, key: key, keySource: .stored, profileIsStored: stored)
         }

@@ -8,10 +8,13 @@ public enum CacheBenchmark {
     /// with its quick_check), `latest_2000_ms` (one task's newest 2000 events, decoded),
     /// `last_seen_ms`, `contiguous_seqs_ms`; `error` = 1 if the cache failed.
     public static func run(events count: Int = 100_000, batchSize: Int = 1_000, tasks: Int = 4) -> [String: Double] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-cache-bench-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "makima-cache-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent(CacheLocation.fileName)
-        var figures: [String: Double] = ["events": Double(count), "batch_size": Double(batchSize), "tasks": Double(tasks)]
+        var figures: [String: Double] = [
+            "events": Double(count), "batch_size": Double(batchSize), "tasks": Double(tasks),
+        ]
         do {
             let store = try CacheStore.open(file: file).store
             let burst = sampleEvents(count: count, tasks: tasks)
@@ -25,7 +28,8 @@ public enum CacheBenchmark {
             let seconds = elapsed(since: start)
             figures["append_seconds"] = seconds
             figures["events_per_second"] = Double(count) / seconds
-            figures["kept_events"] = Double(try (0..<tasks).reduce(0) { $0 + (try store.eventCount(taskID: "bench-task-\($1)")) })
+            figures["kept_events"] = Double(
+                try (0..<tasks).reduce(0) { $0 + (try store.eventCount(taskID: "bench-task-\($1)")) })
             figures["db_bytes"] = Double(fileSize(file.path))
             figures["wal_bytes"] = Double(fileSize(file.path + "-wal"))
             store.close()
@@ -57,11 +61,13 @@ public enum CacheBenchmark {
         return (0..<count).map { i in
             let task = i % tasks
             seqs[task] += 1
-            let text = i % 7 == 0
+            let text =
+                i % 7 == 0
                 ? "\u{1B}[32mPASS\u{1B}[0m test_\(i) in \(i % 97) ms\n"
                 : "Working on step \(i): reading `Sources/Module\(i % 13)/File.swift` and updating the plan.\n"
-            return TaskEvent(eventID: Int64(i + 1), taskID: "bench-task-\(task)", seq: seqs[task], type: .output,
-                             ts: base.addingTimeInterval(Double(i) / 1_000), payload: .output(text: text, stream: "assistant"))
+            return TaskEvent(
+                eventID: Int64(i + 1), taskID: "bench-task-\(task)", seq: seqs[task], type: .output,
+                ts: base.addingTimeInterval(Double(i) / 1_000), payload: .output(text: text, stream: "assistant"))
         }
     }
 

@@ -23,7 +23,9 @@ public enum CacheLocation {
 
     /// The database file of one profile. `profileKey` is a credential id or
     /// `profileKey(serverURL:)`; any key that is not a plain file name is hashed.
-    public static func databaseFile(profileKey: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func databaseFile(
+        profileKey: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
         baseDirectory(environment: environment)
             .appendingPathComponent(directoryName(profileKey: profileKey), isDirectory: true)
             .appendingPathComponent(fileName, isDirectory: false)
@@ -45,7 +47,8 @@ public enum CacheLocation {
     /// control characters can reach the file system).
     static func directoryName(profileKey: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        let safe = !profileKey.isEmpty && profileKey.count <= 64 && !profileKey.hasPrefix(".")
+        let safe =
+            !profileKey.isEmpty && profileKey.count <= 64 && !profileKey.hasPrefix(".")
             && profileKey.allSatisfy { allowed.contains($0) }
         return safe ? profileKey : "key-" + sha1Hex(profileKey)
     }

@@ -17,7 +17,8 @@ enum CacheOpener {
         } catch {
             guard let reason = damageReason(error, path: path) else { throw CacheError.from(error, path: path) }
             let asideName = try moveAside(file: file, now: now)
-            let notice = "The offline cache was unreadable (\(reason)); it was moved to \(asideName) and a new one was started."
+            let notice =
+                "The offline cache was unreadable (\(reason)); it was moved to \(asideName) and a new one was started."
             do {
                 return (try connect(path: path), notice)
             } catch {
@@ -73,10 +74,12 @@ enum CacheOpener {
 
     private static func makeDirectory(_ dir: URL) throws(CacheError) {
         do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: dir, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CacheError.cantOpen(path: dir.path, reason: "cannot create the cache directory: \(error.localizedDescription)")
+            throw CacheError.cantOpen(
+                path: dir.path, reason: "cannot create the cache directory: \(error.localizedDescription)")
         }
     }
 
@@ -97,7 +100,8 @@ enum CacheOpener {
             let to = dir.appendingPathComponent(stem + suffix).path
             if rename(from, to) != 0 {
                 let reason = String(cString: strerror(errno))
-                throw CacheError.cantOpen(path: file.path, reason: "unreadable, and it cannot be moved aside: \(reason)")
+                throw CacheError.cantOpen(
+                    path: file.path, reason: "unreadable, and it cannot be moved aside: \(reason)")
             }
         }
         return stem
@@ -107,7 +111,8 @@ enum CacheOpener {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -36,16 +36,21 @@ enum CacheSchema {
             json TEXT NOT NULL,
             PRIMARY KEY (task_id, seq)
         ) WITHOUT ROWID;
-        """,
+        """
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
-    static let tables = ["collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
-                         "listen_transcripts", "task_events"]
+    static let tables = [
+        "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
+        "listen_transcripts", "task_events",
+    ]
 
-    enum Problem: Error { case newerVersion(Int), missingTables([String]) }
+    enum Problem: Error {
+        case newerVersion(Int)
+        case missingTables([String])
+    }
 
     /// Brings the database to `version`, each step in its own transaction.
     static func migrate(_ db: SQLiteDatabase) throws {

@@ -30,7 +30,8 @@ extension CacheStore {
     /// Events of a task with `seq > afterSeq`, oldest first, at most `limit`.
     public func events(taskID: String, afterSeq: Int = 0, limit: Int = 2_000) throws(CacheError) -> [TaskEvent] {
         let rows: [String] = try withDatabase { db in
-            let select = try db.prepare("SELECT json FROM task_events WHERE task_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3")
+            let select = try db.prepare(
+                "SELECT json FROM task_events WHERE task_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3")
             try select.bind(taskID, at: 1)
             try select.bind(afterSeq, at: 2)
             try select.bind(limit, at: 3)
@@ -42,7 +43,8 @@ extension CacheStore {
     /// The newest `limit` events of a task, oldest first (what a pane shows on start-up).
     public func latestEvents(taskID: String, limit: Int = 2_000) throws(CacheError) -> [TaskEvent] {
         let rows: [String] = try withDatabase { db in
-            let select = try db.prepare("""
+            let select = try db.prepare(
+                """
                 SELECT json FROM (SELECT seq, json FROM task_events WHERE task_id = ?1 ORDER BY seq DESC LIMIT ?2)
                 ORDER BY seq
                 """)
@@ -71,7 +73,8 @@ extension CacheStore {
     /// fetches the hole again, and what was already cached is dropped as a duplicate.
     public func contiguousSeqs() throws(CacheError) -> [String: Int] {
         try withDatabase { db in
-            let select = try db.prepare("""
+            let select = try db.prepare(
+                """
                 SELECT task_id, MIN(seq) FROM (
                     SELECT task_id, seq, LEAD(seq) OVER (PARTITION BY task_id ORDER BY seq) AS next FROM task_events)
                 WHERE next IS NULL OR next != seq + 1
@@ -95,7 +98,8 @@ extension CacheStore {
     }
 
     private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, into db: SQLiteDatabase) throws -> Int {
-        let insert = try db.prepare("INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
+        let insert = try db.prepare(
+            "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
         for row in rows {
@@ -112,7 +116,8 @@ extension CacheStore {
         // The window is the newest `keep` seq numbers: exactly `keep` events, since the server's
         // seqs have no holes. MAX(seq) is one index lookup; counting from the top instead would
         // walk `keep` entries per task per batch (measured: 3x slower with 50 busy tasks).
-        let prune = try db.prepare("""
+        let prune = try db.prepare(
+            """
             DELETE FROM task_events WHERE task_id = ?1
               AND seq <= (SELECT MAX(seq) FROM task_events WHERE task_id = ?1) - ?2
             """)
@@ -141,7 +146,10 @@ struct EventRow: Sendable {
     let json: String
 
     init(_ event: TaskEvent, json: String) {
-        taskID = event.taskID; seq = event.seq; eventID = event.eventID; type = event.type.rawValue
+        taskID = event.taskID
+        seq = event.seq
+        eventID = event.eventID
+        type = event.type.rawValue
         self.json = json
     }
 }

@@ -32,7 +32,8 @@ extension CacheStore {
         try load(Directive.self, from: .directives, query: query)
     }
 
-    public func replaceListenSessions(_ items: [ListenSession], fetchedAt: Date, query: String = "") throws(CacheError) {
+    public func replaceListenSessions(_ items: [ListenSession], fetchedAt: Date, query: String = "") throws(CacheError)
+    {
         try replace(items, in: .listenSessions, query: query, fetchedAt: fetchedAt)
     }
     public func loadListenSessions(query: String = "") throws(CacheError) -> CacheSnapshot<ListenSession>? {
@@ -43,7 +44,8 @@ extension CacheStore {
     public func saveListenSessionDetail(_ session: ListenSession, fetchedAt: Date) throws(CacheError) {
         let json = try Self.encodeJSON(session)
         try withDatabase { db in
-            let upsert = try db.prepare("INSERT OR REPLACE INTO listen_transcripts (session_id, fetched_at, json) VALUES (?1, ?2, ?3)")
+            let upsert = try db.prepare(
+                "INSERT OR REPLACE INTO listen_transcripts (session_id, fetched_at, json) VALUES (?1, ?2, ?3)")
             try upsert.bind(session.id, at: 1)
             try upsert.bind(fetchedAt.timeIntervalSince1970, at: 2)
             try upsert.bind(json, at: 3)
@@ -58,7 +60,9 @@ extension CacheStore {
             guard try select.step(), let json = select.text(0) else { return nil }
             return (json, select.double(1))
         }
-        guard let row, let session = try? MakimaJSON.decode(ListenSession.self, from: Data(row.json.utf8)) else { return nil }
+        guard let row, let session = try? MakimaJSON.decode(ListenSession.self, from: Data(row.json.utf8)) else {
+            return nil
+        }
         return CachedValue(value: session, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt))
     }
 
@@ -66,7 +70,8 @@ extension CacheStore {
     /// `makima://task/{id}` link opened before the first refresh).
     public func loadTask(id: String) throws(CacheError) -> CachedValue<MeshTask>? {
         let row: (json: String, fetchedAt: Double)? = try withDatabase { db in
-            let select = try db.prepare("""
+            let select = try db.prepare(
+                """
                 SELECT t.json, c.fetched_at FROM tasks t JOIN collections c ON c.key = t.collection
                 WHERE t.id = ?1 ORDER BY c.fetched_at DESC LIMIT 1
                 """)
@@ -90,8 +95,10 @@ extension CacheStore {
         }
     }
 
-    func replace<Item: Encodable & Identifiable>(_ items: [Item], in collection: CacheCollection, query: String,
-                                                 fetchedAt: Date) throws(CacheError) where Item.ID == String {
+    func replace<Item: Encodable & Identifiable>(
+        _ items: [Item], in collection: CacheCollection, query: String,
+        fetchedAt: Date
+    ) throws(CacheError) where Item.ID == String {
         let key = collection.key(query: query)
         let encoder = MakimaJSON.encoder()
         var rows: [(id: String, json: String)] = []
@@ -103,7 +110,8 @@ extension CacheStore {
                 let delete = try db.prepare("DELETE FROM \(table) WHERE collection = ?1")
                 try delete.bind(key, at: 1)
                 try delete.step()
-                let insert = try db.prepare("INSERT INTO \(table) (collection, position, id, json) VALUES (?1, ?2, ?3, ?4)")
+                let insert = try db.prepare(
+                    "INSERT INTO \(table) (collection, position, id, json) VALUES (?1, ?2, ?3, ?4)")
                 for (position, row) in rows.enumerated() {
                     try insert.bind(key, at: 1)
                     try insert.bind(position, at: 2)
@@ -120,8 +128,10 @@ extension CacheStore {
         }
     }
 
-    func load<Item: Decodable & Sendable>(_ type: Item.Type, from collection: CacheCollection,
-                                          query: String) throws(CacheError) -> CacheSnapshot<Item>? {
+    func load<Item: Decodable & Sendable>(
+        _ type: Item.Type, from collection: CacheCollection,
+        query: String
+    ) throws(CacheError) -> CacheSnapshot<Item>? {
         let key = collection.key(query: query)
         let table = collection.rawValue
         let stored: (rows: [String], fetchedAt: Double)? = try withDatabase { db in
@@ -137,11 +147,14 @@ extension CacheStore {
         }
         guard let stored else { return nil }
         let decoded = Self.decodeRows(Item.self, stored.rows)
-        return CacheSnapshot(items: decoded.items, fetchedAt: Date(timeIntervalSince1970: stored.fetchedAt), skipped: decoded.skipped)
+        return CacheSnapshot(
+            items: decoded.items, fetchedAt: Date(timeIntervalSince1970: stored.fetchedAt), skipped: decoded.skipped)
     }
 
     /// Pass one encoder for a whole batch: making a JSONEncoder costs more than using it.
-    static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder = MakimaJSON.encoder()) throws(CacheError) -> String {
+    static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder = MakimaJSON.encoder()) throws(CacheError)
+        -> String
+    {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
@@ -151,7 +164,9 @@ extension CacheStore {
 
     /// Decodes stored JSON rows with the same tolerant decoder the network uses, in one pass;
     /// a row that no longer decodes is skipped and counted.
-    static func decodeRows<Item: Decodable & Sendable>(_ type: Item.Type, _ rows: [String]) -> (items: [Item], skipped: Int) {
+    static func decodeRows<Item: Decodable & Sendable>(_ type: Item.Type, _ rows: [String]) -> (
+        items: [Item], skipped: Int
+    ) {
         guard !rows.isEmpty else { return ([], 0) }
         let array = "[" + rows.joined(separator: ",") + "]"
         if let list = try? MakimaJSON.decode(ListEnvelope<Item>.self, from: Data(array.utf8)) {

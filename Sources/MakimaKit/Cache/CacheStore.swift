@@ -35,14 +35,18 @@ public final class CacheStore: Sendable {
     }
 
     /// Opens (or creates) the cache of a profile at `CacheLocation.databaseFile(profileKey:)`.
-    public static func open(profileKey: String,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(CacheError) -> CacheOpenResult {
+    public static func open(
+        profileKey: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CacheError) -> CacheOpenResult {
         try open(file: CacheLocation.databaseFile(profileKey: profileKey, environment: environment))
     }
 
     /// Opens (or creates) a cache database at an explicit path; its directory is created if needed.
-    public static func open(file: URL, now: Date = Date(),
-                            eventsKeptPerTask: Int = 2_000) throws(CacheError) -> CacheOpenResult {
+    public static func open(
+        file: URL, now: Date = Date(),
+        eventsKeptPerTask: Int = 2_000
+    ) throws(CacheError) -> CacheOpenResult {
         let (database, notice) = try CacheOpener.open(file: file, now: now)
         let store = CacheStore(file: file, database: database, eventsKeptPerTask: max(1, eventsKeptPerTask))
         return CacheOpenResult(store: store, notice: notice)
@@ -72,7 +76,9 @@ public final class CacheStore: Sendable {
         let ours = siblings.filter { $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") }
         for entry in ours {
             do { try fm.removeItem(at: dir.appendingPathComponent(entry)) } catch {
-                throw CacheError.cantOpen(path: dir.appendingPathComponent(entry).path, reason: "cannot delete: \(error.localizedDescription)")
+                throw CacheError.cantOpen(
+                    path: dir.appendingPathComponent(entry).path, reason: "cannot delete: \(error.localizedDescription)"
+                )
             }
         }
         if (try? fm.contentsOfDirectory(atPath: dir.path))?.isEmpty == true {

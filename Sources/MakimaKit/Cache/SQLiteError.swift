@@ -4,11 +4,11 @@ import CSQLiteShim
 struct SQLiteError: Error, Equatable, CustomStringConvertible {
     /// The failures the cache treats differently from "something went wrong".
     enum Kind: Equatable {
-        case diskFull    // SQLITE_FULL: a write did not fit; nothing was written
-        case corrupt     // SQLITE_CORRUPT or SQLITE_NOTADB: the file cannot be trusted
-        case cantOpen    // SQLITE_CANTOPEN: the path cannot be opened as a file
-        case busy        // SQLITE_BUSY: another connection holds the lock past the timeout
-        case readOnly    // SQLITE_READONLY: the file or its directory is not writable
+        case diskFull  // SQLITE_FULL: a write did not fit; nothing was written
+        case corrupt  // SQLITE_CORRUPT or SQLITE_NOTADB: the file cannot be trusted
+        case cantOpen  // SQLITE_CANTOPEN: the path cannot be opened as a file
+        case busy  // SQLITE_BUSY: another connection holds the lock past the timeout
+        case readOnly  // SQLITE_READONLY: the file or its directory is not writable
         case other
     }
 

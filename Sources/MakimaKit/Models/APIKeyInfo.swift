@@ -26,7 +26,9 @@ public struct RotatedKey: Decodable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         guard let raw = try? c.decode(String.self, forKey: AnyKey("key")), let key = APIKey(raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [AnyKey("key")], debugDescription: "field 'key' must be an mk_ API key"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath + [AnyKey("key")], debugDescription: "field 'key' must be an mk_ API key"))
         }
         self.key = key
         id = c.idIfPresent("id")

@@ -18,11 +18,18 @@ public struct Contract: Decodable, Sendable, Equatable, Identifiable {
     public var createdAt: Date?
     public var updatedAt: Date?
 
-    public init(id: String, name: String, phase: String, status: ContractStatus, autonomousLoop: Bool = false,
-                description: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil) {
-        self.id = id; self.name = name; self.phase = phase; self.status = status
-        self.autonomousLoop = autonomousLoop; self.description = description
-        self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(
+        id: String, name: String, phase: String, status: ContractStatus, autonomousLoop: Bool = false,
+        description: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.phase = phase
+        self.status = status
+        self.autonomousLoop = autonomousLoop
+        self.description = description
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 
     public init(from decoder: Decoder) throws {

@@ -20,10 +20,17 @@ public struct Daemon: Decodable, Sendable, Equatable, Identifiable {
     public var runningTasks: Int?
     public var maxConcurrentTasks: Int?
 
-    public init(id: String, hostname: String? = nil, status: DaemonStatus, lastHeartbeat: Date? = nil,
-                version: String? = nil, runningTasks: Int? = nil, maxConcurrentTasks: Int? = nil) {
-        self.id = id; self.hostname = hostname; self.status = status; self.lastHeartbeat = lastHeartbeat
-        self.version = version; self.runningTasks = runningTasks; self.maxConcurrentTasks = maxConcurrentTasks
+    public init(
+        id: String, hostname: String? = nil, status: DaemonStatus, lastHeartbeat: Date? = nil,
+        version: String? = nil, runningTasks: Int? = nil, maxConcurrentTasks: Int? = nil
+    ) {
+        self.id = id
+        self.hostname = hostname
+        self.status = status
+        self.lastHeartbeat = lastHeartbeat
+        self.version = version
+        self.runningTasks = runningTasks
+        self.maxConcurrentTasks = maxConcurrentTasks
     }
 
     public init(from decoder: Decoder) throws {

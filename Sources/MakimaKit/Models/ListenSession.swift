@@ -4,7 +4,11 @@ public struct TranscriptLine: Sendable, Equatable {
     public var speaker: String?
     public var text: String
     public var at: Date?
-    public init(speaker: String? = nil, text: String, at: Date? = nil) { self.speaker = speaker; self.text = text; self.at = at }
+    public init(speaker: String? = nil, text: String, at: Date? = nil) {
+        self.speaker = speaker
+        self.text = text
+        self.at = at
+    }
 }
 
 public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
@@ -16,10 +20,16 @@ public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
     /// Present only on `GET /listen/sessions/{id}`.
     public var transcript: [TranscriptLine]?
 
-    public init(id: String, title: String? = nil, startedAt: Date? = nil, endedAt: Date? = nil,
-                transcriptPreview: String? = nil, transcript: [TranscriptLine]? = nil) {
-        self.id = id; self.title = title; self.startedAt = startedAt; self.endedAt = endedAt
-        self.transcriptPreview = transcriptPreview; self.transcript = transcript
+    public init(
+        id: String, title: String? = nil, startedAt: Date? = nil, endedAt: Date? = nil,
+        transcriptPreview: String? = nil, transcript: [TranscriptLine]? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.transcriptPreview = transcriptPreview
+        self.transcript = transcript
     }
 
     public init(from decoder: Decoder) throws {
@@ -32,8 +42,13 @@ public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
         if var arr = try? c.nestedUnkeyedContainer(forKey: AnyKey("transcript")) {
             var lines: [TranscriptLine] = []
             while !arr.isAtEnd {
-                guard let l = try? arr.nestedContainer(keyedBy: AnyKey.self) else { _ = try? arr.decode(IgnoredValue.self); continue }
-                if let text = l.text("text") { lines.append(TranscriptLine(speaker: l.text("speaker"), text: text, at: l.date("at"))) }
+                guard let l = try? arr.nestedContainer(keyedBy: AnyKey.self) else {
+                    _ = try? arr.decode(IgnoredValue.self)
+                    continue
+                }
+                if let text = l.text("text") {
+                    lines.append(TranscriptLine(speaker: l.text("speaker"), text: text, at: l.date("at")))
+                }
             }
             transcript = lines
         } else {

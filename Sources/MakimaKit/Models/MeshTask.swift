@@ -26,10 +26,20 @@ public struct MeshTask: Decodable, Sendable, Equatable, Identifiable {
     public var updatedAt: Date?
     public var completedAt: Date?
 
-    public init(id: String, contractID: String? = nil, parentID: String? = nil, title: String? = nil, plan: String = "",
-                status: TaskStatus, daemonID: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil, completedAt: Date? = nil) {
-        self.id = id; self.contractID = contractID; self.parentID = parentID; self.title = title; self.plan = plan
-        self.status = status; self.daemonID = daemonID; self.createdAt = createdAt; self.updatedAt = updatedAt
+    public init(
+        id: String, contractID: String? = nil, parentID: String? = nil, title: String? = nil, plan: String = "",
+        status: TaskStatus, daemonID: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
+        completedAt: Date? = nil
+    ) {
+        self.id = id
+        self.contractID = contractID
+        self.parentID = parentID
+        self.title = title
+        self.plan = plan
+        self.status = status
+        self.daemonID = daemonID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
         self.completedAt = completedAt
     }
 

@@ -29,17 +29,28 @@ public struct TaskEvent: Codable, Sendable, Equatable {
     public var ts: Date?
     public var payload: TaskEventPayload
 
-    public init(eventID: Int64, taskID: String, seq: Int, type: TaskEventType, ts: Date? = nil, payload: TaskEventPayload) {
-        self.eventID = eventID; self.taskID = taskID; self.seq = seq; self.type = type; self.ts = ts; self.payload = payload
+    public init(
+        eventID: Int64, taskID: String, seq: Int, type: TaskEventType, ts: Date? = nil, payload: TaskEventPayload
+    ) {
+        self.eventID = eventID
+        self.taskID = taskID
+        self.seq = seq
+        self.type = type
+        self.ts = ts
+        self.payload = payload
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
         guard let eid = c.int("event_id") else {
-            throw DecodingError.keyNotFound(AnyKey("event_id"), .init(codingPath: c.codingPath, debugDescription: "missing or non-integer field 'event_id'"))
+            throw DecodingError.keyNotFound(
+                AnyKey("event_id"),
+                .init(codingPath: c.codingPath, debugDescription: "missing or non-integer field 'event_id'"))
         }
         guard let seq = c.int("seq"), seq >= 1 else {
-            throw DecodingError.keyNotFound(AnyKey("seq"), .init(codingPath: c.codingPath, debugDescription: "missing or invalid field 'seq' (an integer >= 1)"))
+            throw DecodingError.keyNotFound(
+                AnyKey("seq"),
+                .init(codingPath: c.codingPath, debugDescription: "missing or invalid field 'seq' (an integer >= 1)"))
         }
         eventID = Int64(eid)
         self.seq = seq
@@ -50,22 +61,31 @@ public struct TaskEvent: Codable, Sendable, Equatable {
         switch type {
         case .output:
             guard let d = data, let raw = try? d.decode(String.self, forKey: AnyKey("text")) else {
-                throw DecodingError.keyNotFound(AnyKey("text"), .init(codingPath: c.codingPath, debugDescription: "task.output needs data.text"))
+                throw DecodingError.keyNotFound(
+                    AnyKey("text"), .init(codingPath: c.codingPath, debugDescription: "task.output needs data.text"))
             }
             payload = .output(text: UntrustedText.cleanKeepingSGR(raw), stream: d.text("stream") ?? "assistant")
         case .status:
             guard let d = data, let s = d.text("status") else {
-                throw DecodingError.keyNotFound(AnyKey("status"), .init(codingPath: c.codingPath, debugDescription: "task.status needs data.status"))
+                throw DecodingError.keyNotFound(
+                    AnyKey("status"), .init(codingPath: c.codingPath, debugDescription: "task.status needs data.status")
+                )
             }
-            payload = .status(status: TaskStatus(rawValue: s), previous: d.text("previous").map(TaskStatus.init(rawValue:)), reason: d.text("reason"))
+            payload = .status(
+                status: TaskStatus(rawValue: s), previous: d.text("previous").map(TaskStatus.init(rawValue:)),
+                reason: d.text("reason"))
         case .completionGate:
             let d = data
-            payload = .completionGate(ready: d?.bool("ready") ?? false, summary: d?.text("summary"), body: d?.text("body") ?? "")
+            payload = .completionGate(
+                ready: d?.bool("ready") ?? false, summary: d?.text("summary"), body: d?.text("body") ?? "")
         case .supervisorQuestion:
             guard let d = data, let text = d.text("text") else {
-                throw DecodingError.keyNotFound(AnyKey("text"), .init(codingPath: c.codingPath, debugDescription: "task.supervisor_question needs data.text"))
+                throw DecodingError.keyNotFound(
+                    AnyKey("text"),
+                    .init(codingPath: c.codingPath, debugDescription: "task.supervisor_question needs data.text"))
             }
-            payload = .supervisorQuestion(questionID: d.idIfPresent("question_id") ?? "", text: text, directiveID: d.idIfPresent("directive_id"))
+            payload = .supervisorQuestion(
+                questionID: d.idIfPresent("question_id") ?? "", text: text, directiveID: d.idIfPresent("directive_id"))
         default:
             payload = .unknown
         }
@@ -81,17 +101,18 @@ public struct TaskEvent: Codable, Sendable, Equatable {
         if let ts { try c.encode(RFC3339.format(ts), forKey: AnyKey("ts")) }
         var d = c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("data"))
         switch payload {
-        case let .output(text, stream):
-            try d.encode(text, forKey: AnyKey("text")); try d.encode(stream, forKey: AnyKey("stream"))
-        case let .status(status, previous, reason):
+        case .output(let text, let stream):
+            try d.encode(text, forKey: AnyKey("text"))
+            try d.encode(stream, forKey: AnyKey("stream"))
+        case .status(let status, let previous, let reason):
             try d.encode(status.rawValue, forKey: AnyKey("status"))
             try d.encodeIfPresent(previous?.rawValue, forKey: AnyKey("previous"))
             try d.encodeIfPresent(reason, forKey: AnyKey("reason"))
-        case let .completionGate(ready, summary, body):
+        case .completionGate(let ready, let summary, let body):
             try d.encode(ready, forKey: AnyKey("ready"))
             try d.encodeIfPresent(summary, forKey: AnyKey("summary"))
             try d.encode(body, forKey: AnyKey("body"))
-        case let .supervisorQuestion(qid, text, did):
+        case .supervisorQuestion(let qid, let text, let did):
             try d.encode(qid, forKey: AnyKey("question_id"))
             try d.encode(text, forKey: AnyKey("text"))
             try d.encodeIfPresent(did, forKey: AnyKey("directive_id"))
@@ -109,7 +130,9 @@ public struct TaskOutputPage: Decodable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let list = try ListEnvelope<TaskEvent>(from: decoder)
-        events = list.items; skipped = list.skipped; nextAfterSeq = list.nextAfterSeq
+        events = list.items
+        skipped = list.skipped
+        nextAfterSeq = list.nextAfterSeq
     }
 }
 

@@ -11,7 +11,8 @@ public enum MakimaJSON {
             let c = try d.singleValueContainer()
             let s = try c.decode(String.self)
             guard let date = RFC3339.parse(s) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "not an RFC 3339 timestamp: \(UntrustedText.clean(s).prefix(40))")
+                throw DecodingError.dataCorruptedError(
+                    in: c, debugDescription: "not an RFC 3339 timestamp: \(UntrustedText.clean(s).prefix(40))")
             }
             return date
         }
@@ -49,9 +50,10 @@ public enum RFC3339 {
             return v
         }
         guard let year = num(0, 4), bytes[4] == 45, let month = num(5, 2), bytes[7] == 45,
-              let day = num(8, 2), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
-              let hour = num(11, 2), bytes[13] == 58, let minute = num(14, 2), bytes[16] == 58,
-              let second = num(17, 2) else { return nil }
+            let day = num(8, 2), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
+            let hour = num(11, 2), bytes[13] == 58, let minute = num(14, 2), bytes[16] == 58,
+            let second = num(17, 2)
+        else { return nil }
         var i = 19
         var fraction = 0.0
         if i < bytes.count, bytes[i] == 46 {
@@ -70,15 +72,22 @@ public enum RFC3339 {
         switch bytes[i] {
         case 90, 122: i += 1
         case 43, 45:
-            guard let oh = num(i + 1, 2), i + 3 < bytes.count, bytes[i + 3] == 58, let om = num(i + 4, 2) else { return nil }
+            guard let oh = num(i + 1, 2), i + 3 < bytes.count, bytes[i + 3] == 58, let om = num(i + 4, 2) else {
+                return nil
+            }
             offset = (oh * 3600 + om * 60) * (bytes[i] == 45 ? -1 : 1)
             i += 6
         default: return nil
         }
-        guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var comps = DateComponents()
-        comps.year = year; comps.month = month; comps.day = day
-        comps.hour = hour; comps.minute = minute; comps.second = second
+        comps.year = year
+        comps.month = month
+        comps.day = day
+        comps.hour = hour
+        comps.minute = minute
+        comps.second = second
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = TimeZone(secondsFromGMT: 0)!
         guard let base = cal.date(from: comps) else { return nil }
@@ -108,15 +117,26 @@ public enum RFC3339 {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
             var v = value
-            while divisor > 0 { out.append(UInt8(48 + v / divisor)); v %= divisor; divisor /= 10 }
+            while divisor > 0 {
+                out.append(UInt8(48 + v / divisor))
+                v %= divisor
+                divisor /= 10
+            }
         }
-        digits(Int(parts.tm_year) + 1_900, 4); out.append(45)
-        digits(Int(parts.tm_mon) + 1, 2); out.append(45)
-        digits(Int(parts.tm_mday), 2); out.append(84)
-        digits(Int(parts.tm_hour), 2); out.append(58)
-        digits(Int(parts.tm_min), 2); out.append(58)
-        digits(Int(parts.tm_sec), 2); out.append(46)
-        digits(ms, 3); out.append(90)
+        digits(Int(parts.tm_year) + 1_900, 4)
+        out.append(45)
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(45)
+        digits(Int(parts.tm_mday), 2)
+        out.append(84)
+        digits(Int(parts.tm_hour), 2)
+        out.append(58)
+        digits(Int(parts.tm_min), 2)
+        out.append(58)
+        digits(Int(parts.tm_sec), 2)
+        out.append(46)
+        digits(ms, 3)
+        out.append(90)
         return String(decoding: out, as: UTF8.self)
     }
 }
@@ -125,9 +145,18 @@ public enum RFC3339 {
 public struct AnyKey: CodingKey, Sendable {
     public var stringValue: String
     public var intValue: Int?
-    public init(_ s: String) { stringValue = s; intValue = nil }
-    public init?(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    public init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+    public init(_ s: String) {
+        stringValue = s
+        intValue = nil
+    }
+    public init?(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    public init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {
@@ -137,7 +166,9 @@ extension KeyedDecodingContainer where Key == AnyKey {
         if let s = try? decode(String.self, forKey: k) { return UntrustedText.clean(s) }
         if let n = try? decode(Int64.self, forKey: k) { return String(n) }
         if contains(k), (try? decodeNil(forKey: k)) != true {
-            throw DecodingError.typeMismatch(String.self, .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string or integer id"))
+            throw DecodingError.typeMismatch(
+                String.self,
+                .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string or integer id"))
         }
         throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
     }
@@ -159,10 +190,12 @@ extension KeyedDecodingContainer where Key == AnyKey {
     public func requiredText(_ key: String) throws -> String {
         let k = AnyKey(key)
         guard contains(k) else {
-            throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
+            throw DecodingError.keyNotFound(
+                k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
         }
         do { return UntrustedText.clean(try decode(String.self, forKey: k)) } catch {
-            throw DecodingError.typeMismatch(String.self, .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string"))
+            throw DecodingError.typeMismatch(
+                String.self, .init(codingPath: codingPath + [k], debugDescription: "field '\(key)' must be a string"))
         }
     }
 
@@ -206,7 +239,9 @@ public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
             while !arr.isAtEnd {
                 if let v = try arr.decode(Lossy.self).value { out.append(v) } else { skipped += 1 }
             }
-            items = out; self.skipped = skipped; nextAfterSeq = nil
+            items = out
+            self.skipped = skipped
+            nextAfterSeq = nil
             return
         }
         let c = try decoder.container(keyedBy: AnyKey.self)
@@ -217,6 +252,8 @@ public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
             skipped = wrapped.count - items.count
             return
         }
-        throw DecodingError.keyNotFound(AnyKey("items"), .init(codingPath: decoder.codingPath, debugDescription: "expected a list or an object with 'items'"))
+        throw DecodingError.keyNotFound(
+            AnyKey("items"),
+            .init(codingPath: decoder.codingPath, debugDescription: "expected a list or an object with 'items'"))
     }
 }

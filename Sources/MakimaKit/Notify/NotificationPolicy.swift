@@ -21,23 +21,34 @@ public struct NotificationPolicy: Sendable {
     public init(startedAt: Date) { self.startedAt = startedAt }
 
     /// `receivedAt` stands in for events without a timestamp.
-    public mutating func notifications(for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date) -> [MeshNotification] {
+    public mutating func notifications(for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date)
+        -> [MeshNotification]
+    {
         var out: [MeshNotification] = []
         for e in events {
             guard (e.ts ?? receivedAt) >= startedAt, !notified.contains(e.eventID) else { continue }
             let title = taskTitles[e.taskID] ?? e.taskID
             let n: MeshNotification?
             switch e.payload {
-            case let .status(status, _, reason) where status == .completed:
-                n = MeshNotification(id: e.eventID, kind: .taskCompleted, title: "Task completed", body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
-            case let .status(status, _, reason) where status == .failed:
-                n = MeshNotification(id: e.eventID, kind: .taskFailed, title: "Task failed", body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
-            case let .supervisorQuestion(_, text, directiveID):
-                n = MeshNotification(id: e.eventID, kind: .supervisorQuestion, title: "Supervisor question", body: text, link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: e.ts ?? receivedAt)
+            case .status(let status, _, let reason) where status == .completed:
+                n = MeshNotification(
+                    id: e.eventID, kind: .taskCompleted, title: "Task completed",
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+            case .status(let status, _, let reason) where status == .failed:
+                n = MeshNotification(
+                    id: e.eventID, kind: .taskFailed, title: "Task failed",
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+            case .supervisorQuestion(_, let text, let directiveID):
+                n = MeshNotification(
+                    id: e.eventID, kind: .supervisorQuestion, title: "Supervisor question", body: text,
+                    link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: e.ts ?? receivedAt)
             default:
                 n = nil
             }
-            if let n { notified.insert(e.eventID); out.append(n) }
+            if let n {
+                notified.insert(e.eventID)
+                out.append(n)
+            }
         }
         return out
     }

@@ -15,8 +15,10 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
     /// The user explicitly allowed plain http:// to a non-loopback host.
     public private(set) var allowInsecureHTTP: Bool
 
-    public init(id: UUID = UUID(), label: String? = nil, server: String, allowInsecureHTTP: Bool = false,
-                lastConnected: Date? = nil, credentialID: UUID = UUID()) throws(ServerURLError) {
+    public init(
+        id: UUID = UUID(), label: String? = nil, server: String, allowInsecureHTTP: Bool = false,
+        lastConnected: Date? = nil, credentialID: UUID = UUID()
+    ) throws(ServerURLError) {
         let url = try ServerURL.normalize(server, allowInsecureHTTP: allowInsecureHTTP)
         self.id = id
         self.baseURL = url
@@ -42,7 +44,8 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
 
     /// `ws(s)://<host>/…/api/v1/mesh/tasks/subscribe`: wss for https, ws for http.
     public var webSocketURL: URL {
-        var comps = URLComponents(url: apiBaseURL.appendingPathComponent("mesh/tasks/subscribe"), resolvingAgainstBaseURL: false)!
+        var comps = URLComponents(
+            url: apiBaseURL.appendingPathComponent("mesh/tasks/subscribe"), resolvingAgainstBaseURL: false)!
         comps.scheme = baseURL.scheme == "http" ? "ws" : "wss"
         return comps.url!
     }

@@ -13,7 +13,8 @@ public enum ServerURLError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalid(let why): return "server URL is not valid: \(why)"
         case .unsupportedScheme(let s): return "server URL scheme '\(s)' is not supported (use https:// or http://)"
         case .insecureHTTPRefused(let host):
-            return "plain http:// is refused for \(host) (not a loopback host); use https:// or pass --allow-insecure-http"
+            return
+                "plain http:// is refused for \(host) (not a loopback host); use https:// or pass --allow-insecure-http"
         }
     }
 }
@@ -29,14 +30,20 @@ public enum ServerURL {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { throw .empty }
         if let bad = trimmed.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" }) {
-            throw .invalid(bad == " " ? "it contains a space" : "it contains a character that is not allowed (U+\(String(bad.value, radix: 16, uppercase: true)))")
+            throw .invalid(
+                bad == " "
+                    ? "it contains a space"
+                    : "it contains a character that is not allowed (U+\(String(bad.value, radix: 16, uppercase: true)))"
+            )
         }
         let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
         guard var comps = URLComponents(string: withScheme) else { throw .invalid("it is not a URL") }
         guard let scheme = comps.scheme?.lowercased() else { throw .invalid("it has no scheme") }
         guard scheme == "https" || scheme == "http" else { throw .unsupportedScheme(scheme) }
         guard let rawHost = comps.host, !rawHost.isEmpty else { throw .invalid("it has no host") }
-        if comps.user != nil || comps.password != nil { throw .invalid("user names or passwords do not belong in the server URL") }
+        if comps.user != nil || comps.password != nil {
+            throw .invalid("user names or passwords do not belong in the server URL")
+        }
         if comps.query != nil { throw .invalid("a query (?…) does not belong in the server URL") }
         if comps.fragment != nil { throw .invalid("a fragment (#…) does not belong in the server URL") }
         let host = rawHost.lowercased()
@@ -63,7 +70,9 @@ public enum ServerURL {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }
         let octets = parts.compactMap { p -> Int? in
-            guard !p.isEmpty, p.count <= 3, p.allSatisfy(\.isASCII), let n = Int(p), (0...255).contains(n) else { return nil }
+            guard !p.isEmpty, p.count <= 3, p.allSatisfy(\.isASCII), let n = Int(p), (0...255).contains(n) else {
+                return nil
+            }
             return n
         }
         return octets.count == 4 && octets[0] == 127
@@ -72,14 +81,19 @@ public enum ServerURL {
     /// A DNS name, an IPv4 address, or a bracketed IPv6 literal (URLComponents keeps the brackets).
     private static func isValidHost(_ host: String) -> Bool {
         if host.hasPrefix("[") {
-            return host.hasSuffix("]") && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            return host.hasSuffix("]")
+                && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
         }
         guard host.count <= 253 else { return false }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         for (i, label) in labels.enumerated() {
             if label.isEmpty { if i == labels.count - 1 && i > 0 { continue } else { return false } }
             guard label.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return false }
-            guard label.unicodeScalars.allSatisfy({ ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_" }) else { return false }
+            guard
+                label.unicodeScalars.allSatisfy({
+                    ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
+                })
+            else { return false }
         }
         return true
     }

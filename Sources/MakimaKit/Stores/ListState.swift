@@ -12,17 +12,24 @@ public struct ListState<Item: Sendable>: Sendable {
     public var lastError: String?
 
     public init(items: [Item] = [], fetchedAt: Date? = nil, isStale: Bool = false) {
-        self.items = items; self.fetchedAt = fetchedAt; self.isStale = isStale
+        self.items = items
+        self.fetchedAt = fetchedAt
+        self.isStale = isStale
     }
 
     public var hasLoaded: Bool { fetchedAt != nil }
 
     public mutating func succeed(_ items: [Item], at date: Date) {
-        self.items = items; fetchedAt = date; isStale = false; isLoading = false; lastError = nil
+        self.items = items
+        fetchedAt = date
+        isStale = false
+        isLoading = false
+        lastError = nil
     }
 
     public mutating func fail(_ message: String) {
-        isLoading = false; lastError = message
+        isLoading = false
+        lastError = message
     }
 
     /// Seconds since the data was fetched (nil if never).

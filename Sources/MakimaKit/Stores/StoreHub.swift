@@ -17,17 +17,17 @@ public final class StoreHub {
 
     public func apply(_ update: SyncUpdate) {
         switch update {
-        case let .list(query, payload, fetchedAt, fromCache):
+        case .list(let query, let payload, let fetchedAt, let fromCache):
             applyList(query, payload, fetchedAt: fetchedAt, fromCache: fromCache)
-        case let .listFailed(query, message):
+        case .listFailed(let query, let message):
             mutateList(query) { (s: inout ListStateAny) in s.fail(message) }
-        case let .listLoading(query):
+        case .listLoading(let query):
             mutateList(query) { (s: inout ListStateAny) in s.setLoading() }
         case .contract(let c): contracts.details[c.id] = c
         case .task(let t): tasks.details[t.id] = t
         case .listenSession(let s): listen.details[s.id] = s
         case .events(let events): tasks.apply(events: events)
-        case let .olderOutput(taskID, events):
+        case .olderOutput(let taskID, let events):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
             tasks.outputs[taskID, default: TaskOutputBuffer()].prepend(older)
@@ -49,10 +49,14 @@ public final class StoreHub {
         switch (query, payload) {
         case (.daemons, .daemons(let d)): put(&daemons.list, d)
         case (.contracts(let status), .contracts(let c)):
-            var l = contracts.list(status); put(&l, c); contracts.lists[status] = l
+            var l = contracts.list(status)
+            put(&l, c)
+            contracts.lists[status] = l
         case (.tasks(let status, let contractID), .tasks(let t)):
             let f = TasksStore.Filter(status: status, contractID: contractID)
-            var l = tasks.list(f); put(&l, t); tasks.lists[f] = l
+            var l = tasks.list(f)
+            put(&l, t)
+            tasks.lists[f] = l
         case (.directives(let pendingOnly), .directives(let d)):
             if pendingOnly { put(&directives.pending, d) } else { put(&directives.list, d) }
         case (.listenSessions(let limit), .listenSessions(let s)):
@@ -66,14 +70,27 @@ public final class StoreHub {
     private func mutateList(_ query: ListQuery, _ change: (inout ListStateAny) -> Void) {
         switch query {
         case .daemons: ListStateAny.mutate(&daemons.list, change)
-        case .contracts(let s): var l = contracts.list(s); ListStateAny.mutate(&l, change); contracts.lists[s] = l
+        case .contracts(let s):
+            var l = contracts.list(s)
+            ListStateAny.mutate(&l, change)
+            contracts.lists[s] = l
         case .tasks(let s, let c):
             let f = TasksStore.Filter(status: s, contractID: c)
-            var l = tasks.list(f); ListStateAny.mutate(&l, change); tasks.lists[f] = l
+            var l = tasks.list(f)
+            ListStateAny.mutate(&l, change)
+            tasks.lists[f] = l
         case .directives(let p):
-            if p { ListStateAny.mutate(&directives.pending, change) } else { ListStateAny.mutate(&directives.list, change) }
+            if p {
+                ListStateAny.mutate(&directives.pending, change)
+            } else {
+                ListStateAny.mutate(&directives.list, change)
+            }
         case .listenSessions(let limit):
-            if limit == 1 { ListStateAny.mutate(&listen.latest, change) } else { ListStateAny.mutate(&listen.list, change) }
+            if limit == 1 {
+                ListStateAny.mutate(&listen.latest, change)
+            } else {
+                ListStateAny.mutate(&listen.list, change)
+            }
         }
     }
 }
@@ -82,7 +99,10 @@ public final class StoreHub {
 struct ListStateAny {
     var isLoading: Bool
     var lastError: String?
-    mutating func fail(_ message: String) { isLoading = false; lastError = message }
+    mutating func fail(_ message: String) {
+        isLoading = false
+        lastError = message
+    }
     mutating func setLoading() { isLoading = true }
 
     static func mutate<T>(_ state: inout ListState<T>, _ change: (inout ListStateAny) -> Void) {

@@ -30,7 +30,10 @@ public final class TasksStore {
     public struct Filter: Hashable, Sendable {
         public var status: TaskStatus?
         public var contractID: String?
-        public init(status: TaskStatus? = nil, contractID: String? = nil) { self.status = status; self.contractID = contractID }
+        public init(status: TaskStatus? = nil, contractID: String? = nil) {
+            self.status = status
+            self.contractID = contractID
+        }
     }
     public var lists: [Filter: ListState<MeshTask>] = [:]
     public var details: [String: MeshTask] = [:]
@@ -43,7 +46,8 @@ public final class TasksStore {
     public func recent(_ count: Int) -> [MeshTask] {
         var seen = details
         for l in lists.values { for t in l.items where seen[t.id] == nil { seen[t.id] = t } }
-        return seen.values.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.prefix(count).map { $0 }
+        return seen.values.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.prefix(count).map
+        { $0 }
     }
 
     func apply(events: [TaskEvent]) {
@@ -58,7 +62,8 @@ public final class TasksStore {
         }
         for (task, list) in byTask {
             guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
-                  case .status(let s, _, _) = last.payload else { continue }
+                case .status(let s, _, _) = last.payload
+            else { continue }
             updateStatus(task, s, at: last.ts)
         }
     }

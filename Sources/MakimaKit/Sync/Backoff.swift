@@ -14,7 +14,10 @@ public struct BackoffPolicy: Sendable, Equatable {
     /// starts again from `initial`. Shorter ones (a flapping server) keep climbing.
     public var healthyAfter: TimeInterval
 
-    public init(initial: TimeInterval = 1, multiplier: Double = 2, cap: TimeInterval = 30, jitter: Double = 0.2, healthyAfter: TimeInterval = 10) {
+    public init(
+        initial: TimeInterval = 1, multiplier: Double = 2, cap: TimeInterval = 30, jitter: Double = 0.2,
+        healthyAfter: TimeInterval = 10
+    ) {
         self.initial = initial
         self.multiplier = multiplier
         self.cap = cap
@@ -40,7 +43,9 @@ public struct Backoff {
     private var openedAt: Date?
     private var random: any RandomNumberGenerator
 
-    public init(policy: BackoffPolicy = BackoffPolicy(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+    public init(
+        policy: BackoffPolicy = BackoffPolicy(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) {
         self.policy = policy
         self.random = random
     }

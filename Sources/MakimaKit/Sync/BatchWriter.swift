@@ -50,7 +50,10 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty && stopping { condition.unlock(); return }
+            if queue.isEmpty && stopping {
+                condition.unlock()
+                return
+            }
             let n = min(maxBatch, queue.count)
             let batch = Array(queue.prefix(n))
             queue.removeFirst(n)

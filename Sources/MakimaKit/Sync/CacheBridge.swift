@@ -11,7 +11,8 @@ public struct CacheBridge: Sendable {
     public static let standardQueries: [ListQuery] = [
         .daemons, .contracts(status: nil), .contracts(status: .active), .contracts(status: .completed),
         .contracts(status: .archived), .tasks(status: nil, contractID: nil), .tasks(status: .running, contractID: nil),
-        .directives(pendingOnly: false), .directives(pendingOnly: true), .listenSessions(limit: nil), .listenSessions(limit: 1),
+        .directives(pendingOnly: false), .directives(pendingOnly: true), .listenSessions(limit: nil),
+        .listenSessions(limit: 1),
     ]
 
     /// Cached snapshots as updates; a query never fetched is left out. Read errors leave the
@@ -48,7 +49,8 @@ public struct CacheBridge: Sendable {
         case .contracts: return try cache.loadContracts(query: key).map { (.contracts($0.items), $0.fetchedAt) }
         case .tasks: return try cache.loadTasks(query: key).map { (.tasks($0.items), $0.fetchedAt) }
         case .directives: return try cache.loadDirectives(query: key).map { (.directives($0.items), $0.fetchedAt) }
-        case .listenSessions: return try cache.loadListenSessions(query: key).map { (.listenSessions($0.items), $0.fetchedAt) }
+        case .listenSessions:
+            return try cache.loadListenSessions(query: key).map { (.listenSessions($0.items), $0.fetchedAt) }
         }
     }
 }
@@ -57,10 +59,13 @@ extension CacheBridge {
     /// The Home numbers from the cache alone (no network), with the age of the oldest part;
     /// nil when nothing was ever cached for this server.
     public func cachedSummary() -> (summary: MeshSummary, oldest: Date)? {
-        var daemons: [Daemon] = [], running: [MeshTask] = [], contracts: [Contract] = []
-        var directives: [Directive] = [], sessions: [ListenSession] = []
+        var daemons: [Daemon] = []
+        var running: [MeshTask] = []
+        var contracts: [Contract] = []
+        var directives: [Directive] = []
+        var sessions: [ListenSession] = []
         var oldest: Date?
-        for case let .list(_, payload, at, _) in cachedUpdates(for: Self.homeQueries).updates {
+        for case .list(_, let payload, let at, _) in cachedUpdates(for: Self.homeQueries).updates {
             oldest = min(oldest ?? at, at)
             switch payload {
             case .daemons(let d): daemons = d
@@ -71,11 +76,16 @@ extension CacheBridge {
             }
         }
         guard let oldest else { return nil }
-        return (MeshSummary(daemons: daemons, runningTasks: running, contracts: contracts, pendingDirectives: directives,
-                            listenSessions: sessions), oldest)
+        return (
+            MeshSummary(
+                daemons: daemons, runningTasks: running, contracts: contracts, pendingDirectives: directives,
+                listenSessions: sessions), oldest
+        )
     }
 
     /// The lists `status` and Home need, in one place so `watch` and the dashboard agree.
-    public static let homeQueries: [ListQuery] = [.daemons, .tasks(status: .running, contractID: nil), .contracts(status: nil),
-                                                  .directives(pendingOnly: true), .listenSessions(limit: 1)]
+    public static let homeQueries: [ListQuery] = [
+        .daemons, .tasks(status: .running, contractID: nil), .contracts(status: nil),
+        .directives(pendingOnly: true), .listenSessions(limit: 1),
+    ]
 }

@@ -10,14 +10,19 @@ public struct MeshFetcher: Sendable {
         switch query {
         case .daemons:
             return .daemons(try client.getBlocking(ListEnvelope<Daemon>.self, .daemons).items)
-        case let .contracts(status):
+        case .contracts(let status):
             return .contracts(try client.getBlocking(ListEnvelope<Contract>.self, .contracts(status: status)).items)
-        case let .tasks(status, contractID):
-            return .tasks(try client.getBlocking(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID)).items)
-        case let .directives(pendingOnly):
-            return .directives(try client.getBlocking(ListEnvelope<Directive>.self, .directives(pending: pendingOnly ? true : nil)).items)
-        case let .listenSessions(limit):
-            return .listenSessions(try client.getBlocking(ListEnvelope<ListenSession>.self, .listenSessions(limit: limit)).items)
+        case .tasks(let status, let contractID):
+            return .tasks(
+                try client.getBlocking(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID))
+                    .items)
+        case .directives(let pendingOnly):
+            return .directives(
+                try client.getBlocking(ListEnvelope<Directive>.self, .directives(pending: pendingOnly ? true : nil))
+                    .items)
+        case .listenSessions(let limit):
+            return .listenSessions(
+                try client.getBlocking(ListEnvelope<ListenSession>.self, .listenSessions(limit: limit)).items)
         }
     }
 
@@ -27,7 +32,9 @@ public struct MeshFetcher: Sendable {
 
     public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, .task(id: id)) }
     public func contract(id: String) throws -> Contract { try client.getBlocking(Contract.self, .contract(id: id)) }
-    public func listenSession(id: String) throws -> ListenSession { try client.getBlocking(ListenSession.self, .listenSession(id: id)) }
+    public func listenSession(id: String) throws -> ListenSession {
+        try client.getBlocking(ListenSession.self, .listenSession(id: id))
+    }
 
     /// How a failed fetch is shown, and whether it means the key was refused.
     public static func classify(_ error: Error) -> RefreshCoordinator.Failure {

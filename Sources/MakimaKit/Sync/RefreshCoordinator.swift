@@ -9,7 +9,10 @@ public final class RefreshCoordinator: Sendable {
     public struct Failure: Sendable {
         public var message: String
         public var isUnauthorized: Bool
-        public init(message: String, isUnauthorized: Bool) { self.message = message; self.isUnauthorized = isUnauthorized }
+        public init(message: String, isUnauthorized: Bool) {
+            self.message = message
+            self.isUnauthorized = isUnauthorized
+        }
     }
 
     private struct State {
@@ -27,12 +30,18 @@ public final class RefreshCoordinator: Sendable {
     private let spawn: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     /// `fetch` blocks (it runs on a thread `spawn` provides; by default a new `Thread`).
-    public init(fetch: @escaping @Sendable (ListQuery) throws -> ListPayload,
-                classify: @escaping @Sendable (Error) -> Failure,
-                deliver: @escaping @Sendable (SyncUpdate) -> Void,
-                now: @escaping @Sendable () -> Date = { Date() },
-                spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }) {
-        self.fetch = fetch; self.classify = classify; self.deliver = deliver; self.now = now; self.spawn = spawn
+    public init(
+        fetch: @escaping @Sendable (ListQuery) throws -> ListPayload,
+        classify: @escaping @Sendable (Error) -> Failure,
+        deliver: @escaping @Sendable (SyncUpdate) -> Void,
+        now: @escaping @Sendable () -> Date = { Date() },
+        spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }
+    ) {
+        self.fetch = fetch
+        self.classify = classify
+        self.deliver = deliver
+        self.now = now
+        self.spawn = spawn
     }
 
     public static func backoffDelay(failures: Int) -> TimeInterval {
@@ -57,14 +66,24 @@ public final class RefreshCoordinator: Sendable {
         return true
     }
 
-    public func resume() { state.withLock { $0.stopped = false; $0.failures = [:]; $0.notBefore = [:] } }
+    public func resume() {
+        state.withLock {
+            $0.stopped = false
+            $0.failures = [:]
+            $0.notBefore = [:]
+        }
+    }
     public var isStopped: Bool { state.withLock { $0.stopped } }
     public func isInFlight(_ q: ListQuery) -> Bool { state.withLock { $0.inFlight.contains(q) } }
 
     private func run(_ query: ListQuery) {
         do {
             let payload = try fetch(query)
-            state.withLock { s in s.inFlight.remove(query); s.failures[query] = nil; s.notBefore[query] = nil }
+            state.withLock { s in
+                s.inFlight.remove(query)
+                s.failures[query] = nil
+                s.notBefore[query] = nil
+            }
             deliver(.list(query, payload, fetchedAt: now(), fromCache: false))
         } catch {
             let failure = classify(error)
@@ -76,7 +95,9 @@ public final class RefreshCoordinator: Sendable {
                 s.failures[query] = n
                 s.notBefore[query] = t.addingTimeInterval(Self.backoffDelay(failures: n))
             }
-            deliver(failure.isUnauthorized ? .unauthorized(message: failure.message) : .listFailed(query, message: failure.message))
+            deliver(
+                failure.isUnauthorized
+                    ? .unauthorized(message: failure.message) : .listFailed(query, message: failure.message))
         }
     }
 }

@@ -15,7 +15,9 @@ public enum StreamMessage: Sendable, Equatable {
         switch probe.type {
         case "resync.done": return .resyncDone
         case let t?: return .unknownControl(UntrustedText.clean(t))
-        case nil: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "message has neither 'event_id' nor 'type'"))
+        case nil:
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "message has neither 'event_id' nor 'type'"))
         }
     }
 
@@ -32,7 +34,9 @@ public enum StreamMessage: Sendable, Equatable {
     /// `{"type":"resync","last_seen":{…}}`, sent on every (re)connect.
     public static func resyncRequest(lastSeen: [String: Int]) -> String {
         let body: [String: Any] = ["type": "resync", "last_seen": lastSeen]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data(#"{"type":"resync","last_seen":{}}"#.utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]))
+            ?? Data(#"{"type":"resync","last_seen":{}}"#.utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -25,8 +25,10 @@ public final class SyncEngine: Sendable {
     private let cacheWriter: BatchWriter<TaskEvent>?
 
     /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
-    public init(client: APIClient, apiKey: APIKey, cache: CacheStore?, outbox: SyncOutbox,
-                options: Options = Options(), lastSeen: [String: Int]? = nil) throws(WebSocketSetupError) {
+    public init(
+        client: APIClient, apiKey: APIKey, cache: CacheStore?, outbox: SyncOutbox,
+        options: Options = Options(), lastSeen: [String: Int]? = nil
+    ) throws(WebSocketSetupError) {
         self.outbox = outbox
         let fetcher = MeshFetcher(client: client)
         self.fetcher = fetcher
@@ -58,7 +60,9 @@ public final class SyncEngine: Sendable {
             onStatus: { status in
                 if status.phase != .online { pipeline.connectionLost() }
                 outbox.post(.connection(status))
-                if status.unauthorized { outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key")) }
+                if status.unauthorized {
+                    outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key"))
+                }
             },
             onOpen: { pipeline.resyncRequest() },
             onText: { pipeline.receive(frame: $0) })
@@ -126,7 +130,9 @@ public final class SyncEngine: Sendable {
     /// before `beforeSeq`, from the cache when it has them, else from the server.
     public func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int = 500) {
         guard beforeSeq > 1 else { return }
-        let fetcher = self.fetcher, outbox = self.outbox, cache = self.cache
+        let fetcher = self.fetcher
+        let outbox = self.outbox
+        let cache = self.cache
         let after = max(0, beforeSeq - 1 - count)
         Thread.detachNewThread {
             var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
@@ -141,7 +147,8 @@ public final class SyncEngine: Sendable {
 
     /// One object's detail, fetched on a thread of its own.
     public func loadDetail(_ link: DeepLink) {
-        let fetcher = self.fetcher, outbox = self.outbox
+        let fetcher = self.fetcher
+        let outbox = self.outbox
         Thread.detachNewThread {
             do {
                 switch link {

@@ -41,15 +41,24 @@ public final class TaskEventPipeline: Sendable {
     private let onlyTasks: Set<String>?
 
     /// `lastSeen` comes from the cache: what an earlier run already holds is never fetched again.
-    public init(lastSeen: [String: Int], startedAt: Date, pageSize: Int = 500, onlyTasks: Set<String>? = nil,
-                fetchPage: @escaping FetchPage,
-                onApplied: @escaping @Sendable ([TaskEvent]) -> Void,
-                onNotifications: @escaping @Sendable ([MeshNotification]) -> Void = { _ in },
-                now: @escaping @Sendable () -> Date = { Date() },
-                spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }) {
-        state = Mutex(State(sequencer: TaskEventSequencer(lastApplied: lastSeen), policy: NotificationPolicy(startedAt: startedAt)))
-        self.pageSize = pageSize; self.onlyTasks = onlyTasks; self.fetchPage = fetchPage; self.onApplied = onApplied
-        self.onNotifications = onNotifications; self.now = now; self.spawn = spawn
+    public init(
+        lastSeen: [String: Int], startedAt: Date, pageSize: Int = 500, onlyTasks: Set<String>? = nil,
+        fetchPage: @escaping FetchPage,
+        onApplied: @escaping @Sendable ([TaskEvent]) -> Void,
+        onNotifications: @escaping @Sendable ([MeshNotification]) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = { Date() },
+        spawn: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in Thread.detachNewThread(work) }
+    ) {
+        state = Mutex(
+            State(
+                sequencer: TaskEventSequencer(lastApplied: lastSeen), policy: NotificationPolicy(startedAt: startedAt)))
+        self.pageSize = pageSize
+        self.onlyTasks = onlyTasks
+        self.fetchPage = fetchPage
+        self.onApplied = onApplied
+        self.onNotifications = onNotifications
+        self.now = now
+        self.spawn = spawn
     }
 
     public var counters: StreamCounters { state.withLock { $0.counters } }
@@ -101,7 +110,10 @@ public final class TaskEventPipeline: Sendable {
         do {
             message = try StreamMessage.decode(frame)
         } catch {
-            state.withLock { $0.counters.framesReceived += 1; $0.counters.malformedSkipped += 1 }
+            state.withLock {
+                $0.counters.framesReceived += 1
+                $0.counters.malformedSkipped += 1
+            }
             return
         }
         state.withLock { $0.counters.framesReceived += 1 }
@@ -110,7 +122,10 @@ public final class TaskEventPipeline: Sendable {
             if let only = onlyTasks, !only.contains(e.taskID) { return }
             ingest([e], live: true)
         case .resyncDone:
-            let gaps = state.withLock { s -> [String] in s.replaying = false; return s.sequencer.tasksWithGaps }
+            let gaps = state.withLock { s -> [String] in
+                s.replaying = false
+                return s.sequencer.tasksWithGaps
+            }
             for t in gaps { startFill(t) }
         case .unknownControl:
             state.withLock { $0.counters.unknownTypes += 1 }

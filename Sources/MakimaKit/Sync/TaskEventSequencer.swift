@@ -38,7 +38,10 @@ public struct TaskEventSequencer: Sendable {
         var out = [event]
         var next = event.seq + 1
         if var waiting = held[task] {
-            while let e = waiting.removeValue(forKey: next) { out.append(e); next += 1 }
+            while let e = waiting.removeValue(forKey: next) {
+                out.append(e)
+                next += 1
+            }
             held[task] = waiting.isEmpty ? nil : waiting
         }
         lastApplied[task] = next - 1
@@ -67,7 +70,10 @@ public struct TaskEventSequencer: Sendable {
         var out: [TaskEvent] = []
         var rest = waiting
         var next = lowest
-        while let e = rest.removeValue(forKey: next) { out.append(e); next += 1 }
+        while let e = rest.removeValue(forKey: next) {
+            out.append(e)
+            next += 1
+        }
         lastApplied[task] = next - 1
         held[task] = rest.isEmpty ? nil : rest
         return .applied(out)

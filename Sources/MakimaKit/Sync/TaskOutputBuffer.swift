@@ -47,18 +47,22 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         guard event.seq > lastSeq else { return }
         lastSeq = event.seq
         switch event.payload {
-        case let .output(text, stream):
+        case .output(let text, let stream):
             appendText(text, stream: stream, seq: event.seq)
-        case let .status(s, _, reason):
+        case .status(let s, _, let reason):
             status = s
             closeOpenLine()
             lines.append(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue))
-        case let .completionGate(ready, summary, body):
+        case .completionGate(let ready, let summary, let body):
             closeOpenLine()
-            lines.append(Line(seq: event.seq, kind: .completionGate(ready: ready, summary: summary, body: body), text: summary ?? ""))
-        case let .supervisorQuestion(_, text, directiveID):
+            lines.append(
+                Line(
+                    seq: event.seq, kind: .completionGate(ready: ready, summary: summary, body: body),
+                    text: summary ?? ""))
+        case .supervisorQuestion(_, let text, let directiveID):
             closeOpenLine()
-            lines.append(Line(seq: event.seq, kind: .supervisorQuestion(text: text, directiveID: directiveID), text: text))
+            lines.append(
+                Line(seq: event.seq, kind: .supervisorQuestion(text: text, directiveID: directiveID), text: text))
         case .unknown:
             break
         }
@@ -88,7 +92,10 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     private mutating func closeOpenLine() {
-        if let open = openLine { lines.append(open); openLine = nil }
+        if let open = openLine {
+            lines.append(open)
+            openLine = nil
+        }
     }
 
     private mutating func trim() {
@@ -107,6 +114,9 @@ extension TaskOutputBuffer {
         lines.insert(contentsOf: keep, at: 0)
         droppedLines = max(0, droppedLines - keep.count)
         // Later appends skip what the older part already holds; its status stands until a newer one.
-        if lastSeq < older.lastSeq { lastSeq = older.lastSeq; status = older.status ?? status }
+        if lastSeq < older.lastSeq {
+            lastSeq = older.lastSeq
+            status = older.status ?? status
+        }
     }
 }

@@ -25,7 +25,9 @@ public final class WebSocketConnection: Sendable, CustomReflectable {
 
     /// No I/O happens here. Throws on a URL that is not ws/wss (http/https accepted as the
     /// same) and on a header that could split the request (see `WebSocketHandshake.validate`).
-    public init(url: URL, headers: [String: String] = [:], options: WebSocketOptions = WebSocketOptions()) throws(WebSocketSetupError) {
+    public init(url: URL, headers: [String: String] = [:], options: WebSocketOptions = WebSocketOptions())
+        throws(WebSocketSetupError)
+    {
         try WebSocketHandshake.validate(headers: headers)
         self.target = try WebSocketTarget(url)
         self.url = url

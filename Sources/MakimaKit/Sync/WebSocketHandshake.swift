@@ -1,5 +1,5 @@
-import Foundation
 import CSHA1Shim
+import Foundation
 
 /// Where a WebSocket URL leads: the http(s) URL libcurl connects to (TCP + TLS only) and the
 /// pieces of the hand-written Upgrade request.
@@ -11,8 +11,8 @@ struct WebSocketTarget: Equatable {
 
     init(_ url: URL) throws(WebSocketSetupError) {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = parts.scheme?.lowercased(),
-              let host = parts.host, !host.isEmpty
+            let scheme = parts.scheme?.lowercased(),
+            let host = parts.host, !host.isEmpty
         else { throw .invalidURL("not an absolute URL with a host") }
         switch scheme {
         case "ws", "http": isSecure = false
@@ -66,14 +66,20 @@ enum WebSocketHandshake {
     static func validate(headers: [String: String]) throws(WebSocketSetupError) {
         for (name, value) in headers {
             let tokenChars = name.unicodeScalars.allSatisfy { v in
-                v.isASCII && (v.properties.isAlphabetic || ("0"..."9").contains(v) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(v))
+                v.isASCII
+                    && (v.properties.isAlphabetic || ("0"..."9").contains(v)
+                        || "!#$%&'*+-.^_`|~".unicodeScalars.contains(v))
             }
-            guard !name.isEmpty, tokenChars else { throw .invalidHeader(name: UntrustedText.clean(name), why: "name is not a token") }
+            guard !name.isEmpty, tokenChars else {
+                throw .invalidHeader(name: UntrustedText.clean(name), why: "name is not a token")
+            }
             guard !reservedHeaders.contains(name.lowercased()) else {
                 throw .invalidHeader(name: name, why: "set by the WebSocket client itself")
             }
             let clean = value.unicodeScalars.allSatisfy { v in v == "\t" || (v.value >= 0x20 && v.value != 0x7F) }
-            guard clean else { throw .invalidHeader(name: name, why: "value holds CR, LF or another control character") }
+            guard clean else {
+                throw .invalidHeader(name: name, why: "value holds CR, LF or another control character")
+            }
         }
     }
 
@@ -94,7 +100,8 @@ enum WebSocketHandshake {
     /// Index just past the `\r\n\r\n` that ends the head, if the buffer holds it.
     static func endOfHead(in buffer: [UInt8]) -> Int? {
         guard buffer.count >= 4 else { return nil }
-        for i in 3..<buffer.count where buffer[i] == 0x0A && buffer[i - 1] == 0x0D && buffer[i - 2] == 0x0A && buffer[i - 3] == 0x0D {
+        for i in 3..<buffer.count
+        where buffer[i] == 0x0A && buffer[i - 1] == 0x0D && buffer[i - 2] == 0x0A && buffer[i - 3] == 0x0D {
             return i + 1
         }
         return nil
@@ -111,7 +118,9 @@ enum WebSocketHandshake {
         var lines = text.components(separatedBy: "\r\n")
         guard !lines.isEmpty else { return nil }
         let statusParts = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else { return nil }
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            return nil
+        }
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return nil }

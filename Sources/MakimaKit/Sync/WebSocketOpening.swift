@@ -24,7 +24,9 @@ struct WebSocketOpening {
         let key: String
         do { key = try WebSocketHandshake.makeKey() } catch { return .refused(.transport(error.description)) }
         let deadline = clock.now + .seconds(options.handshakeTimeout)
-        if let failure = sendAll(WebSocketHandshake.request(target: target, key: key, headers: headers), until: deadline) {
+        if let failure = sendAll(
+            WebSocketHandshake.request(target: target, key: key, headers: headers), until: deadline)
+        {
             return .refused(failure)
         }
         var received: [UInt8] = []
@@ -71,7 +73,9 @@ struct WebSocketOpening {
     }
 
     /// Reads until the buffer holds a complete head (it may hold more: the first frames).
-    private func readHead(until deadline: ContinuousClock.Instant, into received: inout [UInt8]) -> WebSocketCloseReason? {
+    private func readHead(until deadline: ContinuousClock.Instant, into received: inout [UInt8])
+        -> WebSocketCloseReason?
+    {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             switch chunk.withUnsafeMutableBytes({ transport.receive(into: $0.baseAddress!, count: $0.count) }) {

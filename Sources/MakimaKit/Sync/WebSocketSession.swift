@@ -1,6 +1,6 @@
-import Foundation
-import CWslayShim
 import CSHA1Shim
+import CWslayShim
+import Foundation
 
 /// An open WebSocket of a `WebSocketConnection`, confined to the thread that calls `run`:
 /// wslay's event loop (framing, fragmentation, ping/pong, close) over the upgraded transport,
@@ -32,7 +32,8 @@ final class WebSocketSession {
     var stats = WebSocketStats()
 
     /// Takes over an upgraded transport; `leftover` is what followed the answer head.
-    init(transport: WebSocketTransport, leftover: ArraySlice<UInt8>, options: WebSocketOptions, outbox: WebSocketOutbox) {
+    init(transport: WebSocketTransport, leftover: ArraySlice<UInt8>, options: WebSocketOptions, outbox: WebSocketOutbox)
+    {
         self.transport = transport
         self.leftover = leftover
         self.options = options
@@ -54,7 +55,7 @@ final class WebSocketSession {
                 WebSocketSession.from(user).wslaySend(ctx, data, len)
             },
             genmask_callback: { _, buf, len, _ in
-                mk_wslay_random(buf, len)
+                wslayRandomBytes(buf, len)
             },
             on_frame_recv_start_callback: nil,
             on_frame_recv_chunk_callback: nil,
@@ -65,7 +66,8 @@ final class WebSocketSession {
             }
         )
         var ctx: wslay_event_context_ptr?
-        guard wslay_event_context_client_init(&ctx, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let ctx else {
+        guard wslay_event_context_client_init(&ctx, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let ctx
+        else {
             return .transport("out of memory for the WebSocket context")
         }
         context = ctx
@@ -119,7 +121,9 @@ final class WebSocketSession {
             if !wantRead && !wantWrite { return ended(ctx, localClose) }
 
             let now = clock.now
-            if let closeDeadline, now >= closeDeadline, let localClose { return .normal(code: localClose.code, reason: localClose.reason) }
+            if let closeDeadline, now >= closeDeadline, let localClose {
+                return .normal(code: localClose.code, reason: localClose.reason)
+            }
             if now - lastReceive >= deadAfter { return .peerVanished }
             if localClose == nil, now - lastReceive >= pingEvery, now - lastPing >= pingEvery {
                 if queue(ctx, opcode: WSLAY_PING, []) { stats.pingsSent += 1 }
@@ -156,7 +160,9 @@ final class WebSocketSession {
     }
 
     /// Both directions are done: a close handshake, or wslay failed the connection itself.
-    private func ended(_ ctx: wslay_event_context_ptr, _ localClose: (code: UInt16, reason: String)?) -> WebSocketCloseReason {
+    private func ended(_ ctx: wslay_event_context_ptr, _ localClose: (code: UInt16, reason: String)?)
+        -> WebSocketCloseReason
+    {
         if let localClose { return .normal(code: localClose.code, reason: localClose.reason) }
         if wslay_event_get_close_received(ctx) != 0 {
             return .normal(code: wslay_event_get_status_code_received(ctx), reason: peerReason)
@@ -164,7 +170,9 @@ final class WebSocketSession {
         return libraryClose(wslay_event_get_status_code_sent(ctx))
     }
 
-    private func failed(_ ctx: wslay_event_context_ptr, _ rc: Int32, _ localClose: (code: UInt16, reason: String)?) -> WebSocketCloseReason {
+    private func failed(_ ctx: wslay_event_context_ptr, _ rc: Int32, _ localClose: (code: UInt16, reason: String)?)
+        -> WebSocketCloseReason
+    {
         // A peer that sends its close frame and hangs up at once makes our reply fail: still a close.
         if wslay_event_get_close_received(ctx) != 0 || localClose != nil { return ended(ctx, localClose) }
         if wslay_event_get_close_sent(ctx) != 0 { return libraryClose(wslay_event_get_status_code_sent(ctx)) }
@@ -225,7 +233,8 @@ final class WebSocketSession {
     }
 
     /// Tells wslay why a read or write moved no bytes; always -1, as its callbacks expect.
-    private func notDone(_ ctx: wslay_event_context_ptr?, _ result: WebSocketTransport.IOResult, hungUp: String) -> Int {
+    private func notDone(_ ctx: wslay_event_context_ptr?, _ result: WebSocketTransport.IOResult, hungUp: String) -> Int
+    {
         switch result {
         case .done, .wouldBlock:  // callers return `.done` themselves; it never arrives here
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
@@ -268,7 +277,7 @@ final class WebSocketSession {
 }
 
 /// Mask keys must be unpredictable (RFC 6455 10.3).
-private func mk_wslay_random(_ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int32 {
+private func wslayRandomBytes(_ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int32 {
     guard let buf else { return -1 }
     return mk_random_bytes(buf, Int32(len)) == 1 ? 0 : -1
 }

@@ -187,7 +187,9 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             let reason = runOneConnection(&backoff)
             if isStopped { break }
             if case .unauthorized = reason {
-                publish(ConnectionStatus(phase: .offline(nextRetry: nil), lastError: reason.description, unauthorized: true))
+                publish(
+                    ConnectionStatus(phase: .offline(nextRetry: nil), lastError: reason.description, unauthorized: true)
+                )
                 return
             }
             let at = backoff.scheduleRetry(now: clock())

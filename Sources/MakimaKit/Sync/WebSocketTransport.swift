@@ -1,5 +1,5 @@
-import Foundation
 import CCurlShim
+import Foundation
 
 /// The byte pipe under a WebSocket: libcurl in CONNECT_ONLY mode (DNS, TCP, TLS with
 /// certificate verification), then raw `curl_easy_send` / `curl_easy_recv` on a non-blocking
@@ -46,28 +46,39 @@ final class WebSocketTransport {
     func connect(to target: WebSocketTarget, options: WebSocketOptions, outbox: WebSocketOutbox) -> ConnectResult {
         let ms = Int(max(options.connectTimeout, 0.001) * 1000)
         var rc = mk_curl_setopt_str(curl, CURLOPT_URL, target.curlURL)
-        for (option, value) in [(CURLOPT_CONNECT_ONLY, 1), (CURLOPT_NOSIGNAL, 1), (CURLOPT_CONNECTTIMEOUT_MS, ms),
-                                (CURLOPT_HTTPPROXYTUNNEL, 1), (CURLOPT_SSL_VERIFYPEER, 1), (CURLOPT_SSL_VERIFYHOST, 2),
-                                (CURLOPT_NOPROGRESS, 0)] where rc == CURLE_OK {
+        for (option, value) in [
+            (CURLOPT_CONNECT_ONLY, 1), (CURLOPT_NOSIGNAL, 1), (CURLOPT_CONNECTTIMEOUT_MS, ms),
+            (CURLOPT_HTTPPROXYTUNNEL, 1), (CURLOPT_SSL_VERIFYPEER, 1), (CURLOPT_SSL_VERIFYHOST, 2),
+            (CURLOPT_NOPROGRESS, 0),
+        ] where rc == CURLE_OK {
             rc = mk_curl_setopt_long(curl, option, value)
         }
         if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_ERRORBUFFER, errorBuffer) }
         if rc == CURLE_OK, let ca = options.caBundlePath { rc = mk_curl_setopt_str(curl, CURLOPT_CAINFO, ca) }
         // The progress callback runs during the connect: returning non-zero aborts it, so a
         // close() from another thread does not wait out the connect timeout.
-        let progress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = { data, _, _, _, _ in
-            guard let data else { return 0 }
-            return Unmanaged<WebSocketOutbox>.fromOpaque(data).takeUnretainedValue().isClosing ? 1 : 0
+        let progress:
+            @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
+                data, _, _, _, _ in
+                guard let data else { return 0 }
+                return Unmanaged<WebSocketOutbox>.fromOpaque(data).takeUnretainedValue().isClosing ? 1 : 0
+            }
+        if rc == CURLE_OK {
+            rc = mk_curl_setopt_ptr(
+                curl, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(progress, to: UnsafeMutableRawPointer.self))
         }
-        if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(progress, to: UnsafeMutableRawPointer.self)) }
-        if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(outbox).toOpaque()) }
+        if rc == CURLE_OK {
+            rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(outbox).toOpaque())
+        }
         guard rc == CURLE_OK else { return .failed("curl setup failed: \(describe(rc))") }
 
         rc = curl_easy_perform(curl)
         if rc == CURLE_ABORTED_BY_CALLBACK { return .aborted }
         guard rc == CURLE_OK else { return .failed("connect failed: \(describe(rc))") }
         var fd: curl_socket_t = -1
-        guard mk_curl_getinfo_socket(curl, &fd) == CURLE_OK, fd >= 0 else { return .failed("connect failed: no socket") }
+        guard mk_curl_getinfo_socket(curl, &fd) == CURLE_OK, fd >= 0 else {
+            return .failed("connect failed: no socket")
+        }
         socket = fd
         return .connected
     }
@@ -98,7 +109,9 @@ final class WebSocketTransport {
         var events: Int16 = 0
         if read { events |= Int16(POLLIN) }
         if write { events |= Int16(POLLOUT) }
-        var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         let n = poll(&fds, 2, WebSocketWakePipe.pollMilliseconds(timeout))
         if n <= 0 { return .timedOut }  // EINTR included: the caller re-checks its deadlines
         if fds[1].revents != 0 {

@@ -15,7 +15,8 @@ final class WebSocketWakePipe: Sendable {
             // deinit runs (it would only run once every stored property is set).
             guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
                 let why = String(cString: strerror(errno))
-                close(fds[0]); close(fds[1])
+                close(fds[0])
+                close(fds[1])
                 throw .system("fcntl: \(why)")
             }
         }

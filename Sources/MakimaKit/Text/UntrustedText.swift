@@ -24,16 +24,17 @@ public enum UntrustedText {
     }
 
     static func isBidiControl(_ v: UInt32) -> Bool {
-        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C || v == 0xFEFF
+        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+            || v == 0xFEFF
     }
 
     private enum State {
         case text
-        case escape           // after ESC
+        case escape  // after ESC
         case escIntermediate  // ESC then 0x20-0x2F bytes, waiting for the final byte
-        case csi              // collecting CSI parameters
-        case string           // OSC/DCS/SOS/PM/APC body, until BEL or ST
-        case stringEscape     // ESC inside a string body (maybe ST)
+        case csi  // collecting CSI parameters
+        case string  // OSC/DCS/SOS/PM/APC body, until BEL or ST
+        case stringEscape  // ESC inside a string body (maybe ST)
     }
 
     private static func sanitize(_ raw: String, keepSGR: Bool) -> String {
@@ -41,7 +42,9 @@ public enum UntrustedText {
         if !raw.unicodeScalars.contains(where: { v in
             let x = v.value
             return x < 0x20 || (x >= 0x7F && x <= 0x9F) || isBidiControl(x)
-        }) { return raw }
+        }) {
+            return raw
+        }
 
         var out = String.UnicodeScalarView()
         var state = State.text
@@ -60,7 +63,10 @@ public enum UntrustedText {
             let x = v.value
             switch x {
             case 0x1B: state = .escape
-            case 0x9B: state = .csi; params = .init(); csiValid = true
+            case 0x9B:
+                state = .csi
+                params = .init()
+                csiValid = true
             case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
             case 0x0A: emit(v)
             case 0x09:
@@ -79,12 +85,17 @@ public enum UntrustedText {
                 inText(v)
             case .escape:
                 switch x {
-                case 0x5B: state = .csi; params = .init(); csiValid = true        // [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string                // ] P X ^ _
+                case 0x5B:
+                    state = .csi
+                    params = .init()
+                    csiValid = true  // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string  // ] P X ^ _
                 case 0x20...0x2F: state = .escIntermediate
                 case 0x1B: state = .escape
-                case 0x30...0x7E: state = .text                                    // two-byte escape: drop both
-                default: state = .text; inText(v)                                  // not an escape after all
+                case 0x30...0x7E: state = .text  // two-byte escape: drop both
+                default:
+                    state = .text
+                    inText(v)  // not an escape after all
                 }
             case .escIntermediate:
                 if (0x30...0x7E).contains(x) {
@@ -100,7 +111,8 @@ public enum UntrustedText {
                     csiValid = false
                 } else if (0x40...0x7E).contains(x) {
                     if keepSGR && x == 0x6D && csiValid && params.count <= 64 {
-                        out.append("\u{1B}"); out.append("[")
+                        out.append("\u{1B}")
+                        out.append("[")
                         out.append(contentsOf: params)
                         out.append("m")
                     }

@@ -22,8 +22,10 @@ public struct AppState {
     /// A short-lived line above the footer (a task failed, a question arrived).
     public var toast: NoticeLine?
 
-    public init(masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
-                make: @escaping (PaneID) -> any Pane = AppState.placeholderPane) {
+    public init(
+        masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
+        make: @escaping (PaneID) -> any Pane = AppState.placeholderPane
+    ) {
         self.masthead = masthead
         self.glyphs = glyphs
         self.keyMap = keyMap
@@ -92,7 +94,9 @@ public struct AppState {
         case .commandLine:
             commandLine = CommandLineState()
         case .jumpByNumber:
-            guard case .char(let c) = key, let n = c.wholeNumberValue, let pane = PaneID.numbered(n) else { return false }
+            guard case .char(let c) = key, let n = c.wholeNumberValue, let pane = PaneID.numbered(n) else {
+                return false
+            }
             stack.jump(to: pane)
         case .gloss:
             let before = gloss.revealed
@@ -116,9 +120,15 @@ public struct AppState {
         switch response {
         case .handled: return true
         case .ignored: return false
-        case .open(let id): stack.jump(to: id); return true
-        case .push(let pane): stack.push(pane); return true
-        case .request(let r): requests.append(r); return false
+        case .open(let id):
+            stack.jump(to: id)
+            return true
+        case .push(let pane):
+            stack.push(pane)
+            return true
+        case .request(let r):
+            requests.append(r)
+            return false
         }
     }
 
@@ -141,8 +151,12 @@ public struct AppState {
         switch outcome {
         case .editing, .unknown: break
         case .cancelled: commandLine = nil
-        case .jump(let pane): commandLine = nil; stack.jump(to: pane)
-        case .quit: commandLine = nil; quitRequested = true
+        case .jump(let pane):
+            commandLine = nil
+            stack.jump(to: pane)
+        case .quit:
+            commandLine = nil
+            quitRequested = true
         }
         return true
     }
@@ -183,7 +197,8 @@ public struct AppState {
         }
         stack.withTop { $0.render(into: &buffer, region: content, context: ctx) }
         if helpOpen {
-            let maxScroll = HelpOverlay.render(helpSections, scroll: helpScroll, into: &buffer, region: content, context: ctx)
+            let maxScroll = HelpOverlay.render(
+                helpSections, scroll: helpScroll, into: &buffer, region: content, context: ctx)
             helpScroll = min(helpScroll, maxScroll)
         }
         let footer = buffer.bounds.row(height - 1)

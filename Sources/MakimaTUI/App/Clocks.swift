@@ -16,7 +16,9 @@ enum Clocks {
         var t = ts.tv_sec
         var parts = tm()
         localtime_r(&t, &parts)
-        let text = (parts.tm_hour < 10 ? "0" : "") + String(parts.tm_hour) + ":" + (parts.tm_min < 10 ? "0" : "") + String(parts.tm_min)
+        let text =
+            (parts.tm_hour < 10 ? "0" : "") + String(parts.tm_hour) + ":" + (parts.tm_min < 10 ? "0" : "")
+            + String(parts.tm_min)
         let intoMinute = Double(parts.tm_sec) + Double(ts.tv_nsec) / 1e9
         return (text, max(0.05, 60 - intoMinute))
     }

@@ -20,9 +20,11 @@ public struct DashboardOptions: Sendable {
     /// Called on the UI thread once the screen is up: keep the session to feed data in.
     public var onStart: (@MainActor @Sendable (DashboardSession) -> Void)?
 
-    public init(theme: String? = nil, colorPreference: ColorPreference = .auto, serverLabel: String = "makima.jp",
-                version: String = MakimaVersion.current, initialConnection: ConnectionPillState = .idle,
-                redefineColors: Bool = true, onStart: (@MainActor @Sendable (DashboardSession) -> Void)? = nil) {
+    public init(
+        theme: String? = nil, colorPreference: ColorPreference = .auto, serverLabel: String = "makima.jp",
+        version: String = MakimaVersion.current, initialConnection: ConnectionPillState = .idle,
+        redefineColors: Bool = true, onStart: (@MainActor @Sendable (DashboardSession) -> Void)? = nil
+    ) {
         self.theme = theme
         self.colorPreference = colorPreference
         self.serverLabel = serverLabel
@@ -116,9 +118,11 @@ public enum DashboardApp {
         let utf8 = TerminalLocale.configure()
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
-        let theme = loader.loadOrFallback(ThemeSelection.request(flag: options.theme,
-                                                                  environment: environment[ThemeSelection.environmentVariable],
-                                                                  config: options.configTheme))
+        let theme = loader.loadOrFallback(
+            ThemeSelection.request(
+                flag: options.theme,
+                environment: environment[ThemeSelection.environmentVariable],
+                config: options.configTheme))
         let wake: WakePipe
         let screen: NcursesScreen
         do {
@@ -129,13 +133,16 @@ public enum DashboardApp {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
             return 1
         }
-        let detection = ColorDetection.detect(environment: environment, colors: screen.hasColors ? Int(mk_colors()) : 0,
-                                              canChangeColor: can_change_color(), preference: options.colorPreference)
-        let palette = ColorMapper.palette(for: theme.theme, detection: detection, redefineColors: options.redefineColors)
+        let detection = ColorDetection.detect(
+            environment: environment, colors: screen.hasColors ? Int(mk_colors()) : 0,
+            canChangeColor: can_change_color(), preference: options.colorPreference)
+        let palette = ColorMapper.palette(
+            for: theme.theme, detection: detection, redefineColors: options.redefineColors)
         let backend = NcursesBackend(palette: palette, utf8: utf8)
 
-        let masthead = MastheadModel(serverLabel: options.serverLabel, version: options.version,
-                                     pill: options.initialConnection, clock: "")
+        let masthead = MastheadModel(
+            serverLabel: options.serverLabel, version: options.version,
+            pill: options.initialConnection, clock: "")
         var app = AppState(masthead: masthead, glyphs: utf8 ? .unicode : .ascii)
         let status = statusRows(environment: environment, utf8: utf8, palette: palette, theme: theme)
         app.stack.update(.home, as: HomePane.self) { $0.model.statusRows = status }
@@ -148,7 +155,8 @@ public enum DashboardApp {
         let code = loop.run()
         screen.end()
         if let problem = theme.problem {
-            FileHandle.standardError.write(Data("makima-tui: \(problem.description); used theme \(theme.theme.name)\n".utf8))
+            FileHandle.standardError.write(
+                Data("makima-tui: \(problem.description); used theme \(theme.theme.name)\n".utf8))
         }
         return code
     }
@@ -156,8 +164,10 @@ public enum DashboardApp {
     /// docs/keys.md (for `makima-tui --print-keymap`).
     public static func keyMapMarkdown() -> String { KeyMap.standard.markdown() }
 
-    static func statusRows(environment: [String: String], utf8: Bool, palette: ResolvedPalette,
-                           theme: ThemeLoadOutcome) -> [StatusRow] {
+    static func statusRows(
+        environment: [String: String], utf8: Bool, palette: ResolvedPalette,
+        theme: ThemeLoadOutcome
+    ) -> [StatusRow] {
         let colours: String
         switch palette.capability {
         case .direct: colours = "TRUE COLOUR"

@@ -47,11 +47,16 @@ final class EventLoop {
                 now = Clocks.monotonic()
                 lastFrameAt = now
             }
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, pollTimeout(now: now))
             wakeups += 1
-            if ready < 0 && errno != EINTR { exitCode = 1; break }
+            if ready < 0 && errno != EINTR {
+                exitCode = 1
+                break
+            }
             handleSignals()
             if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
             if bus.runPending() > 0 { dirty = true }
@@ -134,7 +139,9 @@ final class EventLoop {
             app.masthead.clock = clock.text
             dirty = true
         }
-        timers.schedule("clock", at: Clocks.monotonic() + clock.secondsToNextMinute) { [unowned self] in self.tickClock() }
+        timers.schedule("clock", at: Clocks.monotonic() + clock.secondsToNextMinute) { [unowned self] in
+            self.tickClock()
+        }
     }
 
     /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a

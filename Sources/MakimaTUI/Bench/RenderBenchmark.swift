@@ -14,9 +14,12 @@ public enum RenderBenchmark {
         let width = 200
         let height = 50
         TerminalLocale.configure()
-        var app = AppState(masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState(
+            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
         app.stack.update(.home, as: HomePane.self) {
-            $0.model.statusRows = [StatusRow("Terminal", "XTERM-256COLOR", .ok), StatusRow("Network", "NOT WIRED", .warn)]
+            $0.model.statusRows = [
+                StatusRow("Terminal", "XTERM-256COLOR", .ok), StatusRow("Network", "NOT WIRED", .warn),
+            ]
         }
         var results: [String: Double] = [:]
         results["render_home_200x50_ms"] = median(iterations) { _ = app.render(width: width, height: height) }

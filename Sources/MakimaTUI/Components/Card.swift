@@ -12,8 +12,10 @@ public enum Card {
     /// Draws the card in `rect` and returns the content area inside it (inside the border,
     /// one cell of padding left and right). Cards smaller than 2×2 draw nothing.
     @discardableResult
-    public static func render(into buffer: inout CellBuffer, rect: Rect, title: String,
-                              accessory: String? = nil, accessoryRole: ColorRole = .accent, context: RenderContext) -> Rect {
+    public static func render(
+        into buffer: inout CellBuffer, rect: Rect, title: String,
+        accessory: String? = nil, accessoryRole: ColorRole = .accent, context: RenderContext
+    ) -> Rect {
         guard rect.width >= 2, rect.height >= 2 else { return Rect(x: rect.x, y: rect.y, width: 0, height: 0) }
         let g = context.glyphs
         let inner = rect.inset(by: 1)
@@ -33,7 +35,8 @@ public enum Card {
         if dashes > 0 { top.append(String(repeating: g.dashHorizontal, count: dashes), borderStyle) }
         used += max(0, dashes)
         if showTail {
-            top.append(tail, accessoryRole == .accent ? accessoryStyle : CellStyle(fg: accessoryRole, attributes: .bold))
+            top.append(
+                tail, accessoryRole == .accent ? accessoryStyle : CellStyle(fg: accessoryRole, attributes: .bold))
             top.append(g.dashHorizontal, borderStyle)
         }
         top.append(g.topRight, borderStyle)
@@ -61,7 +64,8 @@ public enum Badge {
             if context.glyphs.isUnicode {
                 line.append(" \(context.glyphs.separatorDot) ", CellStyle(fg: .borderMuted, bg: bg))
             }
-            line.append(Typography.badgeSubtitle.apply(to: subtitle), Typography.badgeSubtitle.cellStyle(background: bg))
+            line.append(
+                Typography.badgeSubtitle.apply(to: subtitle), Typography.badgeSubtitle.cellStyle(background: bg))
         }
         line.append(" ", CellStyle(fg: .accent, bg: bg))
         return line

@@ -23,7 +23,9 @@ public enum FooterBar {
         return line
     }
 
-    public static func renderCommandLine(_ state: CommandLineState, into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+    public static func renderCommandLine(
+        _ state: CommandLineState, into buffer: inout CellBuffer, row: Rect, context: RenderContext
+    ) {
         guard !row.isEmpty else { return }
         buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
         var line = StyledLine(":", CellStyle(fg: .accent, attributes: .bold))
@@ -58,13 +60,16 @@ public enum HelpOverlay {
     /// Draws the overlay centred in `region`, starting `scroll` lines down. Returns the
     /// largest useful scroll value.
     @discardableResult
-    public static func render(_ sections: [(context: KeyContext, bindings: [KeyBinding])], scroll: Int,
-                              into buffer: inout CellBuffer, region: Rect, context: RenderContext) -> Int {
+    public static func render(
+        _ sections: [(context: KeyContext, bindings: [KeyBinding])], scroll: Int,
+        into buffer: inout CellBuffer, region: Rect, context: RenderContext
+    ) -> Int {
         let width = min(region.width - 4, 84)
         let body = lines(sections, width: width - 4)
         let height = min(region.height, body.count + 2)
         let rect = region.centered(width: width, top: region.y + max(0, (region.height - height) / 2), height: height)
-        let inner = Card.render(into: &buffer, rect: rect, title: "HELP", accessory: "? or Esc closes", context: context)
+        let inner = Card.render(
+            into: &buffer, rect: rect, title: "HELP", accessory: "? or Esc closes", context: context)
         let maxScroll = max(0, body.count - inner.height)
         let start = min(max(0, scroll), maxScroll)
         for (i, line) in body.dropFirst(start).prefix(inner.height).enumerated() {
@@ -79,10 +84,13 @@ public enum HelpOverlay {
 
 /// Shown instead of the dashboard when the terminal is below the minimum size.
 public enum TooSmallNotice {
-    public static func render(into buffer: inout CellBuffer, minimum: (width: Int, height: Int), context: RenderContext) {
+    public static func render(into buffer: inout CellBuffer, minimum: (width: Int, height: Int), context: RenderContext)
+    {
         let lines = [
             StyledLine("MAKIMA", CellStyle(fg: .foreground, attributes: .bold)),
-            StyledLine("Make me bigger: I need \(minimum.width)×\(minimum.height) cells,", CellStyle(fg: .warn, attributes: .bold)),
+            StyledLine(
+                "Make me bigger: I need \(minimum.width)×\(minimum.height) cells,",
+                CellStyle(fg: .warn, attributes: .bold)),
             StyledLine("this terminal is \(buffer.width)×\(buffer.height).", CellStyle(fg: .body)),
             StyledLine("Q quits.", CellStyle(fg: .foregroundMuted)),
         ]

@@ -75,7 +75,9 @@ public struct ListView: Equatable, Sendable {
         let keep = selectedRow?.id
         switch edit {
         case .submit: isEditingFilter = false
-        case .cancel: isEditingFilter = false; filter = ""
+        case .cancel:
+            isEditingFilter = false
+            filter = ""
         case .deleteBackward: if !filter.isEmpty { filter.removeLast() }
         case .insert(let c): filter.append(c)
         case .complete: break
@@ -120,8 +122,9 @@ public struct ListView: Equatable, Sendable {
         if visible.isEmpty {
             let message = filter.isEmpty ? emptyMessage : "no matches for “\(filter)”"
             buffer.fill(area.row(0), style: .plain)
-            buffer.write(message, x: area.x + 1, y: area.y, style: CellStyle(fg: .foregroundMuted, attributes: .italic),
-                         maxX: area.maxX)
+            buffer.write(
+                message, x: area.x + 1, y: area.y, style: CellStyle(fg: .foregroundMuted, attributes: .italic),
+                maxX: area.maxX)
             return
         }
         if selection < scrollOffset { scrollOffset = selection }
@@ -139,7 +142,8 @@ public struct ListView: Equatable, Sendable {
                 let text = StyledLine(row.line.text, highlight)
                 buffer.write(text.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
             } else {
-                buffer.write(row.line.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
+                buffer.write(
+                    row.line.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
             }
         }
     }

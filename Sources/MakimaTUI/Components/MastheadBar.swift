@@ -22,15 +22,17 @@ public enum MastheadBar {
     public static let background: ColorRole = .backgroundDeep
     static let minimumServerCells = 6
 
-    public static func render(_ model: MastheadModel, into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+    public static func render(_ model: MastheadModel, into buffer: inout CellBuffer, row: Rect, context: RenderContext)
+    {
         guard !row.isEmpty else { return }
         let g = context.glyphs
         buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
         let y = row.y
         let inner = row.inset(left: 1, right: 1)
 
-        var parts = Parts(showLogo: true, showBrand: true, showClock: !model.clock.isEmpty, showVersion: true,
-                          server: model.serverLabel)
+        var parts = Parts(
+            showLogo: true, showBrand: true, showClock: !model.clock.isEmpty, showVersion: true,
+            server: model.serverLabel)
         let dropOrder: [(inout Parts) -> Void] = [
             { $0.showVersion = false }, { $0.showLogo = false }, { $0.showClock = false },
             { $0.server = "" }, { $0.showBrand = false },

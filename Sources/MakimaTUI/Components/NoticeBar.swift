@@ -21,7 +21,10 @@ public enum NoticeBar {
         let role = notice.level.role
         var line = StyledLine(context.glyphs.bullet + " ", CellStyle(fg: role, bg: background, attributes: .bold))
         let emphasis: TextAttributes = notice.level == .muted ? [] : .bold
-        line.append(notice.text, CellStyle(fg: notice.level == .muted ? .body : role, bg: background, attributes: emphasis))
-        buffer.write(line.truncated(to: row.width - 2, ellipsis: context.glyphs.ellipsis), x: row.x + 1, y: row.y, maxX: row.maxX - 1)
+        line.append(
+            notice.text, CellStyle(fg: notice.level == .muted ? .body : role, bg: background, attributes: emphasis))
+        buffer.write(
+            line.truncated(to: row.width - 2, ellipsis: context.glyphs.ellipsis), x: row.x + 1, y: row.y,
+            maxX: row.maxX - 1)
     }
 }

@@ -1,7 +1,8 @@
 /// The 16 ANSI colours by their standard numbers. Their RGB is whatever the terminal's theme
 /// says, so mapping roles onto them is a fixed table (`Ansi16Mapping`), not a nearest search.
 public enum AnsiColor: Int, Sendable, Hashable, CaseIterable {
-    case black = 0, red, green, yellow, blue, magenta, cyan, white
+    case black = 0
+    case red, green, yellow, blue, magenta, cyan, white
     case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
 
     public var isBright: Bool { rawValue >= 8 }

@@ -66,13 +66,15 @@ public struct ColorDetection: Sendable, Hashable {
     ) -> ColorDetection {
         var notes: [String] = []
         if preference == .never {
-            return ColorDetection(capability: .none, hasBrightColors: false, canRedefineColors: false,
-                                  notes: ["--color=never"])
+            return ColorDetection(
+                capability: .none, hasBrightColors: false, canRedefineColors: false,
+                notes: ["--color=never"])
         }
         if let noColor, !noColor.isEmpty {
             if preference == .auto {
-                return ColorDetection(capability: .none, hasBrightColors: false, canRedefineColors: false,
-                                      notes: ["NO_COLOR is set"])
+                return ColorDetection(
+                    capability: .none, hasBrightColors: false, canRedefineColors: false,
+                    notes: ["NO_COLOR is set"])
             }
             notes.append("NO_COLOR is set but --color=always overrides it")
         }
@@ -100,13 +102,15 @@ public struct ColorDetection: Sendable, Hashable {
         if wantsTrueColor && (capability == .palette256 || capability == .palette16) {
             // Only some terminals have a -direct entry; inside tmux or screen it is tmux-direct.
             let base = termName.hasPrefix("tmux") || termName.hasPrefix("screen") ? "tmux" : "xterm"
-            notes.append("COLORTERM=\(colorTerm ?? "") but terminfo for TERM=\(term ?? "") has no direct colour, "
-                + "so ncurses can only use \(capability == .palette256 ? "256" : "16") colours; "
-                + "run with TERM=\(base)-direct (from ncurses-term) for exact colours")
+            notes.append(
+                "COLORTERM=\(colorTerm ?? "") but terminfo for TERM=\(term ?? "") has no direct colour, "
+                    + "so ncurses can only use \(capability == .palette256 ? "256" : "16") colours; "
+                    + "run with TERM=\(base)-direct (from ncurses-term) for exact colours")
         }
         let canRedefine = capability == .palette256 && canChangeColor && (colors ?? 0) >= 256
-        return ColorDetection(capability: capability, hasBrightColors: hasBright,
-                              canRedefineColors: canRedefine, notes: notes)
+        return ColorDetection(
+            capability: capability, hasBrightColors: hasBright,
+            canRedefineColors: canRedefine, notes: notes)
     }
 
     /// Reads `TERM`, `COLORTERM` and `NO_COLOR` from an environment dictionary.
@@ -116,8 +120,9 @@ public struct ColorDetection: Sendable, Hashable {
         canChangeColor: Bool,
         preference: ColorPreference
     ) -> ColorDetection {
-        detect(term: environment["TERM"], colors: colors, canChangeColor: canChangeColor,
-               colorTerm: environment["COLORTERM"], noColor: environment["NO_COLOR"], preference: preference)
+        detect(
+            term: environment["TERM"], colors: colors, canChangeColor: canChangeColor,
+            colorTerm: environment["COLORTERM"], noColor: environment["NO_COLOR"], preference: preference)
     }
 
     private static let colorTerminalFamilies = [

@@ -20,7 +20,8 @@ public enum ColorMapper {
         case .palette256:
             if redefineColors {
                 redefinitions = PaletteRedefinition.plan(for: theme)
-                let indexByColor = Dictionary(redefinitions.map { ($0.rgb, $0.index) }, uniquingKeysWith: { first, _ in first })
+                let indexByColor = Dictionary(
+                    redefinitions.map { ($0.rgb, $0.index) }, uniquingKeysWith: { first, _ in first })
                 for role in ColorRole.allCases {
                     let rgb = theme.color(role)
                     numbers[role] = indexByColor[rgb] ?? Xterm256.nearestIndex(to: rgb)
@@ -40,14 +41,18 @@ public enum ColorMapper {
                 if !attributes.isEmpty { extras[role] = attributes }
             }
         }
-        return ResolvedPalette(capability: capability, theme: theme, numbers: numbers,
-                               extras: extras, redefinitions: redefinitions)
+        return ResolvedPalette(
+            capability: capability, theme: theme, numbers: numbers,
+            extras: extras, redefinitions: redefinitions)
     }
 
     /// Builds the palette a detection calls for.
-    public static func palette(for theme: Theme, detection: ColorDetection, redefineColors: Bool = false) -> ResolvedPalette {
-        palette(for: theme, capability: detection.capability, hasBrightColors: detection.hasBrightColors,
-                redefineColors: redefineColors && detection.canRedefineColors)
+    public static func palette(for theme: Theme, detection: ColorDetection, redefineColors: Bool = false)
+        -> ResolvedPalette
+    {
+        palette(
+            for: theme, capability: detection.capability, hasBrightColors: detection.hasBrightColors,
+            redefineColors: redefineColors && detection.canRedefineColors)
     }
 
     /// The direct-colour number of `rgb`. Direct terminfo entries read small numbers as palette

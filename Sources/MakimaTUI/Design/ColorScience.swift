@@ -15,11 +15,15 @@ public struct LabColor: Sendable, Hashable {
     }
 
     public init(_ rgb: RGB) {
-        let r = Self.linear(rgb.r), g = Self.linear(rgb.g), bl = Self.linear(rgb.b)
+        let r = Self.linear(rgb.r)
+        let g = Self.linear(rgb.g)
+        let bl = Self.linear(rgb.b)
         let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * bl) / 0.95047
         let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * bl
         let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * bl) / 1.08883
-        let fx = Self.f(x), fy = Self.f(y), fz = Self.f(z)
+        let fx = Self.f(x)
+        let fy = Self.f(y)
+        let fz = Self.f(z)
         self.init(l: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
     }
 
@@ -36,13 +40,17 @@ public struct LabColor: Sendable, Hashable {
 public enum ColorScience {
     /// CIEDE2000 difference (Sharma, Wu, Dalal 2005), kL = kC = kH = 1.
     public static func deltaE2000(_ p: LabColor, _ q: LabColor) -> Double {
-        let c1 = hypot(p.a, p.b), c2 = hypot(q.a, q.b)
+        let c1 = hypot(p.a, p.b)
+        let c2 = hypot(q.a, q.b)
         let cMean = (c1 + c2) / 2
         let cMean7 = pow(cMean, 7)
         let g = 0.5 * (1 - sqrt(cMean7 / (cMean7 + pow(25, 7))))
-        let a1 = (1 + g) * p.a, a2 = (1 + g) * q.a
-        let c1p = hypot(a1, p.b), c2p = hypot(a2, q.b)
-        let h1p = hueDegrees(b: p.b, a: a1), h2p = hueDegrees(b: q.b, a: a2)
+        let a1 = (1 + g) * p.a
+        let a2 = (1 + g) * q.a
+        let c1p = hypot(a1, p.b)
+        let c2p = hypot(a2, q.b)
+        let h1p = hueDegrees(b: p.b, a: a1)
+        let h2p = hueDegrees(b: q.b, a: a2)
 
         let dL = q.l - p.l
         let dC = c2p - c1p
@@ -63,7 +71,8 @@ public enum ColorScience {
                 hMean = h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2
             }
         }
-        let t = 1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
+        let t =
+            1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
             + 0.32 * cos(radians(3 * hMean + 6)) - 0.20 * cos(radians(4 * hMean - 63))
         let dTheta = 30 * exp(-pow((hMean - 275) / 25, 2))
         let cMeanP7 = pow(cMeanP, 7)
@@ -73,7 +82,9 @@ public enum ColorScience {
         let sC = 1 + 0.045 * cMeanP
         let sH = 1 + 0.015 * cMeanP * t
         let rT = -sin(radians(2 * dTheta)) * rC
-        let termL = dL / sL, termC = dC / sC, termH = dH / sH
+        let termL = dL / sL
+        let termC = dC / sC
+        let termH = dH / sH
         return sqrt(termL * termL + termC * termC + termH * termH + rT * termC * termH)
     }
 
@@ -92,7 +103,8 @@ public enum ColorScience {
 
     /// WCAG 2 contrast ratio, 1 ... 21.
     public static func contrastRatio(_ x: RGB, _ y: RGB) -> Double {
-        let lx = relativeLuminance(x), ly = relativeLuminance(y)
+        let lx = relativeLuminance(x)
+        let ly = relativeLuminance(y)
         return (max(lx, ly) + 0.05) / (min(lx, ly) + 0.05)
     }
 

@@ -27,10 +27,11 @@ public struct RGB: Sendable, Hashable, CustomStringConvertible {
 
     /// `#rrggbb`, lowercase.
     public var hex: String {
-        "#" + [r, g, b].map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
+        "#"
+            + [r, g, b].map { byte in
+                let digits = String(byte, radix: 16)
+                return byte < 16 ? "0" + digits : digits
+            }.joined()
     }
 
     public var description: String { hex }

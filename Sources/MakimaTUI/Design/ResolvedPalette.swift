@@ -25,8 +25,10 @@ public struct ResolvedPalette: Sendable, Hashable {
     private let numbers: [ColorRole: Int]
     private let extras: [ColorRole: TextAttributes]
 
-    init(capability: ColorCapability, theme: Theme, numbers: [ColorRole: Int],
-         extras: [ColorRole: TextAttributes], redefinitions: [PaletteRedefinition]) {
+    init(
+        capability: ColorCapability, theme: Theme, numbers: [ColorRole: Int],
+        extras: [ColorRole: TextAttributes], redefinitions: [PaletteRedefinition]
+    ) {
         self.capability = capability
         self.theme = theme
         self.numbers = numbers

@@ -42,10 +42,10 @@ public enum SGRColorMapping {
         var hue = atan2(lab.b, lab.a) * 180 / .pi
         if hue < 0 { hue += 360 }
         switch hue {
-        case 50..<115: return .warn       // orange, amber, yellow, olive
-        case 115..<180: return .ok        // green
-        case 180..<345: return .accent    // cyan, blue, violet, magenta
-        default: return .danger           // red, rose
+        case 50..<115: return .warn  // orange, amber, yellow, olive
+        case 115..<180: return .ok  // green
+        case 180..<345: return .accent  // cyan, blue, violet, magenta
+        default: return .danger  // red, rose
         }
     }
 

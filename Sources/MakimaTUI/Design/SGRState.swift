@@ -67,7 +67,11 @@ public struct SGRState: Sendable {
     private mutating func applyColon(code: Int, subparameters: [Substring]) {
         switch code {
         case 4:
-            if subparameters.first == "0" { style.attributes.remove(.underline) } else { style.attributes.insert(.underline) }
+            if subparameters.first == "0" {
+                style.attributes.remove(.underline)
+            } else {
+                style.attributes.insert(.underline)
+            }
         case 38:
             if let role = colonColor(subparameters) { style.fg = role }
         default:

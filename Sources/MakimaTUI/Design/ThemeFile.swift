@@ -23,7 +23,8 @@ public enum ThemeFile {
         var seenOnLine: [String: Int] = [:]
         var lineCount = 0
 
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        {
             let lineNumber = offset + 1
             lineCount = lineNumber
             func fail(_ key: String?, _ message: String) -> ThemeError {
@@ -73,8 +74,9 @@ public enum ThemeFile {
         }
 
         if let missing = ColorRole.allCases.first(where: { colors[$0] == nil }) {
-            throw ThemeError(line: lineCount + 1, key: missing.rawValue,
-                             message: "missing role (every role must be set)", path: path)
+            throw ThemeError(
+                line: lineCount + 1, key: missing.rawValue,
+                message: "missing role (every role must be set)", path: path)
         }
         // Every role is present: checked just above.
         return Theme(name: name ?? fallbackName) { colors[$0] ?? ThemeColor(hex: 0) }
@@ -148,7 +150,8 @@ public enum ThemeFile {
         let isPercent = text.hasSuffix("%")
         let number = isPercent ? text.dropLast().trimmingWhitespace() : text
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let parsed = Double(number) else {
+            let parsed = Double(number)
+        else {
             throw ValueError(reason: "alpha `\(text.prefix(20))` is not a number (write 0.65 or 65%)")
         }
         let alpha = isPercent ? parsed / 100 : parsed
@@ -182,10 +185,11 @@ public enum ThemeFile {
     private static let roleList = ColorRole.allCases.map(\.rawValue).joined(separator: ", ")
 }
 
-fileprivate extension StringProtocol {
-    func trimmingWhitespace() -> SubSequence {
+extension StringProtocol {
+    fileprivate func trimmingWhitespace() -> SubSequence {
         guard let start = firstIndex(where: { !$0.isWhitespace }),
-              let end = lastIndex(where: { !$0.isWhitespace }) else {
+            let end = lastIndex(where: { !$0.isWhitespace })
+        else {
             return self[endIndex...]
         }
         return self[start...end]

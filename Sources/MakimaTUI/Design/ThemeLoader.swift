@@ -75,7 +75,8 @@ public struct ThemeLoader: Sendable {
             return LoadedTheme(theme: try Self.loadFile(atPath: request), source: .file(request))
         }
         guard !request.isEmpty, !request.hasPrefix("."),
-              request.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            request.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+        else {
             throw .badName(request)
         }
         for directory in searchDirectories {
@@ -112,7 +113,8 @@ public struct ThemeLoader: Sendable {
             throw .unreadable(path: path, reason: "cannot be read")
         }
         guard data.count <= ThemeFile.maximumBytes else {
-            throw .unreadable(path: path, reason: "is \(data.count) bytes; a theme file is at most \(ThemeFile.maximumBytes)")
+            throw .unreadable(
+                path: path, reason: "is \(data.count) bytes; a theme file is at most \(ThemeFile.maximumBytes)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(path: path, reason: "is not UTF-8 text")

@@ -64,8 +64,9 @@ public enum ThemeSearchPath {
             let themes = join(directory, "Themes")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: join(directory, "Package.swift")),
-               FileManager.default.fileExists(atPath: themes, isDirectory: &isDirectory),
-               isDirectory.boolValue {
+                FileManager.default.fileExists(atPath: themes, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
                 return themes
             }
             directory = parent(of: directory)

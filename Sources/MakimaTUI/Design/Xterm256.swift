@@ -34,7 +34,8 @@ public enum Xterm256 {
     /// The `count` nearest indices in 16...255, best first (ties: lower index first).
     public static func nearestIndices(to color: RGB, count: Int) -> [Int] {
         let target = LabColor(color)
-        let ranked = labTable
+        let ranked =
+            labTable
             .map { (index: $0.index, distance: ColorScience.deltaE2000(target, $0.lab)) }
             .sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.index < $1.index }
         return ranked.prefix(max(count, 1)).map(\.index)

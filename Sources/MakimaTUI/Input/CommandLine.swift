@@ -51,9 +51,13 @@ public struct CommandLineState: Equatable, Sendable {
         let found = Self.candidates(for: text)
         switch found.count {
         case 0: message = "no pane starts with “\(text)”"
-        case 1: text = found[0]; message = ""
+        case 1:
+            text = found[0]
+            message = ""
         default:
-            text = found.dropFirst().reduce(found[0]) { common, name in String(zip(common, name).prefix { $0 == $1 }.map(\.0)) }
+            text = found.dropFirst().reduce(found[0]) { common, name in
+                String(zip(common, name).prefix { $0 == $1 }.map(\.0))
+            }
             message = found.joined(separator: " ")
         }
     }
@@ -65,7 +69,9 @@ public struct CommandLineState: Equatable, Sendable {
         let found = Self.candidates(for: word)
         if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
         if found.count == 1, found[0] == "quit" { return .quit }
-        message = word.isEmpty ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
+        message =
+            word.isEmpty
+            ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
         return .unknown(text)
     }
 }

@@ -54,8 +54,10 @@ public struct KeyBinding: Hashable, Sendable {
     /// The short form of `description` the footer shows.
     public var hint: String
 
-    public init(_ keys: [Key], _ action: KeyAction, _ description: String, context: KeyContext,
-                footer: String? = nil, label: String? = nil) {
+    public init(
+        _ keys: [Key], _ action: KeyAction, _ description: String, context: KeyContext,
+        footer: String? = nil, label: String? = nil
+    ) {
         self.keys = keys
         self.action = action
         self.description = description
@@ -135,7 +137,8 @@ public struct KeyMap: Sendable {
                 s += "| `\(b.label.replacingOccurrences(of: "|", with: "\\|"))` | \(b.description) |\n"
             }
         }
-        s += "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
+        s +=
+            "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
         return s
@@ -143,16 +146,23 @@ public struct KeyMap: Sendable {
 
     public static let standard = KeyMap(bindings: [
         KeyBinding([.char("?")], .help, "help: every key for this pane", context: .global, footer: "help"),
-        KeyBinding([.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global, footer: "command", label: ":"),
-        KeyBinding((1...PaneID.allCases.count).map { .char(Character(String($0))) }, .jumpByNumber,
-                   "jump to the pane with that number in NAV//", context: .global, footer: "panes",
-                   label: "1–\(PaneID.allCases.count)"),
-        KeyBinding([.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle", context: .global, footer: "gloss"),
+        KeyBinding(
+            [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
+            footer: "command", label: ":"),
+        KeyBinding(
+            (1...PaneID.allCases.count).map { .char(Character(String($0))) }, .jumpByNumber,
+            "jump to the pane with that number in NAV//", context: .global, footer: "panes",
+            label: "1–\(PaneID.allCases.count)"),
+        KeyBinding(
+            [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
+            context: .global, footer: "gloss"),
         KeyBinding([.char("q")], .back, "back (quits from the first pane)", context: .global, footer: "back"),
         KeyBinding([.escape], .dismiss, "close help, command line or filter; else back", context: .global),
         KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
-        KeyBinding([.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global, footer: "refresh"),
+        KeyBinding(
+            [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
+            footer: "refresh"),
         KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
@@ -163,12 +173,14 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .list),
         KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
         KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
-        KeyBinding([.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
+        KeyBinding(
+            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
         KeyBinding([.char("g"), .home], .top, "first line held", context: .output),
-        KeyBinding([.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
+        KeyBinding(
+            [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
 

@@ -15,7 +15,9 @@ extension HomeMeshModel {
         m.daemons = .of(hub.daemons.list, now: now)
 
         m.runningCount = summary.runningTasks.count
-        m.recentTasks = summary.recentTasks.map { TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status) }
+        m.recentTasks = summary.recentTasks.map {
+            TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status)
+        }
         m.tasks = .of(hub.tasks.list(.init(status: .running)), now: now)
 
         m.activeContractsCount = summary.activeContracts.count
@@ -23,19 +25,24 @@ extension HomeMeshModel {
             .sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
             .prefix(3).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase)) }
         let activeList = hub.contracts.lists[.some(.active)]
-        m.contracts = .of(activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
+        m.contracts = .of(
+            activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
 
         m.pendingQuestions = summary.pendingQuestions.map {
-            QuestionLine(directive: oneLine($0.title), question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"))
+            QuestionLine(
+                directive: oneLine($0.title),
+                question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"))
         }
         let dir = hub.directives
         m.directives = .of(dir.pending.hasLoaded || !dir.list.hasLoaded ? dir.pending : dir.list, now: now)
 
         if let l = summary.latestListen {
-            m.latestListen = ListenLine(title: oneLine(l.title ?? l.id), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
-                                        preview: oneLine(l.transcriptPreview ?? ""))
+            m.latestListen = ListenLine(
+                title: oneLine(l.title ?? l.id), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
+                preview: oneLine(l.transcriptPreview ?? ""))
         }
-        m.listen = .of(hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
+        m.listen = .of(
+            hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
 
         m.summary = summaryLine([m.daemons, m.tasks, m.contracts, m.directives, m.listen])
         return m
@@ -44,7 +51,9 @@ extension HomeMeshModel {
     /// The worst state among the sections, said once under the badge.
     static func summaryLine(_ sections: [Freshness]) -> NoticeLine? {
         for s in sections {
-            if case .failed(nil, let message) = s { return NoticeLine("cannot load from the server: \(message)", level: .danger) }
+            if case .failed(nil, let message) = s {
+                return NoticeLine("cannot load from the server: \(message)", level: .danger)
+            }
         }
         for s in sections {
             if case .failed(let age?, let message) = s {
@@ -52,7 +61,9 @@ extension HomeMeshModel {
             }
         }
         for s in sections {
-            if case .stale(let age) = s { return NoticeLine("cached data from \(age) ago; waiting for the server", level: .warn) }
+            if case .stale(let age) = s {
+                return NoticeLine("cached data from \(age) ago; waiting for the server", level: .warn)
+            }
         }
         return nil
     }

@@ -23,7 +23,9 @@ public enum ListPaneModels {
         let rows = state.items.map { t in
             var r = RowLine()
             r.column(oneLine(t.displayTitle), 52, CellStyle(fg: .foreground))
-            r.column(t.status.rawValue.uppercased(), 10, CellStyle(fg: StatusStyle.task(t.status), attributes: t.status == .failed ? .bold : []))
+            r.column(
+                t.status.rawValue.uppercased(), 10,
+                CellStyle(fg: StatusStyle.task(t.status), attributes: t.status == .failed ? .bold : []))
             r.column(ago(t.updatedAt, now: now), nil, CellStyle(fg: .foregroundMuted))
             return ListRow(id: t.id, line: r.line)
         }
@@ -37,7 +39,9 @@ public enum ListPaneModels {
             r.column(oneLine(d.title), 44, CellStyle(fg: .foreground))
             r.column(oneLine(d.status).uppercased(), 10, CellStyle(fg: .foregroundMuted))
             if d.hasPendingQuestion {
-                r.column("? " + oneLine(d.pendingQuestion?.text ?? "a question is waiting"), nil, CellStyle(fg: .warn, attributes: .bold))
+                r.column(
+                    "? " + oneLine(d.pendingQuestion?.text ?? "a question is waiting"), nil,
+                    CellStyle(fg: .warn, attributes: .bold))
             }
             return ListRow(id: d.id, line: r.line)
         }
@@ -58,7 +62,8 @@ public enum ListPaneModels {
             return ListRow(id: d.id, line: r.line, searchText: r.line.text)
         }
         let online = state.items.filter { $0.status.isOnline }.count
-        return model(rows, state, now: now, noun: "daemon", filter: "\(online) online / \(state.items.count - online) offline")
+        return model(
+            rows, state, now: now, noun: "daemon", filter: "\(online) online / \(state.items.count - online) offline")
     }
 
     public static func listen(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
@@ -75,7 +80,9 @@ public enum ListPaneModels {
     }
 
     /// Rows plus the header detail (filter · count · STALE age · error) and the empty message.
-    static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?) -> ListPaneViewModel {
+    static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?)
+        -> ListPaneViewModel
+    {
         let freshness = Freshness.of(state, now: now)
         var detail: [String] = []
         if let filter { detail.append(filter.uppercased()) }

@@ -13,7 +13,10 @@ extension LiveDashboard {
         for update in updates {
             if case .connection(let status) = update {
                 if case .offline = status.phase { lostConnection = true }
-                if status.isOnline && lostConnection { reconnected = true; lostConnection = false }
+                if status.isOnline && lostConnection {
+                    reconnected = true
+                    lostConnection = false
+                }
             }
             hub.apply(update)
             switch update {
@@ -23,11 +26,16 @@ extension LiveDashboard {
             case .listFailed(let q, _), .listLoading(let q):
                 panes.formUnion(PaneQueries.panes(for: q))
             case .events(let events):
-                if events.contains(where: { if case .status = $0.payload { true } else { false } }) { panes.formUnion([.home, .tasks]) }
+                if events.contains(where: { if case .status = $0.payload { true } else { false } }) {
+                    panes.formUnion([.home, .tasks])
+                }
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
                 panes.insert(.settings)
             case .olderOutput(let id, _), .outputCaughtUp(let id):
-                if id == shownTask { outputChanged = true; output?.historyLoading = false }
+                if id == shownTask {
+                    outputChanged = true
+                    output?.historyLoading = false
+                }
             case .task(let t):
                 taskTitles[t.id] = oneLine(t.displayTitle)
                 panes.insert(.home)
@@ -38,7 +46,10 @@ extension LiveDashboard {
                 panes.insert(.settings)
             case .unauthorized:
                 keyRefused()
-                if output != nil { outputChanged = true; output?.historyLoading = false }
+                if output != nil {
+                    outputChanged = true
+                    output?.historyLoading = false
+                }
             case .notice(let text):
                 notices.append(text)
             case .contract, .listenSession, .notifications:
@@ -66,7 +77,8 @@ extension LiveDashboard {
         }
         switch top.id {
         case .home: session.updateHome { $0.mesh = HomeMeshModel.from(hub, now: now) }
-        case .contracts: session.updateList(.contracts, ListPaneModels.contracts(hub, status: queries.contractStatus, now: now))
+        case .contracts:
+            session.updateList(.contracts, ListPaneModels.contracts(hub, status: queries.contractStatus, now: now))
         case .tasks: session.updateList(.tasks, ListPaneModels.tasks(hub, status: queries.taskStatus, now: now))
         case .directives: session.updateList(.directives, ListPaneModels.directives(hub, now: now))
         case .daemons: session.updateList(.daemons, ListPaneModels.daemons(hub, now: now))
@@ -77,14 +89,16 @@ extension LiveDashboard {
 
     func settingsFacts() -> SettingsFacts {
         guard case .configured(let client, let key, let source, _) = setup.access else {
-            return SettingsFacts(server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
-                                 cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
+            return SettingsFacts(
+                server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
+                cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
         }
         let link = hub.connection.link
         return SettingsFacts(
             server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
             cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: engine?.counters ?? StreamCounters(), connectionsOpened: engine?.connectionStats.connectionsOpened ?? 0)
+            counters: engine?.counters ?? StreamCounters(),
+            connectionsOpened: engine?.connectionStats.connectionsOpened ?? 0)
     }
 }

@@ -31,17 +31,22 @@ extension LiveDashboard {
     func rebuildOutput() {
         guard let id = output?.taskID else { return }
         let model = outputModel()
-        session.updatePanes { $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } } }
+        session.updatePanes {
+            $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
+        }
     }
 
     private func outputModel() -> TaskOutputViewModel {
         guard let id = output?.taskID else { return TaskOutputViewModel(taskID: "", title: "") }
-        let task = hub.tasks.details[id] ?? hub.tasks.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
+        let task =
+            hub.tasks.details[id] ?? hub.tasks.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
         let buffer = hub.tasks.outputs[id] ?? TaskOutputBuffer()
         let lines = output?.lines.lines(of: buffer) ?? []
-        let note = output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
-        return TaskOutputViewModel(taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
-                                   lines: lines, firstLineNumber: buffer.droppedLines, note: note)
+        let note =
+            output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
+        return TaskOutputViewModel(
+            taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
+            lines: lines, firstLineNumber: buffer.droppedLines, note: note)
     }
 
 }

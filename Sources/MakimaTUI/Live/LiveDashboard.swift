@@ -147,7 +147,9 @@ public final class LiveDashboard {
         switch pane {
         case .tasks: openTask(rowID)
         case .directives:
-            if let task = hub.directives.list.items.first(where: { $0.id == rowID })?.pendingQuestion?.taskID { openTask(task) }
+            if let task = hub.directives.list.items.first(where: { $0.id == rowID })?.pendingQuestion?.taskID {
+                openTask(task)
+            }
         default: break
         }
     }
@@ -155,8 +157,12 @@ public final class LiveDashboard {
     private func openDeepLink() {
         switch setup.deepLink {
         case .task(let id): openTask(id)
-        case .directive: session.updatePanes { $0.jump(to: .directives) }; shown(.directives)
-        case .contract: session.updatePanes { $0.jump(to: .contracts) }; shown(.contracts)
+        case .directive:
+            session.updatePanes { $0.jump(to: .directives) }
+            shown(.directives)
+        case .contract:
+            session.updatePanes { $0.jump(to: .contracts) }
+            shown(.contracts)
         case nil: break
         }
     }
@@ -187,7 +193,11 @@ public final class LiveDashboard {
     func setNetworkRow(_ value: String, _ level: StatusRow.Level) {
         session.updateHome { model in
             let row = StatusRow("Network", value, level)
-            if let i = model.statusRows.firstIndex(where: { $0.label == "Network" }) { model.statusRows[i] = row } else { model.statusRows.append(row) }
+            if let i = model.statusRows.firstIndex(where: { $0.label == "Network" }) {
+                model.statusRows[i] = row
+            } else {
+                model.statusRows.append(row)
+            }
         }
     }
 }

@@ -16,8 +16,10 @@ public struct LiveSetup: Sendable {
     public var deepLink: DeepLink?
     public var environment: [String: String]
 
-    public init(access: Access, deepLink: DeepLink? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        access: Access, deepLink: DeepLink? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.access = access
         self.deepLink = deepLink
         self.environment = environment

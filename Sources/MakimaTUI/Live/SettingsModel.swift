@@ -12,10 +12,18 @@ public struct SettingsFacts: Equatable, Sendable {
     public var counters: StreamCounters
     public var connectionsOpened: Int
 
-    public init(server: String, maskedKey: String, keySource: String, cachePath: String, version: String,
-                connection: String, counters: StreamCounters = StreamCounters(), connectionsOpened: Int = 0) {
-        self.server = server; self.maskedKey = maskedKey; self.keySource = keySource; self.cachePath = cachePath
-        self.version = version; self.connection = connection; self.counters = counters; self.connectionsOpened = connectionsOpened
+    public init(
+        server: String, maskedKey: String, keySource: String, cachePath: String, version: String,
+        connection: String, counters: StreamCounters = StreamCounters(), connectionsOpened: Int = 0
+    ) {
+        self.server = server
+        self.maskedKey = maskedKey
+        self.keySource = keySource
+        self.cachePath = cachePath
+        self.version = version
+        self.connection = connection
+        self.counters = counters
+        self.connectionsOpened = connectionsOpened
     }
 
     /// Reconnects: connections after the first.

@@ -56,10 +56,13 @@ struct TaskOutputLines {
         case .text: return StyledLine(line.text)
         case .status(let status, let reason):
             let rule = g.ruleHorizontal + g.ruleHorizontal
-            let text = "\(rule) STATUS \(status.rawValue.uppercased())" + (reason.map { " · " + oneLine($0) } ?? "") + " \(rule)"
+            let text =
+                "\(rule) STATUS \(status.rawValue.uppercased())" + (reason.map { " · " + oneLine($0) } ?? "")
+                + " \(rule)"
             return StyledLine(text, CellStyle(fg: StatusStyle.task(status), attributes: .bold))
         case .completionGate(let ready, let summary, _):
-            let text = "[COMPLETION GATE · \(ready ? "READY" : "NOT READY")]" + (summary.map { " " + oneLine($0) } ?? "")
+            let text =
+                "[COMPLETION GATE · \(ready ? "READY" : "NOT READY")]" + (summary.map { " " + oneLine($0) } ?? "")
             return StyledLine(text, CellStyle(fg: ready ? .ok : .warn, attributes: .bold))
         case .supervisorQuestion(let text, _):
             return StyledLine("? QUESTION: " + oneLine(text), CellStyle(fg: .warn, attributes: .bold))

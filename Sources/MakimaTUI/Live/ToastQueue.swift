@@ -10,7 +10,10 @@ struct ToastQueue: Equatable {
 
     /// Queues a toast; true when it is shown right away (the caller starts the timer).
     mutating func push(_ notice: NoticeLine) -> Bool {
-        guard current != nil else { current = notice; return true }
+        guard current != nil else {
+            current = notice
+            return true
+        }
         waiting.append(notice)
         if waiting.count > Self.limit { waiting.removeFirst(waiting.count - Self.limit) }
         return false
@@ -33,11 +36,12 @@ struct ToastQueue: Equatable {
     }
 
     static func notice(for n: MeshNotification) -> NoticeLine {
-        let level: StatusRow.Level = switch n.kind {
-        case .taskFailed: .danger
-        case .taskCompleted: .ok
-        case .supervisorQuestion: .warn
-        }
+        let level: StatusRow.Level =
+            switch n.kind {
+            case .taskFailed: .danger
+            case .taskCompleted: .ok
+            case .supervisorQuestion: .warn
+            }
         return NoticeLine("\(n.title): \(oneLine(n.body))", level: level)
     }
 }

@@ -47,19 +47,29 @@ public struct HomeMeshModel: Equatable, Sendable {
         public var id: String
         public var title: String
         public var status: TaskStatus
-        public init(id: String, title: String, status: TaskStatus) { self.id = id; self.title = title; self.status = status }
+        public init(id: String, title: String, status: TaskStatus) {
+            self.id = id
+            self.title = title
+            self.status = status
+        }
     }
 
     public struct ContractLine: Equatable, Sendable {
         public var name: String
         public var phase: String
-        public init(name: String, phase: String) { self.name = name; self.phase = phase }
+        public init(name: String, phase: String) {
+            self.name = name
+            self.phase = phase
+        }
     }
 
     public struct QuestionLine: Equatable, Sendable {
         public var directive: String
         public var question: String
-        public init(directive: String, question: String) { self.directive = directive; self.question = question }
+        public init(directive: String, question: String) {
+            self.directive = directive
+            self.question = question
+        }
     }
 
     public struct ListenLine: Equatable, Sendable {
@@ -67,7 +77,11 @@ public struct HomeMeshModel: Equatable, Sendable {
         /// "started 3h ago", or "" when the server did not say.
         public var started: String
         public var preview: String
-        public init(title: String, started: String, preview: String) { self.title = title; self.started = started; self.preview = preview }
+        public init(title: String, started: String, preview: String) {
+            self.title = title
+            self.started = started
+            self.preview = preview
+        }
     }
 
     public var daemonsOnline = 0

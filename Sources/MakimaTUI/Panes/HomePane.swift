@@ -68,16 +68,21 @@ public struct HomePane: Pane {
         let spare = region.height - 1 - textHeight - cardsHeight - 1
         let logoRows = spare >= 12 ? min(9, spare - 4) : (spare >= 6 ? spare - 2 : 0)
         if logoRows >= 3 {
-            BrailleLogo.render(into: &buffer, rect: Rect(x: region.x, y: y, width: region.width, height: logoRows), context: context)
+            BrailleLogo.render(
+                into: &buffer, rect: Rect(x: region.x, y: y, width: region.width, height: logoRows), context: context)
             y += logoRows + 1
         }
 
         let badge = Badge.line(text: GlossTerm.control.japanese, subtitle: "CONTROL SYSTEM", context: context)
         centre(badge, y: &y, in: region, buffer: &buffer)
-        centre(StyledLine(model.headline, CellStyle(fg: .foreground, attributes: .bold)), y: &y, in: region, buffer: &buffer)
+        centre(
+            StyledLine(model.headline, CellStyle(fg: .foreground, attributes: .bold)), y: &y, in: region,
+            buffer: &buffer)
         centre(StyledLine(model.tagline, CellStyle(fg: .foregroundMuted)), y: &y, in: region, buffer: &buffer)
         if let notice = model.notice {
-            centre(StyledLine(notice.text, CellStyle(fg: notice.level.role, attributes: .bold)), y: &y, in: region, buffer: &buffer)
+            centre(
+                StyledLine(notice.text, CellStyle(fg: notice.level.role, attributes: .bold)), y: &y, in: region,
+                buffer: &buffer)
         }
         y += 1
 
@@ -89,7 +94,9 @@ public struct HomePane: Pane {
                 statusCard(into: &buffer, rect: Rect(x: left, y: y, width: w, height: statusHeight), context: context)
             }
             if glossaryHeight <= remaining {
-                glossaryCard(into: &buffer, rect: Rect(x: left + w + 2, y: y, width: w, height: glossaryHeight), context: context)
+                glossaryCard(
+                    into: &buffer, rect: Rect(x: left + w + 2, y: y, width: w, height: glossaryHeight), context: context
+                )
             }
         } else {
             let w = min(64, region.width - 4)
@@ -99,7 +106,8 @@ public struct HomePane: Pane {
                 y += statusHeight
             }
             if glossaryHeight <= region.maxY - y {
-                glossaryCard(into: &buffer, rect: Rect(x: left, y: y, width: w, height: glossaryHeight), context: context)
+                glossaryCard(
+                    into: &buffer, rect: Rect(x: left, y: y, width: w, height: glossaryHeight), context: context)
             }
         }
     }
@@ -112,7 +120,8 @@ public struct HomePane: Pane {
     }
 
     func statusCard(into buffer: inout CellBuffer, rect: Rect, context: RenderContext) {
-        let inner = Card.render(into: &buffer, rect: rect, title: "SYSTEM", accessory: model.statusAccessory, context: context)
+        let inner = Card.render(
+            into: &buffer, rect: rect, title: "SYSTEM", accessory: model.statusAccessory, context: context)
         for (i, row) in model.statusRows.enumerated() where i < inner.height {
             let value = StyledLine(row.value, CellStyle(fg: .foregroundMuted))
             var line = StyledLine(context.glyphs.bullet + " ", CellStyle(fg: row.role))
@@ -127,13 +136,17 @@ public struct HomePane: Pane {
     func glossaryCard(into buffer: inout CellBuffer, rect: Rect, context: RenderContext) {
         let inner = Card.render(into: &buffer, rect: rect, title: "GLOSSARY", context: context)
         for (i, term) in model.glossary.enumerated() where i < inner.height {
-            buffer.write(GlossText.line(term, context: context, reserve: true), x: inner.x, y: inner.y + i, maxX: inner.maxX)
+            buffer.write(
+                GlossText.line(term, context: context, reserve: true), x: inner.x, y: inner.y + i, maxX: inner.maxX)
         }
         let hintRow = model.glossary.count
         if hintRow < inner.height {
-            let hint = context.glossRevealed ? "g: tap to hide, or let go" : "Hold g to reveal the English; tap g to toggle."
-            buffer.write(StyledLine(hint, CellStyle(fg: .foregroundMuted, attributes: .italic)).truncated(to: inner.width, ellipsis: context.glyphs.ellipsis),
-                         x: inner.x, y: inner.y + hintRow)
+            let hint =
+                context.glossRevealed ? "g: tap to hide, or let go" : "Hold g to reveal the English; tap g to toggle."
+            buffer.write(
+                StyledLine(hint, CellStyle(fg: .foregroundMuted, attributes: .italic)).truncated(
+                    to: inner.width, ellipsis: context.glyphs.ellipsis),
+                x: inner.x, y: inner.y + hintRow)
         }
     }
 }

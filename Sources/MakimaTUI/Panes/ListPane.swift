@@ -37,8 +37,9 @@ public struct ListPane: Pane {
 
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         GridTexture.render(into: &buffer, rect: region, context: context)
-        PaneHeader.render(title: title, term: id.term, detail: model.detail, into: &buffer,
-                          row: region.inset(left: 1, right: 1).row(0), context: context)
+        PaneHeader.render(
+            title: title, term: id.term, detail: model.detail, into: &buffer,
+            row: region.inset(left: 1, right: 1).row(0), context: context)
         list.render(into: &buffer, rect: region.inset(left: 1, top: 2, right: 1), context: context)
     }
 

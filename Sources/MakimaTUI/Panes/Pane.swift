@@ -64,8 +64,10 @@ extension Pane {
 
 /// The header line of a pane: `TITLE//` and its Japanese term with the gloss.
 public enum PaneHeader {
-    public static func render(title: String, term: GlossTerm?, detail: String? = nil,
-                              into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+    public static func render(
+        title: String, term: GlossTerm?, detail: String? = nil,
+        into buffer: inout CellBuffer, row: Rect, context: RenderContext
+    ) {
         guard !row.isEmpty else { return }
         buffer.fill(row.row(0), style: .plain)
         var line = StyledLine(title.uppercased() + "//", CellStyle(fg: .foregroundMuted, attributes: .bold))
@@ -75,7 +77,8 @@ public enum PaneHeader {
         }
         let end = buffer.write(line, x: row.x, y: row.y, maxX: row.maxX)
         if let detail {
-            let d = StyledLine(detail, CellStyle(fg: .foregroundMuted)).truncated(to: max(0, row.maxX - end - 2), ellipsis: context.glyphs.ellipsis)
+            let d = StyledLine(detail, CellStyle(fg: .foregroundMuted)).truncated(
+                to: max(0, row.maxX - end - 2), ellipsis: context.glyphs.ellipsis)
             buffer.write(d, x: row.maxX - d.width, y: row.y, maxX: row.maxX)
         }
     }

@@ -41,9 +41,15 @@ public struct PaneStack {
     /// Applies `body` to every live or parked pane of type `P` with this id (data updates).
     public mutating func update<P: Pane>(_ id: PaneID, as type: P.Type, _ body: (inout P) -> Void) {
         for i in panes.indices where panes[i].id == id {
-            if var p = panes[i] as? P { body(&p); panes[i] = p }
+            if var p = panes[i] as? P {
+                body(&p)
+                panes[i] = p
+            }
         }
-        if var p = parked[id] as? P { body(&p); parked[id] = p }
+        if var p = parked[id] as? P {
+            body(&p)
+            parked[id] = p
+        }
     }
 
     private mutating func park(_ pane: any Pane) {

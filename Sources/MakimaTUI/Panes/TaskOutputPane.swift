@@ -12,10 +12,16 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     /// Said when there is no output (loading, or why it could not be loaded).
     public var note: String?
 
-    public init(taskID: String, title: String, status: TaskStatus? = nil, lines: [StyledLine] = [],
-                firstLineNumber: Int = 0, note: String? = nil) {
-        self.taskID = taskID; self.title = title; self.status = status; self.lines = lines
-        self.firstLineNumber = firstLineNumber; self.note = note
+    public init(
+        taskID: String, title: String, status: TaskStatus? = nil, lines: [StyledLine] = [],
+        firstLineNumber: Int = 0, note: String? = nil
+    ) {
+        self.taskID = taskID
+        self.title = title
+        self.status = status
+        self.lines = lines
+        self.firstLineNumber = firstLineNumber
+        self.note = note
     }
 }
 
@@ -45,22 +51,37 @@ public struct TaskOutputPane: Pane {
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
         let page = max(1, shownLines - 1)
         switch action {
-        case .moveUp: pause(); top = max(0, top - 1)
-        case .pageUp: pause(); top = max(0, top - page)
+        case .moveUp:
+            pause()
+            top = max(0, top - 1)
+        case .pageUp:
+            pause()
+            top = max(0, top - page)
         case .moveDown, .pageDown:
             guard !following else { return .handled }
-            if endInView { following = true } else { top = min(model.lines.count - 1, top + (action == .moveDown ? 1 : page)) }
-        case .top: following = false; top = 0
+            if endInView {
+                following = true
+            } else {
+                top = min(model.lines.count - 1, top + (action == .moveDown ? 1 : page))
+            }
+        case .top:
+            following = false
+            top = 0
         case .bottom: following = true
         default: return .ignored
         }
         // At the top of what is held, with older lines dropped: fetch them.
-        if !following && top == 0 && model.firstLineNumber > 0 { return .request(.loadOlderOutput(taskID: model.taskID)) }
+        if !following && top == 0 && model.firstLineNumber > 0 {
+            return .request(.loadOlderOutput(taskID: model.taskID))
+        }
         return .handled
     }
 
     private mutating func pause() {
-        if following { following = false; top = shownTop }
+        if following {
+            following = false
+            top = shownTop
+        }
     }
 
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
@@ -71,18 +92,28 @@ public struct TaskOutputPane: Pane {
         PaneHeader.render(title: title, term: nil, detail: detail, into: &buffer, row: area.row(0), context: context)
         var heading = StyledLine(oneLineTitle, CellStyle(fg: .foreground, attributes: .bold))
         if let s = model.status {
-            heading = StyledLine(s.rawValue.uppercased() + "  ", CellStyle(fg: StatusStyle.task(s), attributes: .bold)) + heading
+            heading =
+                StyledLine(s.rawValue.uppercased() + "  ", CellStyle(fg: StatusStyle.task(s), attributes: .bold))
+                + heading
         }
-        buffer.write(heading.truncated(to: area.width, ellipsis: context.glyphs.ellipsis), x: area.x, y: area.y + 1, maxX: area.maxX)
-        buffer.write(String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: area.y + 2,
-                     style: CellStyle(fg: .borderMuted), maxX: area.maxX)
+        buffer.write(
+            heading.truncated(to: area.width, ellipsis: context.glyphs.ellipsis), x: area.x, y: area.y + 1,
+            maxX: area.maxX)
+        buffer.write(
+            String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: area.y + 2,
+            style: CellStyle(fg: .borderMuted), maxX: area.maxX)
         let body = area.inset(top: 3)
         guard !body.isEmpty else { return }
         if model.lines.isEmpty {
-            buffer.write(model.note ?? "no output yet", x: body.x, y: body.y, style: CellStyle(fg: .foregroundMuted, attributes: .italic), maxX: body.maxX)
+            buffer.write(
+                model.note ?? "no output yet", x: body.x, y: body.y,
+                style: CellStyle(fg: .foregroundMuted, attributes: .italic), maxX: body.maxX)
             return
         }
-        let rows = following ? rowsEndingAtBottom(width: body.width, height: body.height) : rowsFromTop(width: body.width, height: body.height)
+        let rows =
+            following
+            ? rowsEndingAtBottom(width: body.width, height: body.height)
+            : rowsFromTop(width: body.width, height: body.height)
         for (i, row) in rows.enumerated() { buffer.write(row, x: body.x, y: body.y + i, maxX: body.maxX) }
     }
 

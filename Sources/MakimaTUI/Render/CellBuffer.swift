@@ -50,7 +50,10 @@ public struct CellBuffer: Equatable, Sendable {
             if col >= limit { break }
             let w = CellWidth.of(ch)
             if w == 0 { continue }
-            if col < 0 { col += w; continue }
+            if col < 0 {
+                col += w
+                continue
+            }
             if col + w > limit {
                 // A wide character that does not fit: pad with a space instead of half of it.
                 put(" ", width: 1, x: col, y: y, style: style)

@@ -48,7 +48,10 @@ public struct StyledLine: Equatable, Sendable {
             var piece = ""
             for ch in span.text {
                 let w = CellWidth.of(ch)
-                if used + w > budget { out.append(piece, span.style); break outer }
+                if used + w > budget {
+                    out.append(piece, span.style)
+                    break outer
+                }
                 piece.append(ch)
                 used += w
             }
@@ -95,15 +98,24 @@ public enum TextLayout {
                     lineWidth += 1 + ww
                     continue
                 }
-                if lineWidth > 0 { lines.append(line); line = ""; lineWidth = 0 }
+                if lineWidth > 0 {
+                    lines.append(line)
+                    line = ""
+                    lineWidth = 0
+                }
                 while ww > cells {
                     var head = ""
                     var hw = 0
                     var rest = Substring(w)
                     while let ch = rest.first, hw + CellWidth.of(ch) <= cells {
-                        head.append(ch); hw += CellWidth.of(ch); rest = rest.dropFirst()
+                        head.append(ch)
+                        hw += CellWidth.of(ch)
+                        rest = rest.dropFirst()
                     }
-                    if head.isEmpty, let ch = rest.first { head.append(ch); rest = rest.dropFirst() }
+                    if head.isEmpty, let ch = rest.first {
+                        head.append(ch)
+                        rest = rest.dropFirst()
+                    }
                     lines.append(head)
                     w = String(rest)
                     ww = CellWidth.of(w)

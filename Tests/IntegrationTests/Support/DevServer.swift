@@ -61,10 +61,15 @@ final class DevServer {
     @discardableResult
     func control(method: HTTPMethod = .post, path: String, query: [String: String] = [:]) throws -> Data {
         var comps = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        if !query.isEmpty { comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
+        if !query.isEmpty {
+            comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
         let response = try HTTPTransport().perform(HTTPRequest(method: method, url: comps.url!))
         guard response.isSuccess else {
-            throw StartFailure(description: "\(method.rawValue) \(path) answered \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+            throw StartFailure(
+                description:
+                    "\(method.rawValue) \(path) answered \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self))"
+            )
         }
         return response.body
     }
@@ -103,19 +108,24 @@ final class DevServer {
     private func launch(port wanted: Int) throws {
         let script = Self.script
         guard FileManager.default.fileExists(atPath: script) else {
-            throw StartFailure(description: "dev server not found at \(script) (set MAKIMA_DEVSERVER_SCRIPT to use another)")
+            throw StartFailure(
+                description: "dev server not found at \(script) (set MAKIMA_DEVSERVER_SCRIPT to use another)")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", script, "--host", "127.0.0.1", "--port", String(wanted), "--db", dbPath,
-                       "--seed", String(seed), "--rate", String(rate), "--demo-key", apiKey.secret, "--test-controls"]
+        p.arguments = [
+            "python3", script, "--host", "127.0.0.1", "--port", String(wanted), "--db", dbPath,
+            "--seed", String(seed), "--rate", String(rate), "--demo-key", apiKey.secret, "--test-controls",
+        ]
         p.currentDirectoryURL = Self.packageRoot
         var env = ProcessInfo.processInfo.environment
         env["PYTHONUNBUFFERED"] = "1"
         p.environment = env
         let stdout = Pipe()
         p.standardOutput = stdout
-        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         p.standardError = log
@@ -127,7 +137,10 @@ final class DevServer {
             if p.isRunning { p.terminate() }
             p.waitUntilExit()
             let tail = (try? String(contentsOfFile: logPath, encoding: .utf8))?.suffix(1500) ?? ""
-            throw StartFailure(description: "dev server gave no READY line within \(Int(Self.readyTimeout)) s (exit \(p.isRunning ? -1 : p.terminationStatus)); stdout: \(reader.output.prefix(500)); log tail: \(tail)")
+            throw StartFailure(
+                description:
+                    "dev server gave no READY line within \(Int(Self.readyTimeout)) s (exit \(p.isRunning ? -1 : p.terminationStatus)); stdout: \(reader.output.prefix(500)); log tail: \(tail)"
+            )
         }
         process = p
         baseURL = url
@@ -147,14 +160,21 @@ private final class ReadyLineReader: Sendable {
             while true {
                 let chunk = handle.availableData
                 let done: Bool = state.withLock { s in
-                    if chunk.isEmpty { s.closed = true; return true }
+                    if chunk.isEmpty {
+                        s.closed = true
+                        return true
+                    }
                     if s.text.utf8.count < 65536 { s.text += String(decoding: chunk, as: UTF8.self) }
                     if s.url == nil, let line = s.text.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }) {
-                        s.url = URL(string: line.dropFirst("READY ".count).trimmingCharacters(in: .whitespacesAndNewlines))
+                        s.url = URL(
+                            string: line.dropFirst("READY ".count).trimmingCharacters(in: .whitespacesAndNewlines))
                     }
                     return false
                 }
-                if !signalled && (done || state.withLock({ $0.url != nil })) { signalled = true; signal.signal() }
+                if !signalled && (done || state.withLock({ $0.url != nil })) {
+                    signalled = true
+                    signal.signal()
+                }
                 if done { return }
             }
         }

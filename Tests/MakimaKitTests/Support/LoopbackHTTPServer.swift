@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real TCP listener on 127.0.0.1 that answers each connection with canned bytes and
@@ -25,10 +26,19 @@ final class LoopbackHTTPServer: Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(fd, 8) == 0 else { Glibc.close(fd); throw POSIXError(.EADDRINUSE) }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            Glibc.close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         port = UInt16(bigEndian: addr.sin_port)
         listener = fd
         let thread = Thread { [self] in self.serve(respond) }
@@ -105,7 +115,8 @@ final class LoopbackHTTPServer: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             if let end = text.range(of: "\r\n\r\n") {
                 let head = text[..<end.lowerBound].lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { break }
             }
@@ -114,8 +125,10 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// A full HTTP/1.1 response with `Connection: close`.
-    static func response(status: Int, reason: String = "X", headers: [String] = ["Content-Type: application/json"],
-                         body: String, contentLength: Bool = true) -> Data {
+    static func response(
+        status: Int, reason: String = "X", headers: [String] = ["Content-Type: application/json"],
+        body: String, contentLength: Bool = true
+    ) -> Data {
         var head = "HTTP/1.1 \(status) \(reason)\r\n" + headers.map { $0 + "\r\n" }.joined()
         if contentLength { head += "Content-Length: \(body.utf8.count)\r\n" }
         head += "Connection: close\r\n\r\n"
