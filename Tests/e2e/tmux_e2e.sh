@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-SOCKET=makima-e2e
+SOCKET="makima-e2e-$$"
 TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
 TIMEOUT=${E2E_TIMEOUT:-10}
 # Colour indices the design branch's ColorMapper picks for the makima theme on a 256-colour

@@ -11,7 +11,7 @@ export LANG=C.UTF-8
 
 BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
 KEY=mk_demo_local_key_0001
-SOCKET=makima-live-e2e
+SOCKET="makima-live-e2e-$$"
 TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
 TIMEOUT=${E2E_TIMEOUT:-15}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-live-e2e.XXXXXX")
