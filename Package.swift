@@ -33,6 +33,12 @@ let package = Package(
             dependencies: ["MakimaKit", "MakimaTUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The fuzz targets (Tests/Fuzz). A plain build replays their corpora (`make test`);
+        // `make fuzz` builds them again with libFuzzer (-sanitize=fuzzer -D MAKIMA_LIBFUZZER).
+        .executableTarget(
+            name: "makima-fuzz", dependencies: ["MakimaKit", "MakimaTUI"], path: "Tests/Fuzz", exclude: ["Corpus"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -81,25 +81,40 @@ public enum RFC3339 {
         }
         guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        var comps = DateComponents()
-        comps.year = year
-        comps.month = month
-        comps.day = day
-        comps.hour = hour
-        comps.minute = minute
-        comps.second = second
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(secondsFromGMT: 0)!
-        guard let base = cal.date(from: comps) else { return nil }
-        return base.addingTimeInterval(fraction - Double(offset))
+        // Proleptic Gregorian, as RFC 3339 and `format` (gmtime) count; Foundation's Gregorian
+        // calendar switches to Julian dates before 1582, so it would read old dates days apart.
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        let date = Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offset))
+        // Only years 0001-9999 can be written back (`format`, the cache): year 0000, or a
+        // leap second or offset that carries 9999-12-31 into year 10000, is no timestamp.
+        guard writableMillis(date) != nil else { return nil }
+        return date
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
+    /// `days_from_civil`); a day past the month's end counts on into the next month.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Milliseconds since 1970, rounded as `format` writes them, when that falls in years
+    /// 0001-9999 (what `format` writes and `parse` reads); nil outside.
+    static func writableMillis(_ date: Date) -> Double? {
+        let millis = (date.timeIntervalSince1970 * 1_000).rounded()
+        return millis.isFinite && millis >= -62_135_596_800_000 && millis < 253_402_300_800_000 ? millis : nil
     }
 
     /// `2026-11-29T08:08:24.123Z`: UTC, milliseconds rounded to nearest. Written by hand: an
     /// ISO8601DateFormatter per call cost ~80 µs, which dominated caching a burst of events.
     public static func format(_ date: Date) -> String {
-        let totalMillis = (date.timeIntervalSince1970 * 1_000).rounded()
         // Years 0001...9999 only; anything else goes through Foundation.
-        guard totalMillis.isFinite, totalMillis > -62_135_596_800_000, totalMillis < 253_402_300_800_000 else {
+        guard let totalMillis = writableMillis(date) else {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return f.string(from: date)
