@@ -25,7 +25,7 @@ echo "== fuzz targets over their corpora (make fuzz runs libFuzzer)"
 .build/debug/makima-fuzz Tests/Fuzz/Corpus || status=1
 
 echo "== soak, short (make soak runs 30 minutes)"
-python3 Tests/soak/soak.py --minutes 2.2 --settle 30 > .build/soak-short.txt 2>&1
+python3 Tests/soak/soak.py --minutes 2.2 --settle 60 > .build/soak-short.txt 2>&1
 soak=$?
 grep -E '^(ok|FAIL|   )|soak passed|FAILED' .build/soak-short.txt | tail -n 40
 [ "$soak" -eq 0 ] || { echo "short soak failed (log: .build/soak-short.txt)"; status=1; }
