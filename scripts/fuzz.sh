@@ -10,7 +10,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 SCRATCH=.build/fuzz
-ALL_TARGETS="handshake events sanitizer theme"
+ALL_TARGETS="handshake events models sanitizer theme"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 mkdir -p "$SCRATCH/artifacts" "$SCRATCH/logs"
 

@@ -14,6 +14,7 @@ enum FuzzTargets {
     static let all: [FuzzTarget] = [
         FuzzTarget(name: "handshake", check: HandshakeFuzz.check),
         FuzzTarget(name: "events", check: EventDecodingFuzz.check),
+        FuzzTarget(name: "models", check: ModelDecodingFuzz.check),
         FuzzTarget(name: "sanitizer", check: SanitizerFuzz.check),
         FuzzTarget(name: "theme", check: ThemeFuzz.check),
     ]
