@@ -52,7 +52,7 @@ import Testing
             ]))
         #expect(hub.tasks.list(.init(status: .running)).items.map(\.id) == ["t2"])
         #expect(hub.tasks.outputs["t1"]?.status == .completed)
-        #expect(HomeSummary(hub).runningTasks.count == 1)
+        #expect(MeshSummary(hub).runningTasks == 1)
     }
 
     @Test func notificationsAreKeptOnceAndToastedOnce() {
