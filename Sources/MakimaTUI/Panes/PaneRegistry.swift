@@ -7,8 +7,9 @@ enum PaneRegistry {
     static let all: [PaneSpec] = [
         PaneSpec(
             id: .home, shortTitle: "HOME", term: .control,
-            // What `status` and `watch` count, plus every task: "recent tasks" from the
-            // running list alone would only repeat the running ones.
+            // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
+            // use, plus every task: "recent tasks" from the running list alone would only
+            // repeat the running ones.
             queries: { _ in MeshSummary.queries + [.tasks(status: nil, contractID: nil)] },
             pollSeconds: 30,
             build: { .home(HomeMeshModel.from($0.hub, now: $0.now)) },
