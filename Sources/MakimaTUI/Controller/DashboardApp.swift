@@ -55,10 +55,6 @@ public final class DashboardSession {
         loop.setNeedsDisplay()
     }
 
-    public func updateHome(_ model: HomeViewModel) {
-        updatePanes { $0.update(.home, as: HomePane.self) { $0.model = model } }
-    }
-
     /// Changes part of Home's model (the launcher's SYSTEM// rows stay as they are).
     public func updateHome(_ body: (inout HomeViewModel) -> Void) {
         updatePanes { $0.update(.home, as: HomePane.self) { body(&$0.model) } }
