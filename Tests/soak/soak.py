@@ -245,9 +245,10 @@ class Samples:
         return [r for r in self.rows if a <= r[0] <= b]
 
     def judge(self, failures, settled):
-        """Baseline: samples after warm-up (25-45 % of the run). End: the last 15 %, and the
-        settled sample taken once the client had caught up."""
-        base = self.window(0.25, 0.45)
+        """Baseline: samples after warm-up, before the server restart (20-38 % of the run); its
+        median, since a sample taken while a connection is down counts fewer descriptors. End:
+        the last 15 %, and the settled sample taken once the client had caught up."""
+        base = self.window(0.20, 0.38)
         tail = self.window(0.85, 1.0)
         if len(base) < 3 or len(tail) < 3 or not settled:
             failures.check(False, f"{self.name}: too few /proc samples ({len(self.rows)})")
@@ -268,8 +269,8 @@ class Samples:
         failures.check(growth <= allowed,
                        f"{self.name}: RSS flat (after warm-up {rss_base / 1024:.1f} MB, at the end "
                        f"{rss_end / 1024:.1f} MB, growth {growth / 1024:+.1f} MB, allowed {allowed / 1024:.1f})")
-        fd_base = min(r[2] for r in base)
-        th_base = min(r[3] for r in base)
+        fd_base = statistics.median_low(r[2] for r in base)
+        th_base = statistics.median_low(r[3] for r in base)
         fd_end, th_end = settled[1], settled[2]
         failures.check(fd_end <= fd_base + 2,
                        f"{self.name}: no descriptor leak (after warm-up {fd_base}, settled at the end {fd_end})")
