@@ -180,7 +180,9 @@ struct SanitizerCorpusTests {
         var rest = Substring(out)
         while let i = rest.firstIndex(of: "\u{1B}") {
             let after = rest[rest.index(after: i)...]
-            if after.isEmpty || (after.first == "[" && after.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ";") }) {
+            if after.isEmpty
+                || (after.first == "[" && after.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ";") })
+            {
                 break
             }
             #expect(after.first == "[", "\(c.name)")

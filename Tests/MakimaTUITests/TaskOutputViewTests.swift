@@ -84,7 +84,8 @@ struct TaskOutputViewTests {
         TaskOutputPane(
             model: TaskOutputViewModel(
                 taskID: "t", title: "Build 契約", status: .running,
-                lines: (dropped..<(dropped + count)).map { RenderedLine(text: "line \($0)") }, firstLineNumber: dropped))
+                lines: (dropped..<(dropped + count)).map { RenderedLine(text: "line \($0)") }, firstLineNumber: dropped)
+        )
     }
 
     @Test("follow mode keeps the newest line at the bottom; k pauses and new output does not move the view; G follows")
@@ -100,7 +101,8 @@ struct TaskOutputViewTests {
         #expect(!p.following)
         p.update(
             TaskOutputViewModel(
-                taskID: "t", title: "Build 契約", lines: (10..<130).map { RenderedLine(text: "line \($0)") }, firstLineNumber: 10)
+                taskID: "t", title: "Build 契約", lines: (10..<130).map { RenderedLine(text: "line \($0)") },
+                firstLineNumber: 10)
         )
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.trimmedLine(3) == " line 89")
@@ -114,7 +116,8 @@ struct TaskOutputViewTests {
     func wrapping() {
         var p = TaskOutputPane(
             model: TaskOutputViewModel(
-                taskID: "t", title: "x", lines: [RenderedLine(text: String(repeating: "契", count: 25)), RenderedLine(text: "end")]))
+                taskID: "t", title: "x",
+                lines: [RenderedLine(text: String(repeating: "契", count: 25)), RenderedLine(text: "end")]))
         var b = CellBuffer(width: 22, height: 10)
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.isWellFormed)

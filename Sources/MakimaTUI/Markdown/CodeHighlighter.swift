@@ -68,7 +68,8 @@ extension LanguageSyntax {
             ),
             constants: words("true false None Some Ok Err"),
             types: words(
-                "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec Option Result Box"),
+                "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec Option Result Box"
+            ),
             capitalizedAreTypes: true, lineComments: ["//"], blockComment: ("/*", "*/")),
         LanguageSyntax(
             names: ["python", "py", "python3"], chip: "PYTHON",
@@ -239,8 +240,7 @@ struct CodeHighlighter: Sendable {
             }
             if isIdentifier(c) && (i == 0 || !isIdentifier(chars[i - 1])) {
                 var end = i
-                while end < chars.count && (isIdentifier(chars[end]) || (syntax.keysBeforeColon && chars[end] == "-"))
-                {
+                while end < chars.count && (isIdentifier(chars[end]) || (syntax.keysBeforeColon && chars[end] == "-")) {
                     end += 1
                 }
                 let word = String(chars[i..<end])
@@ -251,7 +251,9 @@ struct CodeHighlighter: Sendable {
                     t = .keyword
                 } else if syntax.constants.contains(word) {
                     t = .number
-                } else if syntax.types.contains(word) || (syntax.capitalizedAreTypes && (word.first?.isUppercase ?? false)) {
+                } else if syntax.types.contains(word)
+                    || (syntax.capitalizedAreTypes && (word.first?.isUppercase ?? false))
+                {
                     t = .type
                 } else {
                     t = .plain

@@ -88,7 +88,8 @@ enum MarkdownParser {
             guard string(cmark_node_get_type_string(node)) == "tasklist" else { return .item(checked: nil) }
             return .item(checked: cmark_gfm_extensions_get_tasklist_item_checked(node))
         case CMARK_NODE_CODE_BLOCK:
-            return .codeBlock(info: string(cmark_node_get_fence_info(node)), literal: string(cmark_node_get_literal(node)))
+            return .codeBlock(
+                info: string(cmark_node_get_fence_info(node)), literal: string(cmark_node_get_literal(node)))
         case CMARK_NODE_HTML_BLOCK: return .htmlBlock(string(cmark_node_get_literal(node)))
         case CMARK_NODE_PARAGRAPH: return .paragraph
         case CMARK_NODE_HEADING: return .heading(level: Int(cmark_node_get_heading_level(node)))

@@ -44,7 +44,10 @@ struct MarkdownRenderer: Sendable {
             let bar = StyledLine((glyphs.isUnicode ? "▎" : "|") + " ", MarkdownStyle.quoteBar)
             let inner = blocks(node.children, listDepth: listDepth).map { line -> RenderedLine in
                 var l = line
-                l.content = StyledLine(l.content.spans.map { Span($0.text, $0.style.layered(MarkdownStyle.quoteText, keepForeground: $0.style.fg != .body)) })
+                l.content = StyledLine(
+                    l.content.spans.map {
+                        Span($0.text, $0.style.layered(MarkdownStyle.quoteText, keepForeground: $0.style.fg != .body))
+                    })
                 return l
             }
             return indent(inner, first: bar, rest: bar)
@@ -120,8 +123,14 @@ struct MarkdownRenderer: Sendable {
         return table.children.map { row in
             row.children.map { cell in
                 let base: CellStyle
-                if case .tableRow(header: true) = row.kind { base = MarkdownStyle.tableHeader } else { base = MarkdownStyle.body }
-                return copy.inlineLines(cell, base: base).reduce(StyledLine()) { $0.spans.isEmpty ? $1 : $0 + StyledLine(" ") + $1 }
+                if case .tableRow(header: true) = row.kind {
+                    base = MarkdownStyle.tableHeader
+                } else {
+                    base = MarkdownStyle.body
+                }
+                return copy.inlineLines(cell, base: base).reduce(StyledLine()) {
+                    $0.spans.isEmpty ? $1 : $0 + StyledLine(" ") + $1
+                }
             }
         }
     }
@@ -149,7 +158,9 @@ struct MarkdownRenderer: Sendable {
                 s.attributes.insert(.italic)
                 inline(node.children, style: s, into: &lines)
             case .strong:
-                inline(node.children, style: style.layered(MarkdownStyle.strong, keepForeground: style.fg != .body), into: &lines)
+                inline(
+                    node.children, style: style.layered(MarkdownStyle.strong, keepForeground: style.fg != .body),
+                    into: &lines)
             case .strikethrough:
                 inline(node.children, style: style.layered(MarkdownStyle.struck), into: &lines)
             case .link(let url), .image(let url):

@@ -26,7 +26,9 @@ enum OutputCards {
         var gate = Gate(ready: nil, fields: [])
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { continue }
+            // A tag still arriving (`</COMPLETION_G`) is markup, not a field.
+            guard !line.isEmpty, !(line.hasPrefix("<") && (gateOpen.hasPrefix(line) || gateClose.hasPrefix(line)))
+            else { continue }
             if let colon = line.firstIndex(of: ":"), isKey(line[..<colon]) {
                 let key = line[..<colon].trimmingCharacters(in: .whitespaces)
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -48,7 +50,9 @@ enum OutputCards {
     private static func isKey(_ s: Substring) -> Bool {
         let k = s.trimmingCharacters(in: .whitespaces)
         guard let first = k.unicodeScalars.first, k.count <= 32, first.properties.isAlphabetic else { return false }
-        return k.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_- ".unicodeScalars.contains($0) }
+        return k.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_- ".unicodeScalars.contains($0)
+        }
     }
 
     /// The gate as a card: READY in the ok colour or NOT READY in warn, then its fields as a
@@ -136,7 +140,8 @@ enum OutputCards {
 
     private static func boxed(_ content: StyledLine, _ border: CellStyle, _ g: Glyphs) -> RenderedLine {
         RenderedLine(
-            content, prefix: StyledLine(g.dashVertical + " ", border), hanging: StyledLine(g.dashVertical + " ", border),
+            content, prefix: StyledLine(g.dashVertical + " ", border),
+            hanging: StyledLine(g.dashVertical + " ", border),
             wrap: .words, trailer: StyledLine(" " + g.dashVertical, border))
     }
 

@@ -109,7 +109,8 @@ struct OutputDocument {
         let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
         var k = 0
         while k + 1 < blocks.count && blocks[k + 1].startLine <= lines.count {
-            emit(renderer.render(blocks[k]), source: (first + blocks[k].startLine - 1)...(first + blocks[k].endLine - 1))
+            emit(
+                renderer.render(blocks[k]), source: (first + blocks[k].startLine - 1)...(first + blocks[k].endLine - 1))
             k += 1
         }
         guard k > 0 else { return }
@@ -202,7 +203,8 @@ struct OutputDocument {
                     renderer.render(block), source: (first + block.startLine - 1)...(first + block.endLine - 1))
             }
         case .gate(let lines, let first):
-            emit(OutputCards.gate(OutputCards.parseGate(lines.joined(separator: "\n")), glyphs: glyphs),
+            emit(
+                OutputCards.gate(OutputCards.parseGate(lines.joined(separator: "\n")), glyphs: glyphs),
                 source: first...(index ?? first + lines.count - 1))
             gateFromText = true
         case .tool, .none:

@@ -1,0 +1,197 @@
+import Foundation
+import MakimaKit
+import Testing
+
+@testable import MakimaTUI
+
+@Suite("Task output: cards, and streaming in any chunking")
+struct MarkdownStreamTests {
+    typealias F = MarkdownFixture
+
+    func event(_ seq: Int, _ type: TaskEventType, _ payload: TaskEventPayload, ts: Date? = nil) -> TaskEvent {
+        TaskEvent(eventID: Int64(seq), taskID: "t", seq: seq, type: type, ts: ts, payload: payload)
+    }
+
+    @Test("a completion gate in the text and its event make one card: READY in ok, the fields as a table")
+    func gateOnce() {
+        let body = "<COMPLETION_GATE>\nready: true\nsummary: all green\nfiles_changed: 3\n</COMPLETION_GATE>"
+        let lines = F.lines([
+            F.output(1, "Wrapping up.\n\n" + body + "\n"),
+            event(2, .completionGate, .completionGate(ready: true, summary: "all green", body: body)),
+        ])
+        let text = lines.map(\.text).joined(separator: "\n")
+        #expect(!text.contains("<COMPLETION_GATE>") && !text.contains("ready: true"))
+        let cells = F.cells(lines, width: 40)
+        let rows = (0..<cells.height).map { cells.trimmedLine($0) }
+        #expect(rows.filter { $0.contains("COMPLETION GATE//") }.count == 1)
+        #expect(rows.contains("╭┄ COMPLETION GATE// ┄┄┄┄┄┄┄┄┄┄ READY ┄╮"))
+        #expect(rows.contains("┆ summary        all green             ┆"))
+        #expect(rows.contains("┆ files_changed  3                     ┆"))
+        let y = rows.firstIndex { $0.contains("READY") }!
+        #expect(cells.style(atX: 33, y: y) == CellStyle(fg: .ok, attributes: .bold))
+    }
+
+    @Test("a gate only sent as an event still becomes a card; NOT READY in warn with its blockers")
+    func gateFromEvent() {
+        let lines = F.lines([
+            event(
+                1, .completionGate,
+                .completionGate(
+                    ready: false, summary: "blocked",
+                    body: "<COMPLETION_GATE>\nready: false\nsummary: blocked\nblockers: CI is down\n</COMPLETION_GATE>")
+            )
+        ])
+        let rows = lines.flatMap { $0.rows(width: 44) }
+        #expect(rows.first?.text.hasSuffix(" NOT READY ┄╮") == true)
+        #expect(rows.first?.spans.first?.style.fg == .warn)
+        #expect(rows.map(\.text).contains { $0.hasPrefix("┆ blockers  CI is down") })
+        let summaryOnly = F.lines([event(1, .completionGate, .completionGate(ready: true, summary: "fine", body: ""))])
+        #expect(summaryOnly.contains { $0.text.contains("summary") && $0.text.contains("fine") })
+    }
+
+    @Test("a supervisor question is an amber card with the whole question and where to answer it")
+    func questionCard() {
+        let question =
+            "Should I roll back migration 0042 on staging, or wait for the DBA to look at the replica lag first?"
+        let lines = F.lines([
+            event(1, .supervisorQuestion, .supervisorQuestion(questionID: "q1", text: question, directiveID: "d_7"))
+        ])
+        let rows = lines.flatMap { $0.rows(width: 40) }
+        #expect(rows.first?.text.contains("SUPERVISOR QUESTION//") == true)
+        #expect(rows.first?.spans.first?.style.fg == .warn)
+        #expect(rows.allSatisfy { $0.width == 40 })
+        let words = rows.map { String($0.text.dropFirst(2).dropLast(2)) }.joined(separator: " ")
+        #expect(words.split(separator: " ").joined(separator: " ").contains(question))
+        #expect(rows.contains { $0.text.contains("d_7") })
+        #expect(!rows.contains { $0.text.contains("…") })
+    }
+
+    @Test("a status change is a thin rule with the new status and its time")
+    func statusRule() {
+        let at = Date(timeIntervalSince1970: 12 * 3600 + 5)
+        let line = OutputCards.status(
+            .failed, reason: "exit 1", time: at, timeZone: TimeZone(identifier: "UTC")!, glyphs: .unicode)
+        let row = line.rows(width: 36)[0]
+        #expect(row.text == "── FAILED · 12:00:05 · exit 1 ──────")
+        #expect(row.spans.first { $0.text == "FAILED" }?.style.fg == .danger)
+        var buffer = TaskOutputBuffer()
+        buffer.append([event(1, .status, .status(status: .running, previous: .queued, reason: nil), ts: at)])
+        #expect(buffer.lines.first?.time == at)
+    }
+
+    @Test("tool output and stderr keep their colours in a block set apart by a gutter")
+    func logs() {
+        let lines = F.lines([
+            F.output(1, "text\n"), F.output(2, "\u{1B}[32mok\u{1B}[0m done\n", stream: "tool"),
+            F.output(3, "boom\n", stream: "stderr"),
+        ])
+        #expect(lines.map(\.text) == ["text", "", "▏ ok done", "", "▏ boom"])
+        #expect(lines[2].content.spans.first?.style.fg == .ok)
+        #expect(lines[4].content.spans.first?.style.fg == .danger)
+        #expect(lines[2].wrap == .characters)
+    }
+
+    // MARK: Streaming
+
+    /// Output of a run: markdown split anywhere, logs with SGR, cards and a text gate.
+    static let script: [(text: String?, stream: String, payload: TaskEventPayload?)] = [
+        (MarkdownFixture.sample, "assistant", nil),
+        ("→ tool_use: Bash {\"command\": \"swift test\"}\n\u{1B}[32mok\u{1B}[0m   batch\tdone\n", "tool", nil),
+        (nil, "", .status(status: .running, previous: .queued, reason: nil)),
+        (
+            "More *after* the tool:\n\n```python\ndef f():\n    return \"x\"  # c\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "assistant", nil
+        ),
+        ("warning: \u{1B}[33mslow\u{1B}[0m\n", "stderr", nil),
+        (nil, "", .supervisorQuestion(questionID: "q", text: "Proceed with the migration?", directiveID: "d1")),
+        (
+            "Done.\n\n<COMPLETION_GATE>\nready: false\nsummary: tests still running\nblockers: waiting for CI\n</COMPLETION_GATE>\n",
+            "assistant", nil
+        ),
+        (nil, "", .completionGate(ready: false, summary: "tests still running", body: "")),
+        ("trailing open line without newline", "assistant", nil),
+    ]
+
+    /// The cells of the script fed in chunks cut by `cut`, converting after every chunk as the
+    /// live view does. `check` sees every intermediate rendering.
+    func run(_ cut: (String) -> [String], check: ([RenderedLine]) -> Void = { _ in }) -> CellBuffer {
+        var buffer = TaskOutputBuffer(capacity: 100_000)
+        var conv = TaskOutputLines()
+        var seq = 0
+        for step in Self.script {
+            if let text = step.text {
+                for chunk in cut(text) {
+                    seq += 1
+                    buffer.append([F.output(seq, chunk, stream: step.stream)])
+                    check(conv.lines(of: buffer))
+                }
+            } else if let payload = step.payload {
+                seq += 1
+                let type: TaskEventType
+                switch payload {
+                case .status: type = .status
+                case .supervisorQuestion: type = .supervisorQuestion
+                default: type = .completionGate
+                }
+                buffer.append([event(seq, type, payload)])
+                check(conv.lines(of: buffer))
+            }
+        }
+        return F.cells(conv.lines(of: buffer), width: 60)
+    }
+
+    static func scalars(_ s: String) -> [String] { s.unicodeScalars.map { String($0) } }
+
+    static func randomChunks(_ s: String, seed: UInt64) -> [String] {
+        var state = seed
+        var out: [String] = []
+        var rest = Array(s.unicodeScalars)[...]
+        while !rest.isEmpty {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let n = Int(state >> 59) + 1  // 1…32
+            var piece = String.UnicodeScalarView()
+            piece.append(contentsOf: rest.prefix(n))
+            out.append(String(piece))
+            rest = rest.dropFirst(n)
+        }
+        return out
+    }
+
+    @Test("the same output fed whole, a character at a time and in random chunks renders to identical cells")
+    func chunkingDoesNotMatter() {
+        let whole = run { [$0] }
+        var sawRawGate = false
+        let single = run(Self.scalars) { lines in
+            // Never the raw markup, even while the gate is still arriving.
+            if lines.contains(where: { $0.text.contains("<COMPLETION") || $0.text.contains("GATE>") }) {
+                sawRawGate = true
+            }
+        }
+        #expect(!sawRawGate)
+        #expect(single == whole)
+        for seed in [1, 7, 42, 2026] as [UInt64] {
+            #expect(run { Self.randomChunks($0, seed: seed) } == whole, "seed \(seed)")
+        }
+        // Two gates in the text (the sample's and the last), and the gate event adds no third card.
+        let rows = (0..<whole.height).map { whole.trimmedLine($0) }
+        #expect(rows.filter { $0.contains("COMPLETION GATE//") }.count == 2)
+        #expect(rows.filter { $0.contains("NOT READY") }.count == 1)
+        #expect(rows.contains { $0.contains("SUPERVISOR QUESTION//") })
+        #expect(rows.contains { $0.hasPrefix("── RUNNING") })
+        #expect(rows.last == "trailing open line without newline")
+    }
+
+    @Test("closed blocks are kept: a long stream re-parses only its tail")
+    func onlyTheTailIsParsed() {
+        var buffer = TaskOutputBuffer(capacity: 1000)
+        buffer.append((0..<200).map { F.output($0 + 1, $0 % 2 == 0 ? "para \($0)\n" : "\n") })
+        var doc = OutputDocument()
+        for (i, line) in buffer.lines.enumerated() {
+            doc.append(line, index: i)
+            doc.settle()
+        }
+        // All but the last paragraph are closed: the tail holds at most the last block.
+        #expect(doc.closed.filter { $0.text.hasPrefix("para") }.count == 99)
+        #expect(doc.lines(open: nil).last?.text == "para 198")
+    }
+}
