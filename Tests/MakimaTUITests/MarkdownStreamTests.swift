@@ -71,9 +71,9 @@ struct MarkdownStreamTests {
         let at = Date(timeIntervalSince1970: 12 * 3600 + 5)
         let line = OutputCards.status(
             .failed, reason: "exit 1", time: at, timeZone: TimeZone(identifier: "UTC")!, glyphs: .unicode)
-        let row = line.rows(width: 36)[0]
-        #expect(row.text == "── FAILED · 12:00:05 · exit 1 ──────")
-        #expect(row.spans.first { $0.text == "FAILED" }?.style.fg == .danger)
+        let row = line.rows(width: 40)[0]
+        #expect(row.text == "── STATUS FAILED · 12:00:05 · exit 1 ───")
+        #expect(row.spans.first { $0.text == "STATUS FAILED" }?.style.fg == .danger)
         var buffer = TaskOutputBuffer()
         buffer.append([event(1, .status, .status(status: .running, previous: .queued, reason: nil), ts: at)])
         #expect(buffer.lines.first?.time == at)
@@ -177,7 +177,7 @@ struct MarkdownStreamTests {
         #expect(rows.filter { $0.contains("COMPLETION GATE//") }.count == 2)
         #expect(rows.filter { $0.contains("NOT READY") }.count == 1)
         #expect(rows.contains { $0.contains("SUPERVISOR QUESTION//") })
-        #expect(rows.contains { $0.hasPrefix("── RUNNING") })
+        #expect(rows.contains { $0.hasPrefix("── STATUS RUNNING") })
         #expect(rows.last == "trailing open line without newline")
     }
 
@@ -193,5 +193,84 @@ struct MarkdownStreamTests {
         // All but the last paragraph are closed: the tail holds at most the last block.
         #expect(doc.closed.filter { $0.text.hasPrefix("para") }.count == 99)
         #expect(doc.lines(open: nil).last?.text == "para 198")
+    }
+}
+
+@Suite("Task output pane: rendered lines in the view")
+struct TaskOutputPaneMarkdownTests {
+    @Test("prose wraps at words in the pane, code keeps one row per line and scrolls sideways")
+    func paneLayout() {
+        let lines = MarkdownFixture.lines([
+            MarkdownFixture.output(1, "alpha beta gamma delta\n\n```swift\nlet value = compute(alpha, beta)\n```\n")
+        ])
+        var pane = TaskOutputPane(model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines))
+        var b = CellBuffer(width: 22, height: 12)
+        pane.render(into: &b, region: b.bounds, context: RenderContext())
+        let rows = (3..<12).map { b.trimmedLine($0) }.filter { !$0.isEmpty }
+        #expect(
+            rows == [
+                " alpha beta gamma", " delta", " ╭┄  SWIFT  ┄┄┄┄┄┄┄┄╮", " ┆ let value = comp ┆",
+                " ╰┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄╯",
+            ])
+        pane.scrollSideways(by: 4)
+        pane.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect((3..<12).map { b.trimmedLine($0) }.contains(" ┆ value = compute( ┆"))
+        pane.scrollSideways(by: -10)
+        #expect(pane.scrollX == 0)
+    }
+}
+
+@Suite("Search over rendered output, and OSC 52 copy")
+struct OutputSearchTests {
+    let lines = ["Alpha beta", "gamma", "beta 契約 beta", "Beta"].map { RenderedLine(text: $0) }
+
+    @Test("incremental query: matches with positions in cells, count, n/N wrap around")
+    func search() {
+        var s = OutputSearch()
+        s.update(query: "b", in: lines)
+        #expect(s.count == 4)
+        s.update(query: "be", in: lines)
+        #expect(s.count == 4)  // smartcase: lowercase matches Beta too
+        #expect(s.matches.map(\.line) == [0, 2, 2, 3])
+        #expect(s.matches[2] == OutputSearch.Match(line: 2, column: 10, width: 2))
+        s.update(query: "beta", in: lines, fromLine: 2)
+        #expect(s.position == "2/4")
+        s.next()
+        s.next()
+        #expect(s.currentMatch?.line == 3)
+        s.next()
+        #expect(s.position == "1/4")
+        s.previous()
+        #expect(s.position == "4/4")
+        s.update(query: "Beta", in: lines)
+        #expect(s.matches.map(\.line) == [3])
+        s.update(query: "契約", in: lines)
+        #expect(s.matches == [OutputSearch.Match(line: 2, column: 5, width: 4)])
+        s.update(query: "", in: lines)
+        #expect(s.count == 0 && s.position == "0/0")
+    }
+
+    @Test("OSC 52: plain ESC ] 52 ; c ; base64 BEL, cut at a character boundary when too long")
+    func osc52() {
+        #expect(Clipboard.osc52("hello") == "\u{1B}]52;c;aGVsbG8=\u{07}")
+        #expect(Clipboard.osc52("契約") == "\u{1B}]52;c;5aWR57SE\u{07}")
+        let long = String(repeating: "契", count: Clipboard.maximumBytes)
+        let seq = Clipboard.osc52(long)
+        let payload = seq.dropFirst(7).dropLast()
+        let decoded = Data(base64Encoded: String(payload)).flatMap { String(data: $0, encoding: .utf8) }
+        #expect(decoded != nil)
+        #expect((decoded?.utf8.count ?? .max) <= Clipboard.maximumBytes)
+        #expect(decoded?.allSatisfy { $0 == "契" } == true)
+    }
+
+    @Test("what y and Y copy: the lines' text, and one code block without its frame")
+    func copyText() {
+        let rendered = MarkdownFixture.lines([
+            MarkdownFixture.output(1, "intro\n\n```swift\nlet a = 1\nlet b = 2\n```\n\n```sh\nls\n```\n")
+        ])
+        #expect(Clipboard.code(block: 1, in: rendered) == "let a = 1\nlet b = 2")
+        #expect(Clipboard.code(block: 2, in: rendered) == "ls")
+        #expect(Clipboard.code(block: 3, in: rendered) == nil)
+        #expect(Clipboard.text(of: rendered.prefix(1)) == "intro")
     }
 }

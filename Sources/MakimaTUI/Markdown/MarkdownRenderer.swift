@@ -118,19 +118,14 @@ struct MarkdownRenderer: Sendable {
         }
     }
 
-    private func tableRows(_ table: MarkdownNode) -> [[StyledLine]] {
-        var copy = self
-        return table.children.map { row in
-            row.children.map { cell in
-                let base: CellStyle
-                if case .tableRow(header: true) = row.kind {
-                    base = MarkdownStyle.tableHeader
-                } else {
-                    base = MarkdownStyle.body
-                }
-                return copy.inlineLines(cell, base: base).reduce(StyledLine()) {
-                    $0.spans.isEmpty ? $1 : $0 + StyledLine(" ") + $1
-                }
+    /// The cells of a table as one line each (a break inside a cell becomes a space).
+    private mutating func tableRows(_ table: MarkdownNode) -> [[StyledLine]] {
+        table.children.map { row in
+            var header = false
+            if case .tableRow(header: true) = row.kind { header = true }
+            return row.children.map { cell in
+                let parts = inlineLines(cell, base: header ? MarkdownStyle.tableHeader : MarkdownStyle.body)
+                return parts.dropFirst().reduce(parts.first ?? StyledLine()) { $0 + StyledLine(" ") + $1 }
             }
         }
     }

@@ -88,7 +88,7 @@ enum OutputCards {
     {
         let role = StatusStyle.task(status)
         var line = StyledLine(g.ruleHorizontal + g.ruleHorizontal + " ", CellStyle(fg: .borderMuted))
-        line.append(status.rawValue.uppercased(), CellStyle(fg: role, attributes: .bold))
+        line.append("STATUS " + status.rawValue.uppercased(), CellStyle(fg: role, attributes: .bold))
         if let time { line.append(" \(g.separatorDot) " + clock(time, timeZone), CellStyle(fg: .foregroundMuted)) }
         if let reason, !reason.isEmpty {
             line.append(" \(g.separatorDot) " + oneLine(reason), CellStyle(fg: .foregroundMuted))

@@ -46,6 +46,9 @@ public struct TaskOutputPane: Pane {
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
 
+    /// Scrolls code and tables sideways (prose keeps wrapping); never left of the first column.
+    public mutating func scrollSideways(by cells: Int) { scrollX = max(0, scrollX + cells) }
+
     public mutating func update(_ new: TaskOutputViewModel) {
         top = max(0, top - (new.firstLineNumber - model.firstLineNumber))
         model = new
