@@ -181,3 +181,42 @@ struct MarkdownRenderTests {
         #expect(F.cells(render(F.sample), width: 80).isWellFormed)
     }
 }
+
+@Suite("Markdown in task output: hostile and odd input")
+struct MarkdownHostileTests {
+    typealias F = MarkdownFixture
+
+    @Test("SGR and tabs in the assistant's text: colours dropped, tabs expanded by cells, no control reaches a cell")
+    func controlsNeverReachCells() {
+        let lines = F.lines([
+            F.output(1, "\u{1B}[31mred\u{1B}[0m **bold**\n\n契\tx\n"), F.output(2, "契\tx\n", stream: "tool"),
+        ])
+        #expect(lines.map(\.text) == ["red bold", "", "契  x", "", "▏ 契      x"])
+        for line in lines {
+            for span in line.prefix.spans + line.content.spans {
+                #expect(!span.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(span.text)")
+            }
+        }
+    }
+
+    @Test("thousands of nested quotes and lists render within the depth bound")
+    func deepNesting() {
+        let quotes = String(repeating: ">", count: 5000) + " deep\n"
+        let lines = F.lines([F.output(1, quotes + "\nafter\n")])
+        #expect(lines.last?.text == "after")
+        #expect(lines.allSatisfy { $0.prefix.width <= 2 * MarkdownParser.maximumDepth })
+        let list = (0..<300).map { String(repeating: "  ", count: $0) + "- item \($0)" }.joined(separator: "\n")
+        #expect(!F.lines([F.output(1, list + "\n")]).isEmpty)
+    }
+
+    @Test("an unterminated fence streams as code and keeps the tail bounded")
+    func unterminatedFence() {
+        var buffer = TaskOutputBuffer(capacity: 100_000)
+        var conv = TaskOutputLines()
+        buffer.append([F.output(1, "```swift\n")])
+        for i in 0..<50 { buffer.append([F.output(i + 2, "let x\(i) = \(i)\n")]) }
+        let lines = conv.lines(of: buffer)
+        #expect(lines.first?.text.contains("SWIFT") == true)
+        #expect(lines.filter { $0.codeBlock == 1 }.count == 52)
+    }
+}
