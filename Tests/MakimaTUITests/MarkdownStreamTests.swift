@@ -274,3 +274,16 @@ struct OutputSearchTests {
         #expect(Clipboard.text(of: rendered.prefix(1)) == "intro")
     }
 }
+
+@Suite("Task output: a gate tag without its end")
+struct UnclosedGateTests {
+    @Test("text that starts with the tag but never closes it is shown as text, not swallowed into a card")
+    func unclosedGate() {
+        let prose = (0..<80).map { "line \($0)" }.joined(separator: "\n")
+        let lines = MarkdownFixture.lines([
+            MarkdownFixture.output(1, "<COMPLETION_GATE> is the tag we print\n" + prose + "\n")
+        ])
+        #expect(!lines.contains { $0.text.contains("COMPLETION GATE//") })
+        #expect(lines.last?.text == "line 79")
+    }
+}

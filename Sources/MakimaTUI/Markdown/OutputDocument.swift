@@ -41,6 +41,8 @@ struct OutputDocument {
     /// A markdown tail this long is closed even if its last block is not (an unterminated code
     /// fence), so re-parsing stays bounded.
     static let maximumTailLines = 4000
+    /// A gate longer than this without its closing tag is read as ordinary text.
+    static let maximumGateLines = 60
 
     init(glyphs: Glyphs = .unicode, timeZone: TimeZone = .current) {
         self.glyphs = glyphs
@@ -65,10 +67,19 @@ struct OutputDocument {
             let text = Self.markdownText(line.text)
             switch segment {
             case .gate(var lines, let first):
+                segment = .none  // the array is appended in place, not copied
                 lines.append(text)
-                segment = .gate(lines: lines, first: first)
-                if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
+                if text.contains(OutputCards.gateClose) {
+                    segment = .gate(lines: lines, first: first)
+                    closeSegment(upTo: index)
+                } else if lines.count > Self.maximumGateLines {
+                    // No closing tag in sight: it was text that began with the tag, not a gate.
+                    segment = .markdown(lines: lines, first: first)
+                } else {
+                    segment = .gate(lines: lines, first: first)
+                }
             case .markdown(var lines, let first) where !Self.startsGate(text):
+                segment = .none
                 lines.append(text)
                 segment = .markdown(lines: lines, first: first)
                 if lines.count >= Self.maximumTailLines { closeSegment(upTo: index) }
@@ -115,6 +126,7 @@ struct OutputDocument {
         }
         guard k > 0 else { return }
         let drop = min(lines.count, blocks[k].startLine - 1)
+        segment = .none
         lines.removeFirst(drop)
         first += drop
         segment = .markdown(lines: lines, first: first)
