@@ -250,6 +250,22 @@ struct OutputSearchTests {
         #expect(s.count == 0 && s.position == "0/0")
     }
 
+    @Test("a match is drawn in the highlight style over gutter and content, the rest unchanged")
+    func highlight() {
+        let line = RenderedLine(
+            StyledLine("find 契約 here", CellStyle(fg: .body)), prefix: StyledLine("▏ ", CellStyle(fg: .borderMuted)))
+        var s = OutputSearch()
+        s.update(query: "契約", in: [line])
+        let mark = CellStyle(fg: .background, bg: .warn)
+        let lit = line.highlighting(s.matches[0], style: mark)
+        #expect(lit.text == line.text)
+        #expect(
+            lit.content.spans == [
+                Span("find ", CellStyle(fg: .body)), Span("契約", mark), Span(" here", CellStyle(fg: .body)),
+            ])
+        #expect(lit.prefix == line.prefix)
+    }
+
     @Test("OSC 52: plain ESC ] 52 ; c ; base64 BEL, cut at a character boundary when too long")
     func osc52() {
         #expect(Clipboard.osc52("hello") == "\u{1B}]52;c;aGVsbG8=\u{07}")

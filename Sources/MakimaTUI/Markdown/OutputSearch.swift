@@ -106,3 +106,41 @@ public enum Clipboard {
         return body.map(\.content.text).joined(separator: "\n")
     }
 }
+
+extension RenderedLine {
+    /// The line with the cells of `match` (columns of `text`: gutter, then content) drawn in
+    /// `style`, for showing search matches; the rest keeps its style.
+    public func highlighting(_ match: OutputSearch.Match, style: CellStyle) -> RenderedLine {
+        var out = self
+        let cells = match.column..<(match.column + match.width)
+        out.prefix = prefix.restyling(cells, style)
+        out.content = content.restyling(
+            (cells.lowerBound - prefix.width)..<(cells.upperBound - prefix.width), style)
+        return out
+    }
+}
+
+extension StyledLine {
+    /// The line with the characters starting in `cells` drawn in `style`.
+    func restyling(_ cells: Range<Int>, _ style: CellStyle) -> StyledLine {
+        guard cells.upperBound > 0, !cells.isEmpty else { return self }
+        var out = StyledLine()
+        var column = 0
+        for span in spans {
+            var piece = ""
+            var pieceIn = false
+            for ch in span.text {
+                let inside = cells.contains(column)
+                if inside != pieceIn && !piece.isEmpty {
+                    out.append(piece, pieceIn ? style : span.style)
+                    piece = ""
+                }
+                pieceIn = inside
+                piece.append(ch)
+                column += CellWidth.of(ch)
+            }
+            out.append(piece, pieceIn ? style : span.style)
+        }
+        return out
+    }
+}
