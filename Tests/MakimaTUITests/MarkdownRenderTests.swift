@@ -220,3 +220,25 @@ struct MarkdownHostileTests {
         #expect(lines.filter { $0.codeBlock == 1 }.count == 52)
     }
 }
+
+@Suite("Markdown in task output: ASCII terminals")
+struct MarkdownASCIITests {
+    @Test("with the ASCII glyphs every frame, bullet, bar, box and rule the renderer adds is ASCII")
+    func asciiChrome() {
+        var buffer = TaskOutputBuffer()
+        buffer.append([
+            MarkdownFixture.output(
+                1,
+                MarkdownFixture.sample.replacingOccurrences(of: "幅", with: "w").replacingOccurrences(
+                    of: "契約", with: "ct")),
+            MarkdownFixture.output(2, "log\n", stream: "tool"),
+        ])
+        var conv = TaskOutputLines(glyphs: .ascii)
+        let lines = conv.lines(of: buffer)
+        let rows = lines.flatMap { $0.rows(width: 50) }
+        for row in rows { #expect(row.text.allSatisfy { $0.isASCII }, "\(row.text)") }
+        #expect(rows.contains { $0.text.hasPrefix("+- ") && $0.text.contains(" SWIFT ") })
+        #expect(rows.contains { $0.text.hasPrefix("[x] write the failing test") })
+        #expect(rows.contains { $0.text.hasPrefix("| quoted text") })
+    }
+}
