@@ -181,6 +181,16 @@ struct MarkdownStreamTests {
         #expect(rows.last == "trailing open line without newline")
     }
 
+    @Test("the link table numbers links in reading order across blocks")
+    func linkTable() {
+        var buffer = TaskOutputBuffer()
+        buffer.append([F.output(1, "[a](https://a.example)\n\n[b](https://b.example)\n\nend\n")])
+        var conv = TaskOutputLines()
+        let lines = conv.lines(of: buffer)
+        #expect(conv.links.map(\.url) == ["https://a.example", "https://b.example"])
+        #expect(lines.map(\.text).contains("[2] https://b.example"))
+    }
+
     @Test("closed blocks are kept: a long stream re-parses only its tail")
     func onlyTheTailIsParsed() {
         var buffer = TaskOutputBuffer(capacity: 1000)

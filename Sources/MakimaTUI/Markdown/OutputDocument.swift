@@ -50,6 +50,10 @@ struct OutputDocument {
         renderer = MarkdownRenderer(glyphs: glyphs)
     }
 
+    /// The numbered links of the closed blocks (`[n]` in the text, `:open n` once wired); a
+    /// link in the unfinished tail gets its number here when its block closes.
+    var links: [MarkdownRenderer.Link] { renderer.links }
+
     static func isLog(_ stream: String) -> Bool { stream == "tool" || stream == "stderr" }
 
     /// Adds a finished line (index: its absolute position in the task's output).

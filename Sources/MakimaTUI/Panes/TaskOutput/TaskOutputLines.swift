@@ -21,6 +21,9 @@ struct TaskOutputLines {
     /// Rendered lines removed off the front (the view's scroll position counts from here).
     var firstLineNumber: Int { document.removedFront }
 
+    /// The link table: `[n]` in the output is `links[n - 1]`.
+    var links: [MarkdownRenderer.Link] { document.links }
+
     /// The lines of `buffer`, the open line's last.
     mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
         let newlyDropped = buffer.droppedLines - dropped
