@@ -12,7 +12,7 @@ export SWIFT_BACKTRACE=enable=no
 
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 SCRATCH=.build/fuzz
-ALL_TARGETS="handshake events models sanitizer theme"
+ALL_TARGETS="handshake events models markdown sanitizer theme"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 mkdir -p "$SCRATCH/artifacts" "$SCRATCH/logs"
 

@@ -3,7 +3,7 @@ import MakimaKit
 
 /// Frames from the task-event WebSocket and pages of `/output`, decoded the tolerant way.
 /// Invariants: decoding never traps; a decoded event holds no terminal control (output text
-/// keeps only normalised SGR); its `seq` is at least 1; and what the cache stores (the event
+/// keeps only what `cleanKeepingSGR` keeps); its `seq` is at least 1; and what the cache stores (the event
 /// encoded again) reads back as the same event, so a restart shows what was seen.
 enum EventDecodingFuzz {
     static func check(_ bytes: [UInt8]) -> String? {
@@ -34,7 +34,7 @@ enum EventDecodingFuzz {
         case .unknown: break
         }
         for (name, value, sgr) in fields {
-            if let bad = Invariant.firstControl(in: value, allowSGR: sgr) { return "\(name) holds \(bad)" }
+            if let bad = Invariant.firstControl(in: value, keptSGR: sgr) { return "\(name) holds \(bad)" }
         }
         return roundTrip(e)
     }

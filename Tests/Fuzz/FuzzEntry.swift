@@ -74,10 +74,11 @@ import Foundation
                     continue
                 }
                 var runs = 0
+                let count = min(mutations, target.replayMutations)
                 var generator = SplitMix64(seed: UInt64(target.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
                 let inputs =
                     seeds.lazy.map(\.bytes)
-                    + (0..<mutations).lazy.map { _ in Mutator.mutate(seeds, using: &generator) }
+                    + (0..<count).lazy.map { _ in Mutator.mutate(seeds, using: &generator) }
                 var broken = false
                 for input in inputs {
                     runs += 1
@@ -91,7 +92,7 @@ import Foundation
                 failed = failed || broken
                 let ms = Int(Date().timeIntervalSince(started) * 1000)
                 if !broken {
-                    print("\(target.name): \(seeds.count) corpus inputs + \(mutations) mutations checked, \(ms) ms")
+                    print("\(target.name): \(seeds.count) corpus inputs + \(count) mutations checked, \(ms) ms")
                 }
             }
             exit(failed ? 1 : 0)

@@ -1,7 +1,8 @@
 import MakimaKit
 
 /// `UntrustedText`, through which every server string passes. Invariants: the output holds no
-/// control a terminal could act on (with `cleanKeepingSGR`, only normalised `ESC [ digits;… m`);
+/// control a terminal could act on (with `cleanKeepingSGR`, only normalised `ESC [ digits;… m`,
+/// tabs, and an unfinished colour sequence at the end; see `Invariant.firstControl`);
 /// cleaning is idempotent; the byte and string entry points agree; stripping the kept SGR
 /// gives exactly what `clean` gives.
 enum SanitizerFuzz {
@@ -13,7 +14,7 @@ enum SanitizerFuzz {
         if UntrustedText.clean(bytes: bytes) != plain { return "clean(bytes:) differs from clean(String)" }
 
         let coloured = UntrustedText.cleanKeepingSGR(raw)
-        if let bad = Invariant.firstControl(in: coloured, allowSGR: true) {
+        if let bad = Invariant.firstControl(in: coloured, keptSGR: true) {
             return "cleanKeepingSGR left \(bad): \(Invariant.excerpt(coloured))"
         }
         if UntrustedText.cleanKeepingSGR(coloured) != coloured { return "cleanKeepingSGR is not idempotent" }

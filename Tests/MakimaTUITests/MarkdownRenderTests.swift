@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import Testing
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 @Suite("Markdown in task output: each construct in cells")
 struct MarkdownRenderTests {

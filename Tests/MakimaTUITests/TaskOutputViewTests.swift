@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import Testing
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 @Suite("Task output view: buffer to styled lines, follow mode")
 struct TaskOutputViewTests {
