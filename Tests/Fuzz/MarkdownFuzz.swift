@@ -3,13 +3,9 @@ import MakimaKit
 
 /// Task output through the markdown renderer (cmark-gfm, cards, logs), fed as it streams: the
 /// input is cut at NUL bytes into `task.output` events (a chunk starting with 0x01 is a tool
-/// log). Invariants: nothing traps; no row drawn holds a terminal control (newline aside:
-/// see the note below); a row fits an
+/// log). Invariants: nothing traps; no row drawn holds a terminal control or a newline; a row fits an
 /// 80-column view; and rendering as the events arrive gives the same lines as rendering
 /// everything at once (the converter re-parses only the unfinished tail).
-///
-/// Known and not yet fixed: a completion-gate card can put a newline inside one row (a gate
-/// tag split by a newline, `<COMP\nLETION_GATE>`), so rows are not checked for newlines yet.
 enum MarkdownFuzz {
     static func check(_ bytes: [UInt8]) -> String? {
         let chunks = bytes.prefix(8_192).split(separator: 0, omittingEmptySubsequences: false)
@@ -30,7 +26,7 @@ enum MarkdownFuzz {
         for line in lines {
             for row in line.rows(width: 80) {
                 let text = row.text
-                if let bad = Invariant.firstControl(in: text) {
+                if let bad = Invariant.firstControl(in: text) ?? (text.contains("\n") ? "a newline" : nil) {
                     return "row holds \(bad): \(Invariant.excerpt(text))"
                 }
                 if CellWidth.of(text) > 80 { return "row of \(CellWidth.of(text)) cells: \(Invariant.excerpt(text))" }

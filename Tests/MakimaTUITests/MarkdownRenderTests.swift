@@ -22,6 +22,15 @@ struct MarkdownRenderTests {
         return nil
     }
 
+    /// Found by the markdown fuzz target: an inline HTML tag spanning two lines kept its
+    /// newline inside one row.
+    @Test("an inline tag over two lines is drawn on one row without its newline")
+    func inlineTagAcrossLines() {
+        let rows = render("a <COMP\nLETION_GATE> b\n").flatMap { $0.rows(width: 60) }.map(\.text)
+        #expect(!rows.contains { $0.contains("\n") })
+        #expect(rows.contains { $0.contains("<COMP LETION_GATE>") })
+    }
+
     @Test("headings: accent and bold with the cards' `//`, level 1 uppercased; no `#` left")
     func headings() {
         #expect(F.rows("# Release plan\n\n## Steps\n\n#### minor") == ["RELEASE PLAN//", "", "Steps//", "", "minor//"])
