@@ -185,7 +185,9 @@ public struct AppState {
             return buffer
         }
         MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
-        NavStrip.render(current: stack.top.id, into: &buffer, row: buffer.bounds.row(1), context: ctx)
+        NavStrip.render(
+            current: stack.top.id, path: stack.top.isTopLevel ? [] : stack.panes.map(\.crumb), into: &buffer,
+            row: buffer.bounds.row(1), context: ctx)
         var content = Rect(x: 0, y: 2, width: width, height: height - 3)
         if let banner {
             NoticeBar.render(banner, into: &buffer, row: content.row(0), context: ctx)

@@ -72,6 +72,10 @@ public struct CommandLineState: Equatable, Sendable {
         message =
             word.isEmpty
             ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
-        return .unknown(text)
+        // The message says what was wrong; the next command starts on an empty line instead
+        // of being appended to the one that failed.
+        let failed = text
+        text = ""
+        return .unknown(failed)
     }
 }

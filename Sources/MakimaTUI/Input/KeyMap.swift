@@ -21,6 +21,8 @@ public enum KeyAction: Hashable, Sendable {
     case open
     /// The next status filter of a list (contracts: active, completed, archived, all).
     case nextFilter
+    /// The next / previous match of a search (the transcript viewer).
+    case searchNext, searchPrevious
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
 }
@@ -41,6 +43,9 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
+    public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
+    /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
+    public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
 }
 
 public struct KeyBinding: Hashable, Sendable {
@@ -183,6 +188,26 @@ public struct KeyMap: Sendable {
             [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
+
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .transcript, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up", context: .transcript, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "first line", context: .transcript),
+        KeyBinding([.char("G"), .end], .bottom, "last line", context: .transcript),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .transcript),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .transcript),
+        KeyBinding(
+            [.char("/")], .filter, "search the transcript (Enter jumps to the first match, Esc clears)",
+            context: .transcript, footer: "search"),
+        KeyBinding([.char("n")], .searchNext, "next match", context: .transcript, footer: "next"),
+        KeyBinding([.char("N")], .searchPrevious, "previous match", context: .transcript, footer: "prev"),
+
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .detail, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up", context: .detail, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "top", context: .detail),
+        KeyBinding([.char("G"), .end], .bottom, "bottom", context: .detail),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .detail),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .detail),
+        KeyBinding([.enter], .open, "open the task that asked", context: .detail, footer: "open task"),
 
         KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
         KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),

@@ -103,6 +103,7 @@ public final class LiveDashboard {
             guard let engine, !unauthorized else { return explainNoConnection() }
             engine.retryNow()
         case .openRow(let pane, let rowID): openRow(pane, rowID)
+        case .open(let link): open(link)
         case .nextFilter(let pane):
             guard queries.next(pane) else { return }
             rebuild([pane])
