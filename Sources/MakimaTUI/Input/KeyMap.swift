@@ -23,6 +23,8 @@ public enum KeyAction: Hashable, Sendable {
     case nextFilter
     /// The next / previous match of a search (the transcript viewer).
     case searchNext, searchPrevious
+    /// Move the focus to the next / previous card (Home).
+    case focusNext, focusPrevious
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
 }
@@ -43,6 +45,7 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
+    public static let home = KeyContext("home", title: "HOME")
     public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
     /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
     public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
@@ -161,8 +164,11 @@ public struct KeyMap: Sendable {
         KeyBinding(
             [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
             context: .global, footer: "gloss"),
-        KeyBinding([.char("q")], .back, "back (quits from the first pane)", context: .global, footer: "back"),
-        KeyBinding([.escape], .dismiss, "close help, command line or filter; else back", context: .global),
+        KeyBinding(
+            [.char("q")], .back, "back one level; on the first pane asks “Quit? y/n” (Q, :q and Ctrl-C quit at once)",
+            context: .global, footer: "back"),
+        KeyBinding(
+            [.escape], .dismiss, "close help, command line, search or filter; else back one level", context: .global),
         KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
         KeyBinding(
@@ -188,6 +194,14 @@ public struct KeyMap: Sendable {
             [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
+
+        KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
+        KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),
+        KeyBinding([.char("j"), .down], .moveDown, "next row of the focused card", context: .home, footer: "row"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous row (above the first: none)", context: .home),
+        KeyBinding(
+            [.enter], .open, "open the selected row, or the card's pane when no row is selected", context: .home,
+            footer: "open"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .transcript, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "scroll up", context: .transcript, footer: "up"),
