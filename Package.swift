@@ -35,7 +35,9 @@ let package = Package(
         ),
         .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
-            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+            // Snapshots are screens the tests compare with (read by path), not sources or resources.
+            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], exclude: ["Snapshots"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fixtures are scripts the tests run (e.g. a WebSocket peer), not sources or resources.
         .testTarget(
             name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], exclude: ["Fixtures"],

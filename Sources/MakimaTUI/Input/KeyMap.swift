@@ -165,11 +165,11 @@ public struct KeyMap: Sendable {
             [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
             context: .global, footer: "gloss"),
         KeyBinding(
-            [.char("q")], .back, "back one level; on the first pane asks “Quit? y/n” (Q, :q and Ctrl-C quit at once)",
+            [.char("q")], .back, "back one level; on the first pane asks “Quit? y/n”",
             context: .global, footer: "back"),
         KeyBinding(
-            [.escape], .dismiss, "close help, command line, search or filter; else back one level", context: .global),
-        KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
+            [.escape], .dismiss, "close help, prompt, search or filter; else back", context: .global),
+        KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit at once (so does :q)", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
         KeyBinding(
             [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
@@ -200,7 +200,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("j"), .down], .moveDown, "next row of the focused card", context: .home, footer: "row"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row (above the first: none)", context: .home),
         KeyBinding(
-            [.enter], .open, "open the selected row, or the card's pane when no row is selected", context: .home,
+            [.enter], .open, "open the selected row, else the card's pane", context: .home,
             footer: "open"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .transcript, footer: "down"),
@@ -210,7 +210,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .transcript),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .transcript),
         KeyBinding(
-            [.char("/")], .filter, "search the transcript (Enter jumps to the first match, Esc clears)",
+            [.char("/")], .filter, "search (Enter: first match from the top of the view; Esc clears)",
             context: .transcript, footer: "search"),
         KeyBinding([.char("n")], .searchNext, "next match", context: .transcript, footer: "next"),
         KeyBinding([.char("N")], .searchPrevious, "previous match", context: .transcript, footer: "prev"),
