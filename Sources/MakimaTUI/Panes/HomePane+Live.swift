@@ -65,8 +65,9 @@ extension HomePane {
 
     // MARK: Focus
 
-    /// Tab / Shift-Tab (h / l) move between the cards on screen, j / k between a card's rows
-    /// (above the first row nothing is selected), Enter opens the row or the card's pane.
+    /// Tab / Shift-Tab (h / l) move between the cards on screen (a card reached this way starts
+    /// on its first row), j / k between a card's rows (above the first row nothing is
+    /// selected), Enter opens the selected row, or the card's pane when none is.
     mutating func handleLive(_ mesh: HomeMeshModel, _ action: KeyAction) -> PaneResponse {
         let order = shownCards.isEmpty ? HomeCardKind.allCases : HomeCardKind.allCases.filter(shownCards.contains)
         switch action {
@@ -74,6 +75,8 @@ extension HomePane {
             let i = order.firstIndex(of: focus) ?? -1
             let step = action == .focusNext ? 1 : order.count - 1
             focus = order[(max(0, i) + (i < 0 ? 0 : step)) % order.count]
+            // A card focused by Tab starts on its first row, so Enter opens that row.
+            if selection[focus] == nil { selection[focus] = focus.card(mesh, .unicode).targets.first }
         case .moveDown, .moveUp:
             let targets = focus.card(mesh, .unicode).targets
             guard !targets.isEmpty else { return .handled }
