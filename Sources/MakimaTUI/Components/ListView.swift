@@ -6,11 +6,14 @@ public struct ListRow: Equatable, Sendable {
     public var id: String
     public var line: StyledLine
     public var searchText: String
+    /// One key per order the list offers (`ListPaneViewModel.sorts`).
+    public var sortKeys: [String]
 
-    public init(id: String, line: StyledLine, searchText: String? = nil) {
+    public init(id: String, line: StyledLine, searchText: String? = nil, sortKeys: [String] = []) {
         self.id = id
         self.line = line
         self.searchText = searchText ?? line.text
+        self.sortKeys = sortKeys
     }
 }
 

@@ -21,6 +21,8 @@ public enum KeyAction: Hashable, Sendable {
     case open
     /// The next status filter of a list (contracts: active, completed, archived, all).
     case nextFilter
+    /// The next sort order of a list (daemons).
+    case nextSort
     /// The next / previous match of a search (the transcript viewer).
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
@@ -186,6 +188,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
         KeyBinding(
             [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
+        KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .list, footer: "sort"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
