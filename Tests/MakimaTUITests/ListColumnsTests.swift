@@ -48,7 +48,9 @@ struct ListColumnsTests {
         #expect(m.rows.map(\.id) == ["c", "b", "a"])
         pane.update(m)
         b = draw(&pane, width: 140)
-        #expect(b.trimmedLine(3).hasPrefix("   Charlie"), "the newest row is drawn first")
+        #expect(
+            b.trimmedLine(3).hasSuffix("Charlie alpha-ish                                     RUNNING     0s ago"),
+            "the newest row is drawn first")
         #expect(b.trimmedLine(4).hasPrefix(" ▸ Bravo"), "the selection follows its row")
         // `/` matches titles only: "alpha" finds Alpha and Charlie alpha-ish, not the contract column.
         #expect(m.rows.filter { $0.searchText.localizedCaseInsensitiveContains("old one") }.isEmpty)
