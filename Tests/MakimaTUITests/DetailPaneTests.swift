@@ -1,7 +1,7 @@
 import Foundation
-import MakimaKit
 import Testing
 
+@testable import MakimaKit
 @testable import MakimaTUI
 
 /// The drill-down panes drawn into a cell buffer from stores filled as the engine fills them.
@@ -262,5 +262,49 @@ struct CommandLineResetTests {
         #expect(a.stack.top.id == .contracts)
         a.handle(.char(":"), now: 0)
         #expect(a.commandLine?.text == "")
+    }
+}
+
+@MainActor @Suite("Notifications list")
+struct NotificationsPaneTests {
+    @Test(":notifications lists the recent ones newest first; Enter opens what the selected one is about")
+    func listAndOpen() {
+        let hub = StoreHub()
+        let t0 = MeshFixture.now
+        hub.apply(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskCompleted, title: "Task completed", body: "Cache heartbeats", link: .task("t1"),
+                    at: t0),
+                MeshNotification(
+                    id: 2, kind: .supervisorQuestion, title: "Supervisor question", body: "May I?",
+                    link: .directive("r1"), at: t0.addingTimeInterval(5)),
+            ]))
+        let (rows, links) = NotificationsPane.model(hub, now: t0, timeZone: TimeZone(identifier: "UTC")!)
+        var pane = NotificationsPane(rows: rows, links: links)
+        var b = CellBuffer(width: 80, height: 10)
+        pane.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.trimmedLine(2).contains("SUPERVISOR QUESTION") && b.trimmedLine(2).contains("May I?"))
+        #expect(b.trimmedLine(3).contains("TASK COMPLETED") && b.trimmedLine(3).contains("Cache heartbeats"))
+        if case .request(.open(let link)) = pane.handle(.open) {
+            #expect(link == .directive("r1"))
+        } else {
+            Issue.record("Enter opens")
+        }
+        _ = pane.handle(.moveDown)
+        if case .request(.open(let link)) = pane.handle(.open) {
+            #expect(link == .task("t1"))
+        } else {
+            Issue.record("Enter opens")
+        }
+
+        var a = AppState(masthead: MastheadModel(serverLabel: "x", version: "0", pill: .idle, clock: "12:00"))
+        for c in ":notif" { a.handle(.char(c), now: 0) }
+        a.handle(.tab, now: 0)
+        #expect(a.commandLine?.text == "notifications")
+        a.handle(.enter, now: 0)
+        #expect(a.takeRequests().contains(.showNotifications))
+        a.handle(.char("o"), now: 0)
+        #expect(a.takeRequests() == [.openLatestNotification])
     }
 }

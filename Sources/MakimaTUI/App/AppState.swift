@@ -113,6 +113,9 @@ public struct AppState {
         case .reconnect:
             requests.append(.reconnect)
             return false
+        case .openNotification:
+            requests.append(.openLatestNotification)
+            return false
         default:
             return respond(stack.withTop { $0.handle(action) })
         }
@@ -160,6 +163,9 @@ public struct AppState {
         case .quit:
             commandLine = nil
             quitRequested = true
+        case .notifications:
+            commandLine = nil
+            requests.append(.showNotifications)
         }
         return true
     }

@@ -23,6 +23,8 @@ public enum KeyAction: Hashable, Sendable {
     case nextFilter
     /// The next sort order of a list (daemons).
     case nextSort
+    /// Open what the newest notification is about.
+    case openNotification
     /// The next / previous match of a search (the transcript viewer).
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
@@ -148,7 +150,8 @@ public struct KeyMap: Sendable {
             }
         }
         s +=
-            "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
+            "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter;\n"
+        s += "`:notifications` lists the recent notifications (Enter opens one), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
         return s
@@ -177,6 +180,8 @@ public struct KeyMap: Sendable {
             [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
             footer: "refresh"),
         KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
+        KeyBinding(
+            [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),

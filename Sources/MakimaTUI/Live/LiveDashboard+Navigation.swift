@@ -10,3 +10,19 @@ extension LiveDashboard {
         }
     }
 }
+
+extension LiveDashboard {
+    /// `:notifications`: the recent ones, newest first, on top of the current pane.
+    func showNotifications() {
+        let (rows, links) = NotificationsPane.model(hub, now: Date())
+        session.push(NotificationsPane(rows: rows, links: links))
+    }
+
+    /// `o`: opens what the newest notification is about.
+    func openLatestNotification() {
+        guard let newest = hub.notifications.items.last else {
+            return toast(NoticeLine("no notifications yet", level: .muted))
+        }
+        open(newest.link)
+    }
+}

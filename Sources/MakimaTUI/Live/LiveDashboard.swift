@@ -104,6 +104,8 @@ public final class LiveDashboard {
             engine.retryNow()
         case .openRow(let pane, let rowID): openRow(pane, rowID)
         case .open(let link): open(link)
+        case .showNotifications: showNotifications()
+        case .openLatestNotification: openLatestNotification()
         case .nextFilter(let pane):
             guard queries.next(pane) else { return }
             rebuild([pane])

@@ -31,6 +31,10 @@ public enum DashboardRequest: Equatable, Sendable {
     case loadOlderOutput(taskID: String)
     /// Enter on something a detail pane names (a contract's task, the task that asked).
     case open(DeepLink)
+    /// `:notifications`: list the recent notifications.
+    case showNotifications
+    /// `o`: open what the newest notification is about.
+    case openLatestNotification
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
