@@ -144,7 +144,7 @@ struct LiveHomeModelTests {
             #expect(text.contains("? 1 QUESTION WAITING"), "\(w)×\(h)")
             // Card borders stand in the same cell columns on a CJK row as on an ASCII row.
             let cjk = b.lines.first { $0.contains("決済APIのリトライ設計") }!
-            let ascii = b.lines.first { $0.contains("Add rate limiting") }!
+            let ascii = b.lines.first { $0.contains("2 RUNNING") }!
             #expect(cjk.cellColumns(of: "┆").prefix(2) == ascii.cellColumns(of: "┆").prefix(2), "\(w)×\(h)")
             #expect(cjk.cellColumns(of: "┆").count >= 2)
         }
