@@ -62,6 +62,14 @@ public struct ListView: Equatable, Sendable {
     public mutating func pageUp() { select(selection - max(1, pageSize - 1)) }
     public mutating func pageDown() { select(selection + max(1, pageSize - 1)) }
 
+    /// Selects the row with this id, clearing a filter that hides it; false when absent.
+    public mutating func select(rowID: String) -> Bool {
+        guard rows.contains(where: { $0.id == rowID }) else { return false }
+        if !visibleRows.contains(where: { $0.id == rowID }) { filter = "" }
+        select(visibleRows.firstIndex { $0.id == rowID } ?? 0)
+        return true
+    }
+
     mutating func select(_ index: Int) {
         let count = visibleRows.count
         selection = count == 0 ? 0 : min(max(0, index), count - 1)

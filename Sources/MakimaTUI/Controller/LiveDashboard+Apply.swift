@@ -44,6 +44,8 @@ extension LiveDashboard {
                 }
             case .notice(let text):
                 notices.append(text)
+            case .detailNotFound(let link):
+                detailMissing(link)
             case .listFailed, .listLoading, .contract, .listenSession, .notifications:
                 break
             }
@@ -60,6 +62,7 @@ extension LiveDashboard {
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
     /// just before a frame). The build runs inside observation tracking, which re-arms it.
     func rebuildShown() {
+        if rebuildDetail() { return }
         let top = session.topPane
         guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
         let id = top.id
@@ -74,7 +77,9 @@ extension LiveDashboard {
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
         case .home(let mesh): session.updateHome { $0.mesh = mesh }
-        case .list(let model): session.updateList(id, model)
+        case .list(let model):
+            session.updateList(id, model)
+            selectPending(in: id)
         }
     }
 

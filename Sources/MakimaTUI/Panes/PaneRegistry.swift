@@ -23,6 +23,7 @@ enum PaneRegistry {
                     ListPaneModels.contracts($0.hub, status: $0.filter.map(ContractStatus.init(rawValue:)), now: $0.now)
                 )
             },
+            openRow: { .contract($0) },
             make: { ListPane(id: .contracts) }),
         PaneSpec(
             id: .tasks, shortTitle: "TASK", term: nil,
@@ -31,13 +32,13 @@ enum PaneRegistry {
             build: {
                 .list(ListPaneModels.tasks($0.hub, status: $0.filter.map(TaskStatus.init(rawValue:)), now: $0.now))
             },
-            openTask: { _, row in row },
+            openRow: { .task($0) },
             make: { ListPane(id: .tasks) }),
         PaneSpec(
             id: .directives, shortTitle: "DIR", term: .directives,
             queries: { _ in [.directives(pendingOnly: false)] },
             build: { .list(ListPaneModels.directives($0.hub, now: $0.now)) },
-            openTask: { hub, row in hub.directives.list.items.first { $0.id == row }?.pendingQuestion?.taskID },
+            openRow: { .directive($0) },
             make: { ListPane(id: .directives) }),
         PaneSpec(
             id: .daemons, shortTitle: "DMN", term: nil,
@@ -48,6 +49,7 @@ enum PaneRegistry {
             id: .listen, shortTitle: "LSTN", term: .listen,
             queries: { _ in [.listenSessions(limit: nil)] },
             build: { .list(ListPaneModels.listen($0.hub, now: $0.now)) },
+            openRow: { .listen($0) },
             make: { ListPane(id: .listen) }),
         PaneSpec(
             id: .settings, shortTitle: "SET", term: nil,

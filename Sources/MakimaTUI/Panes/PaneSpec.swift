@@ -38,8 +38,9 @@ struct PaneSpec: Sendable {
     var readsEngine = false
     /// The pane's model from the stores.
     let build: @MainActor @Sendable (PaneSource) -> PaneContent
-    /// The task Enter on a row opens, if any.
-    var openTask: @MainActor @Sendable (StoreHub, String) -> String? = { _, _ in nil }
+    /// What Enter on a row opens (nil: nothing to drill into; a link to the row from
+    /// elsewhere, such as a Home card, selects the row in this pane).
+    var openRow: @Sendable (String) -> DeepLink? = { _ in nil }
     /// Makes the pane (before any data arrives).
     let make: @Sendable () -> any Pane
 }

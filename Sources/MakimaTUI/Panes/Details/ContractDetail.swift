@@ -33,6 +33,11 @@ public struct ContractDetailModel: Equatable, Sendable {
         self.tasksNote = tasksNote
     }
 
+    /// Shown until the contract arrives.
+    public static func loading(_ id: String) -> ContractDetailModel {
+        ContractDetailModel(id: id, name: "…", phase: "", status: ContractStatus(rawValue: "loading"), tasksNote: "loading…")
+    }
+
     /// The tasks query the view needs (the server filters by contract).
     public static func tasksQuery(_ id: String) -> ListQuery { .tasks(status: nil, contractID: id) }
 

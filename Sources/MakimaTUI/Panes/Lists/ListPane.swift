@@ -48,6 +48,9 @@ public struct ListPane: Pane {
         list.setRows(sortedRows())
     }
 
+    /// Selects the row with this id (clearing a filter that hides it); false when absent.
+    public mutating func select(rowID: String) -> Bool { list.select(rowID: rowID) }
+
     /// The rows in the chosen order (stable: equal keys keep the rows' own order).
     func sortedRows() -> [ListRow] {
         guard let s = sort else { return model.rows }
