@@ -73,7 +73,8 @@ extension LiveDashboard {
             }
             return
         }
-        let source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        var source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        source.scope = scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
         case .home(let mesh): session.updateHome { $0.mesh = mesh }

@@ -53,6 +53,7 @@ extension LiveDashboard {
         case let p as DirectiveDetailPane: key = "directive/" + p.model.id
         case let p as TranscriptPane: key = "listen/" + p.model.sessionID
         case is NotificationsPane: key = "notifications"
+        case let p as PickerPane: key = "pick/" + p.id.rawValue
         default: return false
         }
         guard detailDirty || detailBuilt != key else { return true }
@@ -95,6 +96,10 @@ extension LiveDashboard {
         case is NotificationsPane:
             let (rows, links) = NotificationsPane.model(hub, now: now)
             replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
+        case let p as PickerPane:
+            guard let scope = p.id.spec.scope else { return }
+            let choices = scope.choices(hub)
+            replaceTop(as: PickerPane.self) { $0.update(choices: choices) }
         default: break
         }
     }
@@ -159,5 +164,25 @@ extension LiveDashboard {
             return toast(NoticeLine("no notifications yet", level: .muted))
         }
         open(newest.link)
+    }
+}
+
+extension LiveDashboard {
+    /// `c` on Tasks: a picker of the scope's choices on top of the list.
+    func pickScope(_ pane: PaneID) {
+        guard let scope = pane.spec.scope else { return }
+        for q in scope.queries { engine?.refresh(q, force: false) }
+        session.push(
+            PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
+        detailDirty = true
+    }
+
+    /// A pick was made: the picker goes, the list is narrowed (or widened) and fetched.
+    func setScope(_ pane: PaneID, _ value: String?) {
+        scopes[pane] = .some(value)
+        session.updatePanes { stack in if stack.top is PickerPane { stack.pop() } }
+        bindings.markDirty(pane)
+        refresh(pane, force: false)
+        session.setNeedsDisplay()
     }
 }

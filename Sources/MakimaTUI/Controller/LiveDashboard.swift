@@ -23,6 +23,8 @@ public final class LiveDashboard {
     var toasts = ToastQueue()
     var output: OutputView?
     private(set) var unauthorized = false
+    /// Each pane's scope (Tasks: a contract id; absent: all).
+    var scopes: [PaneID: String?] = [:]
     /// Detail panes: their model is rebuilt when what it read in the stores changes.
     var detailDirty = true
     /// The detail pane built last (a different one on top is built at once).
@@ -127,6 +129,8 @@ public final class LiveDashboard {
             filters[pane] = .some(next)
             bindings.markDirty(pane)
             refresh(pane, force: false)
+        case .pickScope(let pane): pickScope(pane)
+        case .setScope(let pane, let value): setScope(pane, value)
         case .loadOlderOutput(let id):
             guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
             engine?.loadOlderOutput(taskID: id, beforeSeq: first)
@@ -156,7 +160,7 @@ public final class LiveDashboard {
 
     func refresh(_ pane: PaneID, force: Bool) {
         guard let engine, !unauthorized else { return }
-        for q in pane.spec.queries(filter(pane)) { engine.refresh(q, force: force) }
+        for q in pane.spec.queries(filter(pane), scopes[pane] ?? nil) { engine.refresh(q, force: force) }
     }
 
     private func explainNoConnection() {

@@ -25,6 +25,8 @@ public enum KeyAction: Hashable, Sendable {
     case nextSort
     /// Open what the newest notification is about.
     case openNotification
+    /// Pick what a list is narrowed to (Tasks: a contract).
+    case pickScope
     /// The next / previous match of a search (the transcript viewer).
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
@@ -50,6 +52,7 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
     public static let home = KeyContext("home", title: "HOME")
+    public static let taskList = KeyContext("tasks", title: "TASKS")
     public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
     /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
     public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
@@ -202,6 +205,10 @@ public struct KeyMap: Sendable {
             [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
+
+        KeyBinding(
+            [.char("c")], .pickScope, "show one contract's tasks (pick from a list; “all” clears)", context: .taskList,
+            footer: "contract"),
 
         KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
         KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),

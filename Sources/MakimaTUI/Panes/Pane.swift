@@ -31,6 +31,10 @@ public enum DashboardRequest: Equatable, Sendable {
     case loadOlderOutput(taskID: String)
     /// Enter on something a detail pane names (a contract's task, the task that asked).
     case open(DeepLink)
+    /// `c` on Tasks: pick the contract the list is narrowed to.
+    case pickScope(PaneID)
+    /// A pick was made (nil: all).
+    case setScope(PaneID, String?)
     /// `:notifications`: list the recent notifications.
     case showNotifications
     /// `o`: open what the newest notification is about.

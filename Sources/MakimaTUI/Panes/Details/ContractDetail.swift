@@ -35,7 +35,8 @@ public struct ContractDetailModel: Equatable, Sendable {
 
     /// Shown until the contract arrives.
     public static func loading(_ id: String) -> ContractDetailModel {
-        ContractDetailModel(id: id, name: "…", phase: "", status: ContractStatus(rawValue: "loading"), tasksNote: "loading…")
+        ContractDetailModel(
+            id: id, name: "…", phase: "", status: ContractStatus(rawValue: "loading"), tasksNote: "loading…")
     }
 
     /// The tasks query the view needs (the server filters by contract).

@@ -16,7 +16,8 @@ extension HomeMeshModel {
         m.daemonLines = hub.daemons.list.items.enumerated().sorted { a, b in
             a.element.status.isOnline == b.element.status.isOnline ? a.offset < b.offset : !a.element.status.isOnline
         }.prefix(Self.cardRows).map {
-            DaemonLine(id: $0.element.id, host: oneLine($0.element.hostname ?? $0.element.id), status: $0.element.status)
+            DaemonLine(
+                id: $0.element.id, host: oneLine($0.element.hostname ?? $0.element.id), status: $0.element.status)
         }
         m.daemons = .of(hub.daemons.list, now: now)
 

@@ -31,13 +31,14 @@ public struct ListPane: Pane {
     /// Index into `model.sorts` (nil: the rows' own order).
     public private(set) var sort: Int?
 
-    public init(id: PaneID, model: ListPaneViewModel = ListPaneViewModel()) {
+    public let keyContexts: [KeyContext]
+
+    public init(id: PaneID, model: ListPaneViewModel = ListPaneViewModel(), contexts: [KeyContext] = [.list]) {
         self.id = id
         self.model = model
+        keyContexts = contexts
         list = ListView(rows: model.rows, emptyMessage: model.emptyMessage)
     }
-
-    public var keyContexts: [KeyContext] { [.list] }
     public var isEditingText: Bool { list.isEditingFilter }
 
     /// New data from the store: rows are replaced, the selection follows its row.
@@ -96,6 +97,7 @@ public struct ListPane: Pane {
             guard let row = list.selectedRow else { return .ignored }
             return .request(.openRow(pane: id, rowID: row.id))
         case .nextFilter: return .request(.nextFilter(id))
+        case .pickScope: return .request(.pickScope(id))
         case .nextSort:
             guard !model.sorts.isEmpty else { return .ignored }
             sort = sort.map { $0 + 1 < model.sorts.count ? $0 + 1 : nil } ?? 0
