@@ -193,3 +193,49 @@ struct NavigationControllerTests {
         #expect(h.shows("Cache heartbeats"), "all contracts again: \(h.screen)")
     }
 }
+
+@MainActor @Suite("Toasts name tasks by title; o opens the newest")
+struct ToastTitleTests {
+    let at = Date()
+
+    @Test("a notification about a task the stores do not know waits for its title, never shows the id; o opens it")
+    func unknownTaskIsFetched() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 7, kind: .taskCompleted, title: "Task completed", body: "t-unknown-42 completed",
+                    link: .task("t-unknown-42"), at: at)
+            ]))
+        #expect(h.engine.details.contains(.task("t-unknown-42")))
+        #expect(!h.shows("t-unknown-42"), "\(h.screen)")
+        h.post(.task(MeshTask(id: "t-unknown-42", title: "Rotate the signing keys", status: .completed)))
+        #expect(h.shows("Task completed: Rotate the signing keys completed"), "\(h.screen)")
+        h.type(.char(":"))
+        for c in "notifications" { h.type(.char(c)) }
+        h.type(.enter)
+        #expect(h.shows("NOTIFICATIONS//"), "\(h.screen)")
+        #expect(h.shows("Rotate the signing keys completed"))
+        h.type(.escape)
+        h.type(.char("o"))
+        #expect(h.engine.followed == ["t-unknown-42"], "o opens the task the newest notification is about")
+        #expect(h.shows("› TASK Rotate the signing keys"), "\(h.screen)")
+    }
+
+    @Test("when the task cannot be fetched the toast still goes out after a short wait, naming no id")
+    func titleNeverArrives() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 8, kind: .taskFailed, title: "Task failed", body: "t-gone failed", link: .task("t-gone"), at: at
+                )
+            ]))
+        #expect(!h.shows("Task failed"))
+        h.advance(LiveDashboard.titleWaitSeconds + 0.5)
+        #expect(h.shows("Task failed: a task failed"), "\(h.screen)")
+        #expect(!h.shows("t-gone"))
+    }
+}

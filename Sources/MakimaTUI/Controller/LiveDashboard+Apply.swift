@@ -32,6 +32,7 @@ extension LiveDashboard {
                 }
             case .task(let t):
                 taskTitles[t.id] = oneLine(t.displayTitle)
+                titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
                 session.setConnectionPill(ConnectionPillState(status, now: Date()))
@@ -46,6 +47,7 @@ extension LiveDashboard {
                 notices.append(text)
             case .detailNotFound(let link):
                 detailMissing(link)
+                if case .task(let id) = link { titleArrived(for: id) }
             case .listFailed, .listLoading, .contract, .listenSession, .notifications:
                 break
             }

@@ -94,7 +94,7 @@ extension LiveDashboard {
             let model = TranscriptViewModel.from(hub, sessionID: id, now: now)
             replaceTop(as: TranscriptPane.self) { $0.update(model) }
         case is NotificationsPane:
-            let (rows, links) = NotificationsPane.model(hub, now: now)
+            let (rows, links) = NotificationsPane.model(hub, now: now, named: { self.named($0, fallback: "a task") })
             replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
         case let p as PickerPane:
             guard let scope = p.id.spec.scope else { return }
@@ -153,7 +153,7 @@ extension LiveDashboard {
 extension LiveDashboard {
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
     func showNotifications() {
-        let (rows, links) = NotificationsPane.model(hub, now: Date())
+        let (rows, links) = NotificationsPane.model(hub, now: Date(), named: { self.named($0, fallback: "a task") })
         session.push(NotificationsPane(rows: rows, links: links))
         detailDirty = true
     }

@@ -23,6 +23,8 @@ public final class LiveDashboard {
     var toasts = ToastQueue()
     var output: OutputView?
     private(set) var unauthorized = false
+    /// Notifications waiting for their task's title (by task id).
+    var awaitingTitle: [String: [MeshNotification]] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
     var scopes: [PaneID: String?] = [:]
     /// Detail panes: their model is rebuilt when what it read in the stores changes.

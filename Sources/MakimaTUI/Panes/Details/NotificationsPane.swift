@@ -26,12 +26,14 @@ public struct NotificationsPane: Pane {
 
     /// The rows from the stores: time, kind, then the title and text on one line.
     @MainActor
-    public static func model(_ hub: StoreHub, now: Date, timeZone: TimeZone = .current)
-        -> (rows: [ListRow], links: [String: DeepLink])
-    {
+    public static func model(
+        _ hub: StoreHub, now: Date, timeZone: TimeZone = .current,
+        named: (MeshNotification) -> MeshNotification = { $0 }
+    ) -> (rows: [ListRow], links: [String: DeepLink]) {
         var rows: [ListRow] = []
         var links: [String: DeepLink] = [:]
-        for n in hub.notifications.items.reversed() {
+        for raw in hub.notifications.items.reversed() {
+            let n = named(raw)
             let id = String(n.id)
             let level = ToastQueue.notice(for: n).level
             var r = RowLine()
