@@ -53,6 +53,9 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let output = KeyContext("output", title: "TASK OUTPUT")
     public static let home = KeyContext("home", title: "HOME")
     public static let taskList = KeyContext("tasks", title: "TASKS")
+    /// The status filter and sort order of the top-level list panes (not of lists inside a
+    /// detail pane).
+    public static let listOrder = KeyContext("order", title: "LIST PANES")
     public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
     /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
     public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
@@ -195,8 +198,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
         KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
         KeyBinding(
-            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
-        KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .list, footer: "sort"),
+            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .listOrder, footer: "status"),
+        KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .listOrder, footer: "sort"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),

@@ -39,7 +39,7 @@ enum PaneRegistry {
                         $0.hub, status: $0.filter.map(TaskStatus.init(rawValue:)), contractID: $0.scope, now: $0.now))
             },
             openRow: { .task($0) },
-            make: { ListPane(id: .tasks, contexts: [.taskList, .list]) }),
+            make: { ListPane(id: .tasks, contexts: [.taskList, .list, .listOrder]) }),
         PaneSpec(
             id: .directives, shortTitle: "DIR", term: .directives,
             queries: { _, _ in [.directives(pendingOnly: false)] },

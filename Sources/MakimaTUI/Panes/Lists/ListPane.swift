@@ -33,7 +33,9 @@ public struct ListPane: Pane {
 
     public let keyContexts: [KeyContext]
 
-    public init(id: PaneID, model: ListPaneViewModel = ListPaneViewModel(), contexts: [KeyContext] = [.list]) {
+    public init(
+        id: PaneID, model: ListPaneViewModel = ListPaneViewModel(), contexts: [KeyContext] = [.list, .listOrder]
+    ) {
         self.id = id
         self.model = model
         keyContexts = contexts
