@@ -37,7 +37,9 @@ extension LiveDashboard {
     private func awaitTitle(of id: String, for n: MeshNotification) {
         let first = awaitingTitle[id] == nil
         // Bounded: a flood of notifications for unknown tasks cannot grow this without end.
-        guard awaitingTitle.count < 64 || !first else { return show(n, title: "a task") }
+        guard first ? awaitingTitle.count < 64 : awaitingTitle[id, default: []].count < 8 else {
+            return show(n, title: "a task")
+        }
         awaitingTitle[id, default: []].append(n)
         guard first else { return }
         engine?.loadDetail(.task(id))
