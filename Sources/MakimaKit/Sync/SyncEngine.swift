@@ -4,7 +4,8 @@ import Foundation
 /// out as `SyncUpdate`s through the outbox; it never touches a store itself.
 ///
 /// Threads: the WebSocket supervisor's thread receives frames and runs them through the
-/// pipeline; hole fills and list fetches run on short-lived threads of their own; the cache
+/// pipeline; hole fills and catch-ups run on the pipeline's bounded fetch pool, list fetches
+/// on short-lived threads of their own (one per query at most); the cache
 /// writer has one thread. The consumer drains the outbox on its own thread (the UI thread).
 public final class SyncEngine: Sendable {
     public struct Options: Sendable {
@@ -34,10 +35,15 @@ public final class SyncEngine: Sendable {
         self.fetcher = fetcher
         let bridge = cache.map(CacheBridge.init(cache:))
         self.cache = bridge
+        // Every cache write fails alike on a full disk: said once, then when it changes.
+        let cacheProblems = NoticeGate(recovered: "offline cache: writing again") { outbox.post(.notice($0)) }
         let writer = cache.map { store in
             BatchWriter<TaskEvent>(name: "makima-cache") { batch in
-                do { try store.appendEvents(batch) } catch {
-                    outbox.post(.notice("cache: \(error) — output is still shown, but not saved"))
+                do {
+                    try store.appendEvents(batch)
+                    cacheProblems.succeeded()
+                } catch {
+                    cacheProblems.failed("\(error)")
                 }
             }
         }
@@ -50,7 +56,8 @@ public final class SyncEngine: Sendable {
                 writer?.enqueue(events)
                 outbox.post(.events(events))
             },
-            onNotifications: { outbox.post(.notifications($0)) })
+            onNotifications: { outbox.post(.notifications($0)) },
+            onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
         guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
             throw .invalidURL("no WebSocket URL for this server")
@@ -70,8 +77,11 @@ public final class SyncEngine: Sendable {
             fetch: { query in
                 let payload = try fetcher.list(query)
                 if let bridge {
-                    do { try bridge.store(query, payload, fetchedAt: Date()) } catch {
-                        outbox.post(.notice("cache: \(error)"))
+                    do {
+                        try bridge.store(query, payload, fetchedAt: Date())
+                        cacheProblems.succeeded()
+                    } catch {
+                        cacheProblems.failed("\(error)")
                     }
                 }
                 return payload
@@ -98,6 +108,7 @@ public final class SyncEngine: Sendable {
     public func stop() {
         supervisor.stop()
         _ = supervisor.waitUntilFinished(timeout: 3)
+        pipeline.stop()
         cacheWriter?.stop()
     }
 
