@@ -9,6 +9,7 @@ from random import Random
 
 from aiohttp import WSMsgType, web
 
+import hostile
 import textgen
 import views
 from api import BadRequest, int_param, json_response, raw_json
@@ -28,6 +29,11 @@ class FaultState:
     unauthorized: bool = False
     ws_reject_count: int = 0
     ws_reject_status: int = 503
+    # Sent as Retry-After with the injected failures (a 429/503 asking the client to wait).
+    fail_retry_after: str | None = None
+    # How /output misbehaves (see hostile.py).
+    output_mode: str = "normal"
+    output_skip: int = 0
 
 
 def _bool_param(request: web.Request, name: str) -> bool:
@@ -63,7 +69,9 @@ async def fail(request: web.Request) -> web.Response:
     faults: FaultState = request.app["faults"]
     faults.fail_count = max(0, int_param(request, "count", 1))
     faults.fail_status = _status_param(request, "status", 500)
-    return json_response({"count": faults.fail_count, "status": faults.fail_status})
+    faults.fail_retry_after = request.query.get("retry_after") or None
+    return json_response({"count": faults.fail_count, "status": faults.fail_status,
+                          "retry_after": faults.fail_retry_after})
 
 
 async def latency(request: web.Request) -> web.Response:
@@ -87,6 +95,7 @@ async def ws_reject(request: web.Request) -> web.Response:
 
 async def reset_faults(request: web.Request) -> web.Response:
     request.app["faults"] = FaultState()
+    request.app["hub"].poisoned.clear()
     return json_response({"reset": True})
 
 
@@ -241,4 +250,5 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/unauthorized", unauthorized)
     r.add_post("/_dev/ws_reject", ws_reject)
     r.add_post("/_dev/reset", reset_faults)
+    hostile.add_routes(app)
 

@@ -26,6 +26,8 @@ SEND_BATCH = 512
 MAX_QUEUE = 1_500_000
 # A client that sends no resync within this time is treated as having sent an empty one.
 RESYNC_GRACE_S = 5.0
+# Poisoned frames kept (a test control; see hostile.poison).
+MAX_POISONED = 256
 
 
 class Raw:
@@ -60,6 +62,20 @@ class Hub:
     def __init__(self, store: Store):
         self.store = store
         self.subscribers: set[Subscriber] = set()
+        # (task_id, seq) -> raw bytes sent instead of the stored frame, live and on replay.
+        self.poisoned: dict[tuple[str, int], bytes] = {}
+
+    def poison_frame(self, task_id: str, seq: int, raw: bytes) -> None:
+        if len(self.poisoned) >= MAX_POISONED:
+            self.poisoned.pop(next(iter(self.poisoned)))
+        self.poisoned[(task_id, seq)] = raw
+
+    async def _send_event(self, ws: web.WebSocketResponse, task_id: str, seq: int, frame: str) -> None:
+        raw = self.poisoned.get((task_id, seq)) if self.poisoned else None
+        if raw is None:
+            await ws.send_str(frame)
+        else:
+            await ws.send_frame(raw, WSMsgType.TEXT)
 
     def publish(self, items: list[tuple[str, int, str]]) -> None:
         if not items or not self.subscribers:
@@ -191,7 +207,7 @@ class Hub:
             hw = high_water.get(task_id)
             if hw is not None and seq <= hw:
                 continue
-            await ws.send_str(frame)
+            await self._send_event(ws, task_id, seq, frame)
             sub.sent_events += 1
             sent += 1
         if sent == 0:
@@ -212,7 +228,7 @@ class Hub:
                     sub.high_water[task_id] = store.last_seq.get(task_id, 0)
                     break
                 for seq, frame in rows:
-                    await ws.send_str(frame)
+                    await self._send_event(ws, task_id, seq, frame)
                 cursor = rows[-1][0]
                 replayed += len(rows)
         sub.sent_events += replayed

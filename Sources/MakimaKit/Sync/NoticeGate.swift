@@ -1,34 +1,46 @@
+import Foundation
 import Synchronization
 
 /// Says a recurring problem once, then again only when it changes: a different message, or
-/// the problem gone (then `recovered` is said once). A full disk fails every cache write; the
-/// user needs to hear it once, not once per batch of events.
+/// the same one after the problem had been gone for `quietAfter` (writes that kept working
+/// that long). A full disk fails cache writes by the thousand, and on a nearly full disk some
+/// writes still pass between the failures; the user needs to hear it once, not per write.
 public final class NoticeGate: Sendable {
-    private let current = Mutex<String?>(nil)
-    private let recovered: String
+    private struct State {
+        var said: String?
+        var lastFailure = Date.distantPast
+    }
+    private let state = Mutex(State())
+    private let quietAfter: TimeInterval
+    private let now: @Sendable () -> Date
     private let post: @Sendable (String) -> Void
 
-    public init(recovered: String, post: @escaping @Sendable (String) -> Void) {
-        self.recovered = recovered
+    public init(
+        quietAfter: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() },
+        post: @escaping @Sendable (String) -> Void
+    ) {
+        self.quietAfter = quietAfter
+        self.now = now
         self.post = post
     }
 
     /// The operation failed with `message`.
     public func failed(_ message: String) {
-        let changed = current.withLock { now -> Bool in
-            if now == message { return false }
-            now = message
+        let t = now()
+        let say = state.withLock { s -> Bool in
+            s.lastFailure = t
+            if s.said == message { return false }
+            s.said = message
             return true
         }
-        if changed { post(message) }
+        if say { post(message) }
     }
 
-    /// The operation worked.
+    /// The operation worked; after `quietAfter` without a failure the problem counts as over.
     public func succeeded() {
-        let wasFailing = current.withLock { now -> Bool in
-            defer { now = nil }
-            return now != nil
+        let t = now()
+        state.withLock { s in
+            if s.said != nil && t.timeIntervalSince(s.lastFailure) >= quietAfter { s.said = nil }
         }
-        if wasFailing { post(recovered) }
     }
 }

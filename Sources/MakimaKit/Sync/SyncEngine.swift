@@ -36,7 +36,7 @@ public final class SyncEngine: Sendable {
         let bridge = cache.map(CacheBridge.init(cache:))
         self.cache = bridge
         // Every cache write fails alike on a full disk: said once, then when it changes.
-        let cacheProblems = NoticeGate(recovered: "offline cache: writing again") { outbox.post(.notice($0)) }
+        let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
         let writer = cache.map { store in
             BatchWriter<TaskEvent>(name: "makima-cache") { batch in
                 do {
@@ -115,6 +115,9 @@ public final class SyncEngine: Sendable {
     /// A list fetch (polling or the refresh key); see `RefreshCoordinator`.
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }
+
+    /// Whether a fetch of that list is in flight.
+    public func isRefreshing(_ query: ListQuery) -> Bool { coordinator.isInFlight(query) }
 
     /// After re-authentication: polling may resume.
     public func resumePolling() { coordinator.resume() }

@@ -290,8 +290,10 @@ public final class TaskEventPipeline: Sendable {
             let (applied, lost) = s.sequencer.acceptPage(task: task, after: gap.after, events: page.events)
             s.counters.eventsLost += lost
             progress = (s.sequencer.lastApplied[task] ?? 0) > before
-            if !progress && !page.events.contains(where: { $0.taskID == task && $0.seq > gap.after }) {
-                // Nothing after the mark on the server: what was seen above it is not its.
+            if !progress && !page.events.contains(where: { $0.taskID == task }) {
+                // Nothing of this task after the mark on the server: what was seen above it
+                // is not the server's. (A page of old events is a server ignoring
+                // `after_seq`: a setback, retried and then given up, below.)
                 s.sequencer.forget(task, upTo: gap.upTo)
                 denied = true
             }
@@ -342,7 +344,9 @@ public final class TaskEventPipeline: Sendable {
         let queued = pool.submit(key: "catch-up " + task, after: delay, priority: 1) { [self] in
             catchUpStep(task, failures: failures)
         }
-        if !queued { finishCatchUp(task, error: APIError.transport("too many fetches queued")) }
+        if !queued {
+            finishCatchUp(task, error: APIError.transport("the sync engine is stopped or has too many fetches queued"))
+        }
     }
 
     private func catchUpStep(_ task: String, failures: Int) {
