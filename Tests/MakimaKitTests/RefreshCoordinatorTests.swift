@@ -174,7 +174,7 @@ final class Locked<T: Sendable>: Sendable {
     @Test func aRecurringProblemIsSaidOnceThenOnChange() {
         let said = Recorder<String>()
         let clock = Locked(Date(timeIntervalSince1970: 0))
-        let gate = NoticeGate(quietAfter: 60, now: { clock.withLock { $0 } }) { said.add($0) }
+        let gate = NoticeGate(quietAfter: 60, now: { clock.withLock { $0 } }, post: { said.add($0) })
         for i in 0..<1_000 {
             gate.failed("disk full")
             if i % 3 == 0 { gate.succeeded() }  // a nearly full disk still takes some writes
