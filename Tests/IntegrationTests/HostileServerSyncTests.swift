@@ -209,4 +209,30 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         let full = r.log.allNotices.filter { $0.contains("disk full") }
         #expect(full.count == 1, "\(r.log.allNotices)")
     }
+
+    /// An event whose WebSocket bytes are not UTF-8, replayed on every resync: wslay closed
+    /// with 1007 and the client reconnected forever, never getting past it.
+    @Test func anInvalidUTF8EventInEveryReplayIsReadLeniently() throws {
+        let server = try DevServer(seed: 38, rate: 0)
+        let task = try newTask(server, events: 5)
+        let poisoned = try server.controlJSON(path: "/_dev/hostile/poison", query: ["task_id": task])["seq"] as! Int
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "5"])
+        let log = UpdateLog()
+        defer { log.stop() }
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: log.outbox,
+            options: fastReconnect(), lastSeen: [task: 0])
+        engine.start()
+        defer { engine.stop() }
+        let truth = try serverEvents(server, task).map(\.seq)
+        #expect(log.waitUntil(20) { log.events(task).map(\.seq) == truth })
+        Thread.sleep(forTimeInterval: 1)
+        #expect(log.onlineCount == 1, "no reconnect")
+        #expect(engine.connectionStats.textBytesRepaired == 3)
+        let text = log.events(task).first { $0.seq == poisoned }.map { e -> String in
+            if case .output(let t, _) = e.payload { return t }
+            return ""
+        }
+        #expect(text == "before ???( after\n")
+    }
 }

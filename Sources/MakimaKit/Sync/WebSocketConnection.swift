@@ -8,10 +8,10 @@ import Synchronization
 /// `run` blocks its thread until the connection ends and calls back on that thread; `send` and
 /// `close` may be called from any thread at any time (before, during or after `run`).
 ///
-/// A text message that is not valid UTF-8 fails the connection: wslay validates every text
-/// message and closes with 1007 (RFC 6455 8.1 requires it, and wslay has no switch for it), so
-/// `run` returns `.protocolError` and `stats.malformedRejected` is 1. Messages before it are
-/// delivered, none after it; a supervisor reconnects and resyncs as after any drop.
+/// A text message that is not valid UTF-8 does not fail the connection: wslay would close with
+/// 1007 (RFC 6455 8.1, no switch for it), and a server replaying that message on every resync
+/// would make the client reconnect forever. Its bad bytes are replaced with `?` before wslay
+/// reads them (`WebSocketTextRepair`; counted in `stats.textBytesRepaired`).
 /// Liveness: after `pingAfterSilence` without receiving a byte a ping goes out; after
 /// `deadAfterSilence` the peer is declared gone (`.peerVanished`).
 public final class WebSocketConnection: Sendable, CustomReflectable {

@@ -29,6 +29,8 @@ final class WebSocketSession {
     private var stoppedOnBudget = false
     private static let readBudgetPerTurn = 1 << 20
     private var peerReason = ""
+    /// Keeps one bad text message from failing the connection (see `WebSocketTextRepair`).
+    private var textRepair = WebSocketTextRepair()
     var stats = WebSocketStats()
 
     /// Takes over an upgraded transport; `leftover` is what followed the answer head.
@@ -199,8 +201,20 @@ final class WebSocketSession {
         Unmanaged<WebSocketSession>.fromOpaque(user!).takeUnretainedValue()
     }
 
+    /// What wslay reads: the socket's bytes with text payloads made valid UTF-8.
     private func wslayRecv(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int {
         guard let buf else { return -1 }
+        while true {
+            let held = textRepair.restoreCarry(into: buf, capacity: len)
+            let n = receiveRaw(ctx, buf + held, len - held)
+            if n <= 0 { return n }  // the held bytes stay held
+            let pass = textRepair.filter(buf, count: held + n)
+            stats.textBytesRepaired = textRepair.repairedBytes
+            if pass > 0 { return pass }
+        }
+    }
+
+    private func receiveRaw(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>, _ len: Int) -> Int {
         guard readBudget > 0 else {
             stoppedOnBudget = true
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
@@ -252,7 +266,7 @@ final class WebSocketSession {
         let bytes = UnsafeBufferPointer(start: arg.msg, count: arg.msg_length)
         switch UInt32(arg.opcode) {
         case WSLAY_TEXT_FRAME.rawValue:
-            // wslay has checked the UTF-8 already (it fails the connection with 1007 first);
+            // The payload was made valid UTF-8 on the way in (`textRepair`) and wslay checked it;
             // the validating decode costs no more than a repairing one and keeps it certain.
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 stats.malformedRejected += 1

@@ -17,6 +17,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         public var binaryIgnored = 0
         public var oversizeRejected = 0
         public var malformedRejected = 0
+        public var textBytesRepaired = 0
         public var pingsSent = 0
         public var lastClose: WebSocketCloseReason?
 
@@ -24,6 +25,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             messagesReceived += connection.messagesReceived
             oversizeRejected += connection.oversizeRejected
             malformedRejected += connection.malformedRejected
+            textBytesRepaired += connection.textBytesRepaired
             pingsSent += connection.pingsSent
         }
     }

@@ -83,9 +83,11 @@ public struct WebSocketStats: Sendable, Equatable {
     public var binaryMessagesReceived = 0
     /// Payload bytes of the messages passed on.
     public var bytesReceived = 0
-    /// Text messages that were not valid UTF-8. wslay fails the connection on the first one
-    /// with 1007 (RFC 6455 8.1), so this is 0 or 1 per connection; see `WebSocketConnection`.
+    /// Text messages that were not valid UTF-8 after all (wslay closes with 1007). Bad bytes
+    /// are replaced on the way in (`textBytesRepaired`), so this stays 0 in practice.
     public var malformedRejected = 0
+    /// Bytes of text payloads that were not UTF-8, replaced with `?` so the message is kept.
+    public var textBytesRepaired = 0
     /// Messages over the size cap (each one ends the connection).
     public var oversizeRejected = 0
     public var pingsSent = 0
