@@ -4,8 +4,9 @@ import Foundation
 /// out as `SyncUpdate`s through the outbox; it never touches a store itself.
 ///
 /// Threads: the WebSocket supervisor's thread receives frames and runs them through the
-/// pipeline; hole fills and catch-ups run on the pipeline's bounded fetch pool, list fetches
-/// on short-lived threads of their own (one per query at most); the cache
+/// pipeline; hole fills and catch-ups run on the pipeline's bounded fetch pool, details and
+/// older output on a second small pool, list fetches on short-lived threads of their own (one
+/// per query at most); the cache
 /// writer has one thread. The consumer drains the outbox on its own thread (the UI thread).
 public final class SyncEngine: Sendable {
     public struct Options: Sendable {
@@ -24,6 +25,9 @@ public final class SyncEngine: Sendable {
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
     private let cacheWriter: BatchWriter<TaskEvent>?
+    /// Fetches the user asks for (a detail, older output): a key held down must not cost a
+    /// thread per press. One job per object; the rest wait.
+    private let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
 
     /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
     public init(
@@ -109,6 +113,7 @@ public final class SyncEngine: Sendable {
         supervisor.stop()
         _ = supervisor.waitUntilFinished(timeout: 3)
         pipeline.stop()
+        userFetches.stop(timeout: 1)
         cacheWriter?.stop()
     }
 
@@ -148,7 +153,7 @@ public final class SyncEngine: Sendable {
         let outbox = self.outbox
         let cache = self.cache
         let after = max(0, beforeSeq - 1 - count)
-        Thread.detachNewThread {
+        userFetches.submit(key: "older \(taskID) \(beforeSeq)") {
             var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
                 .filter { $0.seq < beforeSeq }
             if events.first?.seq != after + 1 {
@@ -163,7 +168,7 @@ public final class SyncEngine: Sendable {
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
-        Thread.detachNewThread {
+        userFetches.submit(key: "detail \(link)") {
             do {
                 switch link {
                 case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
