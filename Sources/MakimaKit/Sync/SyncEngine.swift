@@ -6,8 +6,8 @@ import Foundation
 /// Threads: the WebSocket supervisor's thread receives frames and runs them through the
 /// pipeline; hole fills and catch-ups run on the pipeline's bounded fetch pool, details and
 /// older output on a second small pool, list fetches on short-lived threads of their own (one
-/// per query at most); the cache
-/// writer has one thread. The consumer drains the outbox on its own thread (the UI thread).
+/// per query at most); the cache writer has one thread. The consumer drains the outbox on its
+/// own thread (the UI thread).
 public final class SyncEngine: Sendable {
     public struct Options: Sendable {
         public var webSocket = WebSocketOptions()
@@ -15,6 +15,9 @@ public final class SyncEngine: Sendable {
         public var startedAt = Date()
         /// Follow only these tasks (for `logs --follow`); nil follows the whole mesh.
         public var onlyTasks: Set<String>?
+        /// How list fetches start (the coordinator's). Output fetches, details and older output
+        /// run on bounded `WorkerPool`s instead: the server decides how many of those there are.
+        public var spawner = Spawner.threads
         public init() {}
     }
 
@@ -35,6 +38,7 @@ public final class SyncEngine: Sendable {
         options: Options = Options(), lastSeen: [String: Int]? = nil
     ) throws(WebSocketSetupError) {
         self.outbox = outbox
+        let spawner = options.spawner
         let fetcher = MeshFetcher(client: client)
         self.fetcher = fetcher
         let bridge = cache.map(CacheBridge.init(cache:))
@@ -91,7 +95,8 @@ public final class SyncEngine: Sendable {
                 return payload
             },
             classify: MeshFetcher.classify,
-            deliver: { outbox.post($0) })
+            deliver: { outbox.post($0) },
+            spawn: { spawner.run($0) })
     }
 
     /// Cached snapshots for the first frame (before any network answer), marked stale.
@@ -123,9 +128,6 @@ public final class SyncEngine: Sendable {
 
     /// Whether a fetch of that list is in flight.
     public func isRefreshing(_ query: ListQuery) -> Bool { coordinator.isInFlight(query) }
-
-    /// After re-authentication: polling may resume.
-    public func resumePolling() { coordinator.resume() }
 
     /// The user's "reconnect now" key.
     public func retryNow() { supervisor.retryNow() }
