@@ -36,15 +36,19 @@ import Testing
     }
 
     @Test func aKeyQueuedTwiceRunsOnceAndAFullQueueRefuses() {
-        let pool = WorkerPool(name: "test-pool", maxWorkers: 1, maxQueued: 3)
+        let pool = WorkerPool(name: "test-pool", maxWorkers: 1, maxQueued: 2)
+        let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let ran = Recorder<String>()
-        pool.submit(key: "blocker") { _ = gate.wait(timeout: .now() + 30) }
-        #expect(wait { pool.isBusy("blocker") && pool.currentStats.ran == 0 })
+        pool.submit(key: "blocker") {
+            started.signal()
+            _ = gate.wait(timeout: .now() + 30)
+        }
+        #expect(started.wait(timeout: .now() + 30) == .success)
         #expect(pool.submit(key: "a") { ran.add("a1") })
         #expect(pool.submit(key: "a") { ran.add("a2") })  // replaces the queued one
         #expect(pool.submit(key: "b") { ran.add("b") })
-        #expect(!pool.submit(key: "c") { ran.add("c") }, "blocker running + a + b queued: full at 3")
+        #expect(!pool.submit(key: "c") { ran.add("c") }, "a and b queued: full at 2")
         gate.signal()
         #expect(wait { ran.all.count == 2 })
         #expect(Set(ran.all) == ["a2", "b"])
@@ -62,9 +66,13 @@ import Testing
         #expect(wait { late.withLock { $0 } > 0 })
         #expect(late.withLock { $0 } >= 0.29)
 
+        let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        pool.submit(key: "blocker") { _ = gate.wait(timeout: .now() + 30) }
-        #expect(wait { pool.isBusy("blocker") })
+        pool.submit(key: "blocker") {
+            started.signal()
+            _ = gate.wait(timeout: .now() + 30)
+        }
+        #expect(started.wait(timeout: .now() + 30) == .success)
         pool.submit(key: "low") { order.add("low") }
         pool.submit(key: "high", priority: 1) { order.add("high") }
         gate.signal()

@@ -335,7 +335,7 @@ public final class TaskEventPipeline: Sendable {
         if let next { return submitFill(task, delay: next) }
         onProblem(
             "task \(UntrustedText.clean(task)): missing output could not be fetched (\(why)); "
-                + "gave up until the next reconnect")
+                + "gave up for now (asked for again with the task's next event or reconnect)")
     }
 
     // MARK: Catch-up
