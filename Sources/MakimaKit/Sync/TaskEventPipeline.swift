@@ -216,6 +216,7 @@ public final class TaskEventPipeline: Sendable {
 
     private func ingest(_ events: [TaskEvent], live: Bool) {
         var gaps = Set<String>()
+        var held = false
         apply { s in
             var applied: [TaskEvent] = []
             for e in events {
@@ -224,6 +225,7 @@ public final class TaskEventPipeline: Sendable {
                 case .duplicate: s.counters.duplicatesDropped += 1
                 case .rejected: s.counters.seqRejected += 1
                 case .held:
+                    held = true
                     if s.heldSince[e.taskID] == nil { s.heldSince[e.taskID] = now() }
                     if live && !s.replaying && !s.filling.contains(e.taskID) { gaps.insert(e.taskID) }
                 }
@@ -231,7 +233,7 @@ public final class TaskEventPipeline: Sendable {
             return applied
         }
         for t in gaps { startFill(t) }
-        if !gaps.isEmpty || state.withLock({ !$0.heldSince.isEmpty }) { scheduleSweep() }
+        if held { scheduleSweep() }
     }
 
     /// Runs `body` on the state and delivers what it applied, in order with other batches.

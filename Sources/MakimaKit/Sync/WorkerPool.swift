@@ -118,10 +118,22 @@ public final class WorkerPool: @unchecked Sendable {
         condition.lock()
         while !stopped {
             let t = now()
-            let candidates = queued.filter { !running.contains($0.key) }
-            if let (key, job) = candidates.filter({ $0.value.due <= t }).max(by: { a, b in
-                a.value.priority != b.value.priority ? a.value.priority < b.value.priority : a.value.due > b.value.due
-            }) {
+            // One pass: the best due job (highest priority, then earliest), and the earliest
+            // due time of the rest, among keys not running.
+            var best: (key: String, job: Job)?
+            var nextDue: Date?
+            for (key, job) in queued where !running.contains(key) {
+                if job.due > t {
+                    nextDue = min(nextDue ?? job.due, job.due)
+                } else if let b = best?.job,
+                    b.priority > job.priority || (b.priority == job.priority && b.due <= job.due)
+                {
+                    continue
+                } else {
+                    best = (key, job)
+                }
+            }
+            if let (key, job) = best {
                 queued[key] = nil
                 running.insert(key)
                 condition.unlock()
@@ -135,8 +147,8 @@ public final class WorkerPool: @unchecked Sendable {
             if queued.isEmpty { break }
             // Something is queued but not due (or its key is running): sleep until the
             // earliest due time, or until a submission or a finished job wakes us.
-            let next = candidates.values.map(\.due).min() ?? t.addingTimeInterval(1)
-            _ = condition.wait(until: Date().addingTimeInterval(min(max(next.timeIntervalSince(t), 0.001), 1)))
+            let wait = min(max((nextDue ?? t.addingTimeInterval(1)).timeIntervalSince(t), 0.001), 1)
+            _ = condition.wait(until: Date().addingTimeInterval(wait))
         }
         workers -= 1
         condition.broadcast()
