@@ -96,6 +96,7 @@ async def ws_reject(request: web.Request) -> web.Response:
 async def reset_faults(request: web.Request) -> web.Response:
     request.app["faults"] = FaultState()
     request.app["hub"].poisoned.clear()
+    request.app["hub"].withhold_resync_done = False
     return json_response({"reset": True})
 
 

@@ -1,7 +1,7 @@
 """Hostile modes under /_dev/hostile/ (test controls: only with --test-controls, only from
 loopback peers, like every /_dev route). Each reproduces a server the client must survive:
 absurd sequence numbers, output pages that ignore `after_seq` or start past it, floods of
-tasks with gaps, events whose bytes are not UTF-8 on every replay."""
+tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end."""
 from __future__ import annotations
 
 import time
@@ -87,9 +87,20 @@ async def poison(request: web.Request) -> web.Response:
     return json_response({"task_id": task, "seq": seq})
 
 
+async def no_resync_done(request: web.Request) -> web.Response:
+    """While on, a resync replays and then goes live without sending `resync.done`."""
+    hub = request.app["hub"]
+    raw = request.query.get("on", "true").lower()
+    if raw not in ("true", "false"):
+        raise BadRequest("on must be true or false")
+    hub.withhold_resync_done = raw == "true"
+    return json_response({"on": hub.withhold_resync_done})
+
+
 def add_routes(app: web.Application) -> None:
     r = app.router
     r.add_post("/_dev/hostile/output", output_mode)
     r.add_post("/_dev/hostile/absurd_seq", absurd_seq)
     r.add_post("/_dev/hostile/gap_flood", gap_flood)
     r.add_post("/_dev/hostile/poison", poison)
+    r.add_post("/_dev/hostile/no_resync_done", no_resync_done)

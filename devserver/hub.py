@@ -64,6 +64,8 @@ class Hub:
         self.subscribers: set[Subscriber] = set()
         # (task_id, seq) -> raw bytes sent instead of the stored frame, live and on replay.
         self.poisoned: dict[tuple[str, int], bytes] = {}
+        # A test control: replays end without `resync.done` (see hostile.no_resync_done).
+        self.withhold_resync_done = False
 
     def poison_frame(self, task_id: str, seq: int, raw: bytes) -> None:
         if len(self.poisoned) >= MAX_POISONED:
@@ -169,7 +171,8 @@ class Hub:
                 sub.wake.clear()
                 if sub.resyncs:
                     await self._replay(sub, sub.resyncs.popleft())
-                    await ws.send_str('{"type":"resync.done"}')
+                    if not self.withhold_resync_done:
+                        await ws.send_str('{"type":"resync.done"}')
                     sub.live = True
                     continue
                 if sub.live and sub.queue:

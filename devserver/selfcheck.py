@@ -452,8 +452,17 @@ async def check_hostile(api: Api, session, server: Server) -> None:
     op, payload = await raw.frame()
     check(op == 1 and _not_utf8(payload), "the poisoned frame is replayed on resync")
     raw.close()
+    await api.dev("POST", "/_dev/hostile/no_resync_done?on=true")
+    raw, _ = await RawWS.connect(server.port)
+    raw.send_text(json.dumps({"type": "resync", "last_seen": {}}))
+    await asyncio.sleep(0.2)
+    created = await api.dev("POST", "/_dev/task?status=running")
+    op, payload = await raw.frame()
+    check(op == 1 and json.loads(payload).get("task_id") == created["id"], "no resync.done before live events")
+    raw.close()
     await api.dev("POST", "/_dev/reset")
-    ok("hostile frames: absurd seq, gap flood (one seq withheld per task), poisoned UTF-8 live and on replay")
+    ok("hostile frames: absurd seq, gap flood (one seq withheld per task), poisoned UTF-8 live and on replay, "
+       "replays without resync.done")
 
 
 def _not_json(p: bytes) -> bool:

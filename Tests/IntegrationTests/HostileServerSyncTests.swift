@@ -71,14 +71,18 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
     }
 
     /// `connect: false` leaves the WebSocket closed: tasks are only fetched when opened.
-    func start(seed: Int, cache useCache: Bool = false, connect: Bool = true) throws -> Running {
+    func start(
+        seed: Int, cache useCache: Bool = false, connect: Bool = true,
+        limits: TaskEventPipeline.Limits = TaskEventPipeline.Limits()
+    ) throws -> Running {
         let server = try DevServer(seed: seed, rate: 0)
         let dir = TempDirectory()
         let cache = useCache ? try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store : nil
         let log = UpdateLog()
+        var options = fastReconnect()
+        options.fetchLimits = limits
         let engine = try SyncEngine(
-            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: log.outbox,
-            options: fastReconnect())
+            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: log.outbox, options: options)
         if connect {
             engine.start()
             #expect(log.waitUntil(20) { log.onlineCount >= 1 })
@@ -235,5 +239,24 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
             return ""
         }
         #expect(text == "before ???( after\n")
+    }
+
+    /// Without `resync.done`, events held behind a gap waited forever: the wait times out and
+    /// the gap is filled over REST.
+    @Test func aReplayWithoutResyncDoneStillFillsItsGaps() throws {
+        var limits = TaskEventPipeline.Limits()
+        limits.replayTimeout = 1
+        let r = try start(seed: 39, limits: limits)
+        defer { r.stop() }
+        let task = try newTask(r.server, events: 20)
+        #expect(r.log.waitUntil(20) { r.log.events(task).count == 21 })
+        _ = try r.server.control(path: "/_dev/hostile/no_resync_done", query: ["on": "true"])
+        _ = try r.server.control(path: "/_dev/drop_ws")
+        #expect(r.log.waitUntil(20) { r.log.onlineCount >= 2 })
+        _ = try r.server.control(path: "/_dev/hostile/gap_flood", query: ["task_id": task, "events": "5"])
+        let truth = try serverEvents(r.server, task).map(\.seq)
+        #expect(r.log.waitUntil(30) { r.log.events(task).map(\.seq) == truth })
+        #expect(r.engine.counters.resyncTimeouts >= 1)
+        #expect(!r.engine.hasGaps)
     }
 }

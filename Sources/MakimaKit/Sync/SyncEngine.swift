@@ -18,6 +18,8 @@ public final class SyncEngine: Sendable {
         /// How list fetches start (the coordinator's). Output fetches, details and older output
         /// run on bounded `WorkerPool`s instead: the server decides how many of those there are.
         public var spawner = Spawner.threads
+        /// Bounds, retries and timeouts of hole fills and catch-ups.
+        public var fetchLimits = TaskEventPipeline.Limits()
         public init() {}
     }
 
@@ -58,7 +60,7 @@ public final class SyncEngine: Sendable {
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
-            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks,
+            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks, limits: options.fetchLimits,
             fetchPage: { task, after, limit in try fetcher.outputPage(taskID: task, afterSeq: after, limit: limit) },
             onApplied: { events in
                 writer?.enqueue(events)
