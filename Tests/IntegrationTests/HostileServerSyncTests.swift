@@ -112,7 +112,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(r.engine.counters.eventsLost == 0)
     }
 
-    /// 500 tasks with gaps while the server hangs cost 512 threads: fills share one pool.
+    /// Each task with a gap used to cost a thread of its own while the server hung: fills share one pool.
     @Test func aGapFloodWhileTheServerHangsUsesAFewThreads() throws {
         let r = try start(seed: 32)
         defer { r.stop() }
@@ -137,7 +137,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(r.engine.counters.eventsLost == 0)
     }
 
-    /// A server ignoring `after_seq` made the hole fill re-request at ~150 requests/s.
+    /// A server ignoring `after_seq` made the hole fill re-request without pause, forever.
     @Test func aFillAgainstAServerIgnoringAfterSeqGivesUpVisibly() throws {
         let r = try start(seed: 33)
         defer { r.stop() }
@@ -153,7 +153,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(requests >= 2 && requests <= 8, "\(requests) page requests")
     }
 
-    /// An output page starting above `after + 1` made catch-up loop at ~1,500 requests/s and
+    /// An output page starting above `after + 1` made catch-up loop without pause and
     /// the task view stayed on "loading output…".
     @Test func aCatchUpWhosePagesStartPastTheMarkFinishes() throws {
         let r = try start(seed: 34, connect: false)
@@ -196,7 +196,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(r.engine.refresh(.contracts(status: nil)))
     }
 
-    /// On a full disk `watch` printed the same notice 21,517 times in 12 s.
+    /// On a full disk `watch` printed the same notice once per failed write.
     @Test func aFullDiskIsToldOnceNotPerWrite() throws {
         let r = try start(seed: 37, cache: true)
         defer { r.stop() }
