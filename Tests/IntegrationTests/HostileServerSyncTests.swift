@@ -116,10 +116,12 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
     @Test func aGapFloodWhileTheServerHangsUsesAFewThreads() throws {
         let r = try start(seed: 32)
         defer { r.stop() }
-        let before = threadCount()
         _ = try r.server.control(path: "/_dev/latency", query: ["ms": "400"])
-        let flood = try r.server.controlJSON(path: "/_dev/hostile/gap_flood", query: ["tasks": "120", "events": "3"])
+        let flood = try r.server.controlJSON(path: "/_dev/hostile/gap_flood", query: ["tasks": "200", "events": "3"])
         let tasks = flood["tasks"] as! [String]
+        // Other suites run in this process at the same time, so the engine's own count is
+        // what is asserted; the whole process is only reported.
+        let before = threadCount()
         var peak = 0
         let until = Date().addingTimeInterval(3)
         while Date() < until {
@@ -127,7 +129,9 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(r.engine.hasGaps, "the fills are still hanging on the server")
-        #expect(peak - before <= 12, "threads grew from \(before) to \(peak)")
+        #expect(r.engine.outputFetchThreads.peak <= TaskEventPipeline.Limits().workers)
+        #expect(r.engine.outputFetchThreads.peak >= 1)
+        if peak - before > 100 { Issue.record("process threads grew from \(before) to \(peak)") }
         _ = try r.server.control(path: "/_dev/latency", query: ["ms": "0"])
         for task in tasks.prefix(5) {
             let truth = try serverEvents(r.server, task).map(\.seq)

@@ -187,6 +187,8 @@ public final class SyncEngine: Sendable {
     }
 
     public var counters: StreamCounters { pipeline.counters }
+    /// Threads fetching task output now, and the most there ever were (at most `fetchLimits.workers`).
+    public var outputFetchThreads: (now: Int, peak: Int) { pipeline.fetchThreads }
     public var connectionStats: WebSocketSupervisor.Stats { supervisor.stats }
     public var lastSeen: [String: Int] { pipeline.lastSeen }
     public var hasGaps: Bool { pipeline.hasGaps }
