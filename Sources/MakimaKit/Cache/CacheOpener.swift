@@ -15,13 +15,9 @@ enum CacheOpener {
     static let busyTimeoutMilliseconds: Int32 = 5_000
     static let companionSuffixes = ["", "-wal", "-shm", "-journal"]
 
-    /// `privateDirectories`: the directories to create or tighten, outermost first; by default
-    /// the file's own directory.
-    static func open(file: URL, now: Date, privateDirectories: [URL]? = nil) throws(CacheError) -> (
-        database: SQLiteDatabase, notice: String?
-    ) {
+    static func open(file: URL, now: Date) throws(CacheError) -> (database: SQLiteDatabase, notice: String?) {
         let path = file.path
-        for dir in privateDirectories ?? [file.deletingLastPathComponent()] { try makePrivateDirectory(dir) }
+        for dir in privateDirectories(for: file) { try makePrivateDirectory(dir) }
         try refuseLinks(file)
         do {
             return (try connect(path: path), nil)
@@ -81,6 +77,14 @@ enum CacheOpener {
     private static func createPrivateFile(_ path: String) {
         let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { Foundation.close(fd) }
+    }
+
+    /// The directories made owner-only, outermost first: the database's own, and the cache
+    /// root above it when it is one (`CacheLocation.rootName`), since both hold the database.
+    static func privateDirectories(for file: URL) -> [URL] {
+        let own = file.deletingLastPathComponent()
+        let parent = own.deletingLastPathComponent()
+        return parent.lastPathComponent == CacheLocation.rootName ? [parent, own] : [own]
     }
 
     /// A symbolic link at the database or a companion file is refused, not followed or moved.

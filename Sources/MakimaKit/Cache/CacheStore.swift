@@ -39,13 +39,7 @@ public final class CacheStore: Sendable {
         profileKey: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CacheError) -> CacheOpenResult {
-        let file = CacheLocation.databaseFile(profileKey: profileKey, environment: environment)
-        let profileDirectory = file.deletingLastPathComponent()
-        let (database, notice) = try CacheOpener.open(
-            file: file, now: Date(),
-            privateDirectories: [profileDirectory.deletingLastPathComponent(), profileDirectory])
-        return CacheOpenResult(
-            store: CacheStore(file: file, database: database, eventsKeptPerTask: 2_000), notice: notice)
+        try open(file: CacheLocation.databaseFile(profileKey: profileKey, environment: environment))
     }
 
     /// Opens (or creates) a cache database at an explicit path; its directory is created if needed.
