@@ -14,7 +14,7 @@ struct OutputFrameDecoderTests {
     static let accepted: [String] = [
         #"{"event_id":7,"task_id":"t1","seq":3,"type":"task.output","ts":"2026-01-02T03:04:05.250Z","data":{"text":"hello\n","stream":"assistant"}}"#,
         #"{ "seq" : 1 , "data" : { "stream" : null , "text" : "a\u001b[31mred\u001b[0m\tb\r\n" } , "type" : "task.output" , "task_id" : 42 , "event_id" : -5 }"#,
-        #"{"event_id":1,"task_id":"t\u0007x","seq":9223372036854775807,"type":"task.output","ts":null,"data":{"text":"\ud83d\ude00 \u00e9 \"q\" \\ \/","stream":"tool\u009b"},"extra":[1,2],"x":true}"#,
+        #"{"event_id":1,"task_id":"t\u0007x","seq":9223372036854775807,"type":"task.output","ts":null,"data":{"text":"\ud83d\ude00 \u00e9 \"q\" \\ \/","stream":"tool\u009b"},"extra":"[1,2]","x":true,"y":-1.5e-3}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","data":{"text":"","other":1.5e3}}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","ts":"not a date","data":{"text":"x"},"n":null,"f":false}"#,
     ]
