@@ -140,7 +140,11 @@ async def burst_prepare(request: web.Request) -> web.Response:
     count = int_param(request, "count", 100_000)
     tasks = int_param(request, "tasks", 1)
     started = time.monotonic()
-    result = request.app["mesh"].prepare_burst(count, tasks)
+    ids = [t for t in request.query.get("task_ids", "").split(",") if t]
+    try:
+        result = request.app["mesh"].prepare_burst(count, tasks, ids or None)
+    except NotFound as e:
+        raise BadRequest(f"unknown task {e}") from None
     result["elapsed_ms"] = round((time.monotonic() - started) * 1000)
     return json_response(result)
 

@@ -183,14 +183,20 @@ class Mesh:
 
     # ---- burst -------------------------------------------------------------------------
 
-    def prepare_burst(self, count: int, tasks: int) -> dict:
+    def prepare_burst(self, count: int, tasks: int, task_ids: list[str] | None = None) -> dict:
         """A benchmark burst, sent later at memory speed: `count` task.output events of 40-400
-        bytes of markdown, round-robin over `tasks` new running tasks, stored (so REST and
+        bytes of markdown, round-robin over `tasks` new running tasks (or the given ones), stored (so REST and
         resync agree with what is sent) but not published, and encoded once as WebSocket frames
         in one buffer. `send_burst` writes that buffer to every live subscriber."""
         count = max(0, min(count, MAX_BURST))
         tasks = max(1, min(tasks, 1000))
-        ids = [self.create_task("running", title=f"Burst of {count} events")["id"] for _ in range(tasks)]
+        if task_ids:
+            for t in task_ids:
+                self.task_row(t)
+            ids = task_ids
+            tasks = len(ids)
+        else:
+            ids = [self.create_task("running", title=f"Burst of {count} events")["id"] for _ in range(tasks)]
         pool = burst_texts(self.seed, 512)
         blob = bytearray()
         done = 0

@@ -61,3 +61,35 @@ struct OutputFrameDecoderTests {
         #expect(e.eventID == 5 && e.seq == 2)
     }
 }
+
+/// The cache's hand-written JSON for output events says what JSONEncoder says, and reads back.
+@Suite("Output wire JSON")
+struct OutputWireJSONTests {
+    static let events: [TaskEvent] = [
+        TaskEvent(
+            eventID: 12, taskID: "t-1", seq: 3, type: .output, ts: Date(timeIntervalSince1970: 1_767_323_045.25),
+            payload: .output(text: "plain line\n", stream: "assistant")),
+        TaskEvent(
+            eventID: -4, taskID: "q\"uote\\d", seq: Int.max, type: .output, ts: nil,
+            payload: .output(text: "\u{1B}[1;31mred\u{1B}[0m \"x\" \\ / 日本語 😀\n\n", stream: "tool")),
+        TaskEvent(eventID: 0, taskID: "", seq: 1, type: .output, payload: .output(text: "", stream: "")),
+    ]
+
+    @Test("same JSON object as the Codable encoding; decodes back to the same event", arguments: events)
+    func matchesEncoder(event: TaskEvent) throws {
+        let hand = try #require(event.outputWireJSON)
+        let viaEncoder = String(decoding: try MakimaJSON.encoder().encode(event), as: UTF8.self)
+        let a = try JSONSerialization.jsonObject(with: Data(hand.utf8)) as? NSDictionary
+        let b = try JSONSerialization.jsonObject(with: Data(viaEncoder.utf8)) as? NSDictionary
+        #expect(a != nil && a == b)
+        #expect(OutputFrameDecoder.decode(hand) == event)
+        #expect(try MakimaJSON.decode(TaskEvent.self, from: Data(hand.utf8)) == event)
+    }
+
+    @Test func otherPayloadsTakeTheCodablePath() {
+        let status = TaskEvent(
+            eventID: 1, taskID: "t", seq: 1, type: .status,
+            payload: .status(status: .running, previous: nil, reason: nil))
+        #expect(status.outputWireJSON == nil)
+    }
+}

@@ -16,7 +16,11 @@ extension CacheStore {
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
         rows.reserveCapacity(events.count)
-        for event in events { rows.append(EventRow(event, json: try Self.encodeJSON(event, with: encoder))) }
+        for event in events {
+            let json: String
+            if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
+            rows.append(EventRow(event, json: json))
+        }
         let keep = eventsKeptPerTask
         let now = Date().timeIntervalSince1970
         var inserted = 0
@@ -131,7 +135,7 @@ extension CacheStore {
             try select.bind(limit, at: 3)
             return try Self.jsonColumn(select)
         }
-        return Self.decodeRows(TaskEvent.self, rows).items
+        return Self.decodeEvents(rows)
     }
 
     /// The newest `limit` events of a task, oldest first (what a pane shows on start-up).
@@ -146,7 +150,7 @@ extension CacheStore {
             try select.bind(limit, at: 2)
             return try Self.jsonColumn(select)
         }
-        return Self.decodeRows(TaskEvent.self, rows).items
+        return Self.decodeEvents(rows)
     }
 
     /// The highest cached seq of every task with events: the `last_seen` of a WebSocket resync.
@@ -236,6 +240,21 @@ extension CacheStore {
             activity.reset()
         }
         return inserted
+    }
+
+    /// Output events through the hand decoder (the bulk of a task's history, read on start-up
+    /// and when a view opens), every other row through the Codable path.
+    static func decodeEvents(_ rows: [String]) -> [TaskEvent] {
+        var events: [TaskEvent] = []
+        events.reserveCapacity(rows.count)
+        for row in rows {
+            if let e = OutputFrameDecoder.decode(row) {
+                events.append(e)
+            } else if let e = decodeRows(TaskEvent.self, [row]).items.first {
+                events.append(e)
+            }
+        }
+        return events
     }
 
     private static func jsonColumn(_ select: SQLiteStatement) throws -> [String] {
