@@ -156,18 +156,25 @@ extension TaskEvent {
         func number(_ n: some BinaryInteger) { out.append(contentsOf: String(n).utf8) }
         func string(_ s: String) {
             out.append(0x22)
-            for b in s.utf8 {
-                switch b {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                case 0..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-                default: out.append(b)
+            var s = s
+            s.withUTF8 { bytes in
+                var runStart = 0
+                for (i, b) in bytes.enumerated() where b == 0x22 || b == 0x5C || b < 0x20 {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    runStart = i + 1
+                    switch b {
+                    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                    case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                    case 0x22, 0x5C: out.append(contentsOf: [0x5C, b])
+                    default:
+                        let hex: StaticString = "0123456789abcdef"
+                        out.append(contentsOf: [
+                            0x5C, 0x75, 0x30, 0x30, hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)],
+                        ])
+                    }
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
             }
             out.append(0x22)
         }

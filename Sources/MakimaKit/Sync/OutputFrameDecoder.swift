@@ -178,7 +178,13 @@ enum OutputFrameDecoder {
                 i += 1
             }
             var out = Array(bytes[start..<i])
+            out.reserveCapacity(bytes.count - start)
             while i < bytes.count {
+                // Copy the run up to the next quote, backslash or control byte in one go.
+                let runStart = i
+                while i < bytes.count, bytes[i] != 0x22, bytes[i] != 0x5C, bytes[i] >= 0x20 { i += 1 }
+                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                guard i < bytes.count else { return nil }
                 let b = bytes[i]
                 i += 1
                 switch b {
