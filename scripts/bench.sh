@@ -45,6 +45,7 @@ echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client and e
 for r in $(seq "$ROUNDS"); do
   python3 scripts/bench_ws_client.py "$URL" "$KEY" "$EVENTS" 1 2>"$WORK/py" >/dev/null
   figure ingest.python_s "$(value seconds "$WORK/py")"
+  figure ingest.python_cpu_s "$(value cpu_seconds "$WORK/py")"
   "$BIN" bench ingest --events "$EVENTS" >"$WORK/engine"
   figure ingest.engine_stores_s "$(value ingest.seconds_to_stores "$WORK/engine")"
   figure ingest.engine_cache_s "$(value ingest.seconds_to_cache "$WORK/engine")"
@@ -62,7 +63,7 @@ figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render
 
 echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2
 "$BIN" bench memory --events "$MEMORY_EVENTS" --tasks 50 >"$WORK/memory"
-for k in rss_start_mb rss_half_mb rss_end_mb growth_second_half_pct cache_file_mb output_buffers_held; do
+for k in events rss_start_mb rss_half_mb rss_end_mb growth_second_half_pct cache_file_mb output_buffers_held; do
   figure "memory.$k" "$(value "memory.$k" "$WORK/memory")"
 done
 

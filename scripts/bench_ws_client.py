@@ -5,10 +5,12 @@ it to /dev/null). It does what the engine's measurement does around it: subscrib
 the resync to finish, have the dev server prepare a burst, then time from asking for it to
 the last event printed.
 
-Usage: bench_ws_client.py URL KEY EVENTS TASKS   (prints `seconds <s>` on stderr)
+Usage: bench_ws_client.py URL KEY EVENTS TASKS
+(prints `seconds <wall>` and `cpu_seconds <cpu>` on stderr)
 """
 import asyncio
 import json
+import resource
 import sys
 import time
 
@@ -29,6 +31,7 @@ async def main(url: str, key: str, events: int, tasks: int) -> None:
             wanted = set(burst["task_ids"])
             out = sys.stdout
             started = time.monotonic()
+            cpu0 = resource.getrusage(resource.RUSAGE_SELF)
             async with http.post(f"{url}/_dev/burst_send?burst_id={burst['burst_id']}") as r:
                 await r.read()
             got = 0
@@ -40,7 +43,10 @@ async def main(url: str, key: str, events: int, tasks: int) -> None:
                     if got == events:
                         break
             out.flush()
-            print(f"seconds {time.monotonic() - started:.4f}", file=sys.stderr)
+            elapsed = time.monotonic() - started
+            cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+            cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
+            print(f"seconds {elapsed:.4f}\ncpu_seconds {cpu:.4f}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     private var writtenSinceTrim = 0
 
     public init(
-        name: String, maxBatch: Int = 2000, maxQueued: Int = 50_000, write: @escaping @Sendable ([Item]) -> Void
+        name: String, maxBatch: Int = 2000, maxQueued: Int = 20_000, write: @escaping @Sendable ([Item]) -> Void
     ) {
         self.maxBatch = maxBatch
         self.maxQueued = max(maxBatch, maxQueued)
@@ -70,15 +70,19 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
             condition.unlock()
             write(batch)
             condition.lock()
-            writing = false
             writtenSinceTrim += n
             let trim = queue.isEmpty && writtenSinceTrim >= 10_000
-            if trim { writtenSinceTrim = 0 }
+            if trim {
+                writtenSinceTrim = 0
+                // A burst leaves its transient strings on freed heap pages that glibc keeps;
+                // returning them once the queue is empty keeps a long-running dashboard flat.
+                condition.unlock()
+                _ = glibcMallocTrim(0)
+                condition.lock()
+            }
+            writing = false
             condition.broadcast()
             condition.unlock()
-            // A burst leaves its transient strings on freed heap pages that glibc keeps;
-            // returning them once the queue is empty keeps a long-running dashboard flat.
-            if trim { _ = glibcMallocTrim(0) }
         }
     }
 }

@@ -21,7 +21,7 @@ public final class SyncOutbox: @unchecked Sendable {
     /// `wake` runs on the producing thread; it should only nudge the consumer (e.g. write a
     /// byte to the UI's wake pipe). Never post task events from the consumer's own thread: it
     /// could wait on itself once `maxPendingEvents` are pending.
-    public init(maxPendingEvents: Int = 50_000, wake: @escaping @Sendable () -> Void = {}) {
+    public init(maxPendingEvents: Int = 20_000, wake: @escaping @Sendable () -> Void = {}) {
         self.maxPendingEvents = max(1, maxPendingEvents)
         self.wake = wake
     }
