@@ -23,7 +23,7 @@ public struct CacheOpenResult: Sendable {
 public final class CacheStore: Sendable {
     /// How much task output is kept (per task, by age, in total); see `CacheRetention`.
     public let retention: CacheRetention
-    /// The newest events kept per task (the output viewer's 2,000 lines).
+    /// The newest events kept per task (2000 by default; docs/architecture.md).
     public var eventsKeptPerTask: Int { retention.eventsPerTask }
     /// When the last pruning by age ran (pruning by size is checked after every append).
     let lastAgePrune = Mutex<Date?>(nil)
