@@ -60,6 +60,9 @@ echo "bench: render" >&2
 "$BIN" bench render >"$WORK/render"
 figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
 figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
+# The task view's row: filled once `bench render` prints these two figures.
+figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"
+figure render.task_p99_ms "$(value render.task_view_frame_200x50_p99_ms "$WORK/render")"
 
 echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2
 "$BIN" bench memory --events "$MEMORY_EVENTS" --tasks 50 >"$WORK/memory"

@@ -42,7 +42,13 @@ def main(path: str, binary: str) -> None:
     p50, p99 = med("render.home_p50_ms"), med("render.home_p99_ms")
     rows.append(("render: Home frame + flush 200×50", f"p50 {fmt(p50, 'ms', 3)}, p99 {fmt(p99, 'ms', 3)}", "target p99 < 4 ms",
                  "met" if p99 is not None and p99 < 4 else "not met"))
-    rows.append(("render: task view, 2,000 lines markdown + code", "(slot: added with the task view)", "target p99 < 4 ms", "—"))
+    t50, t99 = med("render.task_p50_ms"), med("render.task_p99_ms")
+    if t99 is None:
+        # Filled when `bench render` prints task_view_frame_200x50_p50_ms / _p99_ms.
+        rows.append(("render: task view, 2,000 lines markdown + code", "(slot: not measured yet)", "target p99 < 4 ms", "—"))
+    else:
+        rows.append(("render: task view, 2,000 lines markdown + code", f"p50 {fmt(t50, 'ms', 3)}, p99 {fmt(t99, 'ms', 3)}",
+                     "target p99 < 4 ms", "met" if t99 < 4 else "not met"))
     secs = med("idle.seconds")
     dash, htop, engine = med("idle.dashboard_cpu_s"), med("idle.htop_cpu_s"), med("idle.engine_cpu_s")
     rows.append((f"idle: CPU over {secs:.0f} s, dashboard connected" if secs else "idle", fmt(dash, "s", 3),

@@ -136,7 +136,7 @@ import Testing
     @Test func pingFloodWithoutReadingIsBoundedAndClosedAsAbusive() async throws {
         var options = WebSocketOptions()
         options.sendQueueStallLimit = 2
-        let result = await runOnThread(try connect("/ping_flood?limit=60", options: options), watchdog: 40)
+        let result = await runOnThread(try connect("/ping_flood?limit=30", options: options), watchdog: 40)
         #expect(result.opened)
         guard case .protocolError(let why) = result.reason else {
             Issue.record("expected an abusive-peer close, got \(result.reason)")
