@@ -136,7 +136,10 @@ import Testing
     @Test func pingFloodWithoutReadingIsBoundedAndClosedAsAbusive() async throws {
         var options = WebSocketOptions()
         options.sendQueueStallLimit = 2
-        let result = await runOnThread(try connect("/ping_flood?limit=30", options: options), watchdog: 40)
+        // A peer of its own: the flood must not slow the shared peer other tests use meanwhile.
+        let floodPeer = try WebSocketPeer()
+        let connection = try WebSocketConnection(url: floodPeer.url("/ping_flood?limit=30"), options: options)
+        let result = await runOnThread(connection, watchdog: 40)
         #expect(result.opened)
         guard case .protocolError(let why) = result.reason else {
             Issue.record("expected an abusive-peer close, got \(result.reason)")
