@@ -146,6 +146,27 @@ async def burst(request: web.Request) -> web.Response:
                           "elapsed_ms": round((time.monotonic() - started) * 1000)})
 
 
+async def burst_prepare(request: web.Request) -> web.Response:
+    count = int_param(request, "count", 100_000)
+    tasks = int_param(request, "tasks", 1)
+    started = time.monotonic()
+    ids = [t for t in request.query.get("task_ids", "").split(",") if t]
+    try:
+        result = request.app["mesh"].prepare_burst(count, tasks, ids or None)
+    except NotFound as e:
+        raise BadRequest(f"unknown task {e}") from None
+    result["elapsed_ms"] = round((time.monotonic() - started) * 1000)
+    return json_response(result)
+
+
+async def burst_send(request: web.Request) -> web.Response:
+    try:
+        sent = request.app["mesh"].send_burst(request.query.get("burst_id", ""))
+    except KeyError:
+        raise BadRequest("unknown burst_id (prepare one with /_dev/burst_prepare)") from None
+    return json_response({"sent_to": sent})
+
+
 async def tick(request: web.Request) -> web.Response:
     count = max(0, min(int_param(request, "count", 1), 100_000))
     events = request.app["sim"].tick(count)
@@ -241,6 +262,8 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/latency", latency)
     r.add_post("/_dev/malformed", malformed)
     r.add_post("/_dev/burst", burst)
+    r.add_post("/_dev/burst_prepare", burst_prepare)
+    r.add_post("/_dev/burst_send", burst_send)
     r.add_post("/_dev/tick", tick)
     r.add_post("/_dev/task", new_task)
     r.add_post("/_dev/task/{id}/status", task_status)

@@ -38,6 +38,14 @@ class Raw:
         self.payload, self.opcode = payload, opcode
 
 
+class Blob:
+    """Pre-encoded WebSocket frames written to the socket in one go (benchmark bursts)."""
+    __slots__ = ("data", "events")
+
+    def __init__(self, data: bytes, events: int):
+        self.data, self.events = data, events
+
+
 class Subscriber:
     def __init__(self, ws: web.WebSocketResponse, request: web.Request):
         self.ws = ws
@@ -98,6 +106,14 @@ class Hub:
             sub.queue.append(frame)
             sub.wake.set()
         return len(self.subscribers)
+
+    def send_blob(self, data: bytes, events: int) -> int:
+        blob = Blob(data, events)
+        live = [sub for sub in self.subscribers if sub.live]
+        for sub in live:
+            sub.queue.append(blob)
+            sub.wake.set()
+        return len(live)
 
     def drop_all(self) -> int:
         subs = list(self.subscribers)
@@ -202,6 +218,14 @@ class Hub:
         sent = 0
         while queue and not sub.resyncs and sent < SEND_BATCH:
             item = queue.popleft()
+            if isinstance(item, Blob):
+                # Uncompressed connection: the frames go straight to the transport, which
+                # buffers what the socket does not take yet.
+                if sub.transport is not None and not sub.transport.is_closing():
+                    sub.transport.write(item.data)
+                sub.sent_events += item.events
+                sent += 1
+                continue
             if isinstance(item, Raw):
                 await ws.send_frame(item.payload, item.opcode)
                 sent += 1

@@ -130,6 +130,28 @@ import Testing
         #expect(result.stats.pongsReceived == 0)
     }
 
+    /// A peer that floods pings and never reads: before the bound, every pong queued in
+    /// wslay without limit (hundreds of MB a second). Now reading pauses while the send queue
+    /// is over its bound, the queue stays near it, and the connection ends as abusive.
+    @Test func pingFloodWithoutReadingIsBoundedAndClosedAsAbusive() async throws {
+        var options = WebSocketOptions()
+        options.sendQueueStallLimit = 2
+        // A peer of its own: the flood must not slow the shared peer other tests use meanwhile.
+        let floodPeer = try WebSocketPeer()
+        let connection = try WebSocketConnection(url: floodPeer.url("/ping_flood?limit=30"), options: options)
+        let result = await runOnThread(connection, watchdog: 40)
+        #expect(result.opened)
+        guard case .protocolError(let why) = result.reason else {
+            Issue.record("expected an abusive-peer close, got \(result.reason)")
+            return
+        }
+        #expect(why.contains("abusive"))
+        #expect(result.stats.readsPausedForSendQueue > 0)
+        // Over the bound by at most one read's worth of pongs (wslay reads 4 KiB at a time).
+        #expect(result.stats.sendQueuePeakMessages <= 1_024 + 4_096)
+        #expect(result.stats.sendQueuePeakBytes <= (1 << 20) + 4_096 * 125)
+    }
+
     @Test func answeredPingsKeepAQuietConnectionAlive() async throws {
         var options = WebSocketOptions()
         options.pingAfterSilence = 0.1

@@ -36,7 +36,16 @@ enum CacheSchema {
             json TEXT NOT NULL,
             PRIMARY KEY (task_id, seq)
         ) WITHOUT ROWID;
+        """,
+        // 1 -> 2: when each task last had events, and whether its last status was final, for
+        // pruning by age and by total size (see CacheRetention).
         """
+        CREATE TABLE task_activity (
+            task_id TEXT PRIMARY KEY NOT NULL,
+            last_at REAL NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -44,7 +53,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
-        "listen_transcripts", "task_events",
+        "listen_transcripts", "task_events", "task_activity",
     ]
 
     enum Problem: Error {

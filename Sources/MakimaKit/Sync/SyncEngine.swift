@@ -82,7 +82,7 @@ public final class SyncEngine: Sendable {
                 }
             },
             onOpen: { pipeline.resyncRequest() },
-            onText: { pipeline.receive(frame: $0) })
+            onTexts: { pipeline.receive(frames: $0) })
         coordinator = RefreshCoordinator(
             fetch: { query in
                 let payload = try fetcher.list(query)

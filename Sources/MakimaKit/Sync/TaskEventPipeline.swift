@@ -181,22 +181,45 @@ public final class TaskEventPipeline: Sendable {
     }
 
     /// A text frame from the WebSocket.
-    public func receive(frame: String) {
-        let message: StreamMessage
-        do {
-            message = try StreamMessage.decode(frame)
-        } catch {
-            state.withLock {
-                $0.counters.framesReceived += 1
-                $0.counters.malformedSkipped += 1
+    public func receive(frame: String) { receive(frames: [frame]) }
+
+    /// The text frames of one socket read, in order: decoded outside the locks, then applied
+    /// as one batch (one lock round, one delivery to the stores and the cache) between control
+    /// messages, which keep their place in the order.
+    public func receive(frames: [String]) {
+        guard !frames.isEmpty else { return }
+        var malformed = 0
+        var batch: [TaskEvent] = []
+        batch.reserveCapacity(frames.count)
+        var controls: [(before: Int, message: StreamMessage)] = []
+        for frame in frames {
+            do {
+                switch try StreamMessage.decode(frame) {
+                case .event(let e):
+                    if let only = onlyTasks, !only.contains(e.taskID) { continue }
+                    batch.append(e)
+                case let control: controls.append((batch.count, control))
+                }
+            } catch {
+                malformed += 1
             }
-            return
         }
-        state.withLock { $0.counters.framesReceived += 1 }
-        switch message {
-        case .event(let e):
-            if let only = onlyTasks, !only.contains(e.taskID) { return }
-            ingest([e], live: true)
+        state.withLock {
+            $0.counters.framesReceived += frames.count
+            $0.counters.malformedSkipped += malformed
+        }
+        var done = 0
+        for (before, control) in controls {
+            if before > done { ingest(Array(batch[done..<before]), live: true) }
+            done = before
+            handle(control)
+        }
+        if batch.count > done { ingest(done == 0 ? batch : Array(batch[done...]), live: true) }
+    }
+
+    private func handle(_ control: StreamMessage) {
+        switch control {
+        case .event(let e): ingest([e], live: true)
         case .resyncDone:
             let gaps = state.withLock { s -> [String] in
                 s.replaying = false

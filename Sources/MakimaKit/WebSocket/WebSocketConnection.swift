@@ -44,6 +44,16 @@ public final class WebSocketConnection: Sendable, CustomReflectable {
         onText: (String) -> Void,
         onBinary: (Data) -> Void = { _ in }
     ) -> WebSocketCloseReason {
+        run(onOpen: onOpen, onTexts: { texts in for text in texts { onText(text) } }, onBinary: onBinary)
+    }
+
+    /// As `run(onOpen:onText:onBinary:)`, with the texts of each socket read handed over
+    /// together (one hand-off per read, not per message).
+    public func run(
+        onOpen: () -> Void = {},
+        onTexts: ([String]) -> Void,
+        onBinary: (Data) -> Void = { _ in }
+    ) -> WebSocketCloseReason {
         precondition(!started.exchange(true, ordering: .acquiringAndReleasing), "WebSocketConnection.run called twice")
         if outbox.isClosing, let asked = outbox.take().close { return .normal(code: asked.code, reason: asked.reason) }
         guard let transport = WebSocketTransport() else { return .transport("libcurl could not be initialised") }
@@ -58,11 +68,19 @@ public final class WebSocketConnection: Sendable, CustomReflectable {
         if let failure = session.startFraming() { return failure }
         onOpen()
         let reason = session.exchange(
-            deliver: { message in
-                switch message {
-                case .text(let text): onText(text)
-                case .binary(let data): onBinary(data)
+            deliver: { messages in
+                var texts: [String] = []
+                texts.reserveCapacity(messages.count)
+                for message in messages {
+                    switch message {
+                    case .text(let text): texts.append(text)
+                    case .binary(let data):
+                        if !texts.isEmpty { onTexts(texts) }
+                        texts.removeAll()
+                        onBinary(data)
+                    }
                 }
+                if !texts.isEmpty { onTexts(texts) }
             },
             publish: { stats in latestStats.withLock { $0 = stats } }
         )

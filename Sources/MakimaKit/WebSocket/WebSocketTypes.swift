@@ -60,6 +60,9 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var closeTimeout: TimeInterval
     /// An extra CA bundle (PEM) to trust, e.g. a private CA; verification is never turned off.
     public var caBundlePath: String?
+    /// How long the send queue may stay over its bound (reading paused, the peer not reading
+    /// our pongs) before the connection is closed as abusive.
+    public var sendQueueStallLimit: TimeInterval = 10
 
     public init(
         maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
@@ -93,6 +96,11 @@ public struct WebSocketStats: Sendable, Equatable {
     public var pingsSent = 0
     public var pongsReceived = 0
     public var messagesSent = 0
+    /// The most bytes and messages (our texts, wslay's pongs and closes) waiting to be sent at
+    /// once, and how often reading paused because the queue was over its bound.
+    public var sendQueuePeakBytes = 0
+    public var sendQueuePeakMessages = 0
+    public var readsPausedForSendQueue = 0
 
     public init() {}
 }
