@@ -106,6 +106,8 @@ public final class DashboardSession {
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
     public func bell() { loop.screen.bell() }
+    /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
+    public func writeTerminalControl(_ bytes: [UInt8]) { if !bytes.isEmpty { loop.backend.writeControl(bytes) } }
     public func quit() { loop.requestExit(0) }
 }
 

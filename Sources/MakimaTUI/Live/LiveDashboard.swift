@@ -20,7 +20,7 @@ public final class LiveDashboard {
     var lostConnection = false
     /// Every task title seen this run: a toast names a task even after it left every list.
     var taskTitles: [String: String] = [:]
-    let tmux: TmuxNotifier?
+    let notifier: DesktopNotifier
     static let homePollSeconds = 30.0
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
@@ -44,7 +44,9 @@ public final class LiveDashboard {
     init(session: DashboardSession, setup: LiveSetup) {
         self.session = session
         self.setup = setup
-        tmux = TmuxNotifier(environment: setup.environment)
+        notifier = DesktopNotifier(
+            route: .detect(environment: setup.environment, outputIsTerminal: true),
+            preferences: setup.notificationPreferences, environment: setup.environment)
     }
 
     func start() {
@@ -84,6 +86,7 @@ public final class LiveDashboard {
     }
 
     func stop() {
+        notifier.stop()
         engine?.stop()
         cache?.close()
     }
