@@ -246,3 +246,37 @@ import Testing
         worker.stop()
     }
 }
+
+@Suite struct TaskTitleBookTests {
+    @Test("notifications are named by title; unknown ids are listed for a lookup, bounded")
+    func naming() {
+        var book = TaskTitleBook()
+        let running = MeshTask(id: "t1", title: "deploy\napi", status: .running)
+        book.learn(
+            from: .list(
+                .tasks(status: .running, contractID: nil), .tasks([running]), fetchedAt: Date(), fromCache: false))
+        let n = MeshNotification(
+            id: 1, kind: .taskFailed, title: "Task failed", body: "t1 — exit 1", link: .task("t1"), at: Date())
+        #expect(book.named(n).body == "deploy api — exit 1")
+        let unknown = (2...20).map {
+            MeshNotification(
+                id: Int64($0), kind: .taskFailed, title: "Task failed", body: "t\($0)", link: .task("t\($0)"),
+                at: Date())
+        }
+        #expect(book.unknown(in: [n] + unknown, limit: 4) == ["t2", "t3", "t4", "t5"])
+        book.lookupFailed("t2")
+        #expect(book.unknown(in: unknown, limit: 2) == ["t3", "t4"], "a failed lookup is not repeated")
+        #expect(book.named(unknown[0]).body == "t2", "without a title the id stays")
+    }
+
+    @Test func boundedMemory() {
+        var book = TaskTitleBook()
+        for i in 0..<(TaskTitleBook.capacity * 3) {
+            book.learn(MeshTask(id: "t\(i)", title: "n\(i)", status: .running))
+        }
+        var known = 0
+        for i in 0..<(TaskTitleBook.capacity * 3) where book.title("t\(i)") != nil { known += 1 }
+        #expect(known <= TaskTitleBook.capacity)
+        #expect(book.title("t\(TaskTitleBook.capacity * 3 - 1)") == "n\(TaskTitleBook.capacity * 3 - 1)")
+    }
+}
