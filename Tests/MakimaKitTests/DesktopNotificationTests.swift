@@ -280,3 +280,44 @@ import Testing
         #expect(book.title("t\(TaskTitleBook.capacity * 3 - 1)") == "n\(TaskTitleBook.capacity * 3 - 1)")
     }
 }
+
+@Suite(.serialized) struct WebSettingsLinkTests {
+    @Test("the settings page of the typed server, copied with OSC 52 (tmux-wrapped inside tmux)")
+    func copy() throws {
+        let url = try #require(WebSettingsLink.url(forServer: "makima.example/api/v1/"))
+        #expect(url.absoluteString == "https://makima.example/settings")
+        #expect(WebSettingsLink.url(forServer: "http://makima.lan") == nil)
+        let plain = try #require(WebSettingsLink.copyBytes(url, insideTmux: false))
+        let text = String(decoding: plain, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}]52;c;") && text.hasSuffix("\u{07}"))
+        let payload = text.dropFirst("\u{1B}]52;c;".count).dropLast()
+        #expect(Data(base64Encoded: String(payload)).map { String(decoding: $0, as: UTF8.self) } == url.absoluteString)
+        let wrapped = try #require(WebSettingsLink.copyBytes(url, insideTmux: true))
+        #expect(wrapped == TerminalNotification.tmuxPassthrough(plain))
+        #expect(WebSettingsLink.copyBytes(URL(string: "file:///etc/passwd")!, insideTmux: false) == nil)
+    }
+
+    @Test("xdg-open runs off the calling thread, one at a time, with the URL as its only argument")
+    func open() async throws {
+        let dir = TempDirectory()
+        let script = "#!/bin/sh\nprintf '%s\\n' \"$#:$1\" >> '\(dir.sub("opened"))'\nsleep 0.5\n"
+        try script.write(toFile: dir.sub("xdg-open"), atomically: true, encoding: .utf8)
+        chmod(dir.sub("xdg-open"), 0o755)
+        let env = ["PATH": "\(dir.path):/usr/bin:/bin", "MAKIMA_API_KEY": "mk_not_for_children_0001"]
+        let url = URL(string: "https://makima.example/settings")!
+        #expect(WebSettingsLink.open(url, environment: env))
+        #expect(!WebSettingsLink.open(url, environment: env), "a second press while the first runs does nothing")
+        #expect(!WebSettingsLink.open(URL(string: "file:///etc/passwd")!, environment: env))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !WebSettingsLink.open(url, environment: env) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        while Date() < deadline,
+            ((try? String(contentsOfFile: dir.sub("opened"), encoding: .utf8)) ?? "").split(separator: "\n").count < 2
+        {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let opened = try String(contentsOfFile: dir.sub("opened"), encoding: .utf8)
+        #expect(opened == "1:https://makima.example/settings\n1:https://makima.example/settings\n")
+    }
+}
