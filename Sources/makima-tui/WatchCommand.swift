@@ -62,7 +62,7 @@ enum WatchCommand {
         var flushAt: Date?
         while !stop.requested {
             if Date() >= nextPoll {
-                for query in CacheBridge.homeQueries { engine.refresh(query) }
+                for query in MeshSummary.queries { engine.refresh(query) }
                 nextPoll = Date().addingTimeInterval(30)
             }
             if let at = flushAt, Date() >= at, let notifier {

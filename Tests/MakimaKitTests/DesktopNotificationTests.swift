@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MakimaKit
@@ -170,10 +171,6 @@ import Testing
         return path
     }
 
-    static func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
-    }
-
     @Test("a flood of 200 failed tasks: one worker thread, one child at a time, coalesced, no secret in the child")
     func flood() async throws {
         let dir = TempDirectory()
@@ -184,18 +181,14 @@ import Testing
         ]
         let route = NotificationRoute(terminal: true, insideTmux: true, tmux: tmux, notifySend: nil)
         let notifier = DesktopNotifier(route: route, preferences: NotificationPreferences(), environment: env)
-        let before = Self.threadCount()
-        var most = before
         var bytes: [UInt8] = []
         // Each event on its own, past the notifier's interval, so every one reaches the worker:
         // the worker's own queue has to do the coalescing.
         for i in 1...200 {
             bytes += notifier.notify([Self.failed(i)], now: Double(i) * 10).terminalBytes
-            most = max(most, Self.threadCount())
         }
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            most = max(most, Self.threadCount())
             let messages = (try? String(contentsOfFile: dir.sub("messages"), encoding: .utf8)) ?? ""
             if Self.total(in: messages) == 200 && !FileManager.default.fileExists(atPath: dir.sub("lock")) { break }
             try await Task.sleep(for: .milliseconds(50))
@@ -203,13 +196,13 @@ import Testing
         let stats = try #require(notifier.workerStats)
         let messages = try String(contentsOfFile: dir.sub("messages"), encoding: .utf8)
         #expect(Self.total(in: messages) == 200, "every failure counted once across the coalesced messages")
+        // Counted by the worker itself (threads alive in its drain loop, children between spawn
+        // and reap): the process's thread count also holds the tests running beside this one.
         #expect(stats.mostWorkersAtOnce == 1)
         #expect(stats.mostChildrenAtOnce == 1)
         #expect(stats.childrenStarted < 50, "coalesced: \(stats.childrenStarted) children for 200 events")
         #expect(messages.contains("tasks failed"))
         #expect(!FileManager.default.fileExists(atPath: dir.sub("overlaps")), "two tmux children ran at once")
-        // The notifier's thread plus, at most, Foundation's child-process monitor.
-        #expect(most - before <= 3, "threads grew from \(before) to \(most)")
         let childEnv = try String(contentsOfFile: dir.sub("env"), encoding: .utf8)
         #expect(!childEnv.contains("mk_flood_secret_key_0001"))
         #expect(!childEnv.contains("s3cr3t"))

@@ -25,7 +25,7 @@ public struct TaskTitleBook: Sendable {
     /// Learns the titles an update carries (task lists and single tasks).
     public mutating func learn(from update: SyncUpdate) {
         switch update {
-        case .list(_, .tasks(let tasks), _, _): for t in tasks { learn(t) }
+        case .list(_, let payload, _, _): for t in payload.items(as: MeshTask.self) ?? [] { learn(t) }
         case .task(let t): learn(t)
         default: break
         }
