@@ -187,7 +187,7 @@ import Testing
         for i in 1...200 {
             bytes += notifier.notify([Self.failed(i)], now: Double(i) * 10).terminalBytes
         }
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             let messages = (try? String(contentsOfFile: dir.sub("messages"), encoding: .utf8)) ?? ""
             if Self.total(in: messages) == 200 && !FileManager.default.fileExists(atPath: dir.sub("lock")) { break }
@@ -229,11 +229,14 @@ import Testing
         let tmux = try Self.fakeTmux(in: dir, sleep: "30")
         let worker = NotifierWorker(environment: ["PATH": "/usr/bin:/bin"], timeout: 0.5) { _ in [(tmux, ["hi"])] }
         worker.submit(NotificationDigest([Self.failed(1)]))
-        let deadline = Date().addingTimeInterval(30)
+        // Generous, separate deadlines: under a full parallel run the test's own wake-ups can
+        // wait long for a free thread.
+        var deadline = Date().addingTimeInterval(120)
         while worker.stats.childrenTimedOut < 1, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(worker.stats.childrenTimedOut == 1)
         try? FileManager.default.removeItem(atPath: dir.sub("lock"))
         worker.submit(NotificationDigest([Self.failed(2)]))
+        deadline = Date().addingTimeInterval(120)
         while worker.stats.childrenStarted < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(worker.stats.childrenStarted == 2)
         worker.stop()
@@ -301,7 +304,7 @@ import Testing
         #expect(WebSettingsLink.open(url, environment: env))
         #expect(!WebSettingsLink.open(url, environment: env), "a second press while the first runs does nothing")
         #expect(!WebSettingsLink.open(URL(string: "file:///etc/passwd")!, environment: env))
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline, !WebSettingsLink.open(url, environment: env) {
             try await Task.sleep(for: .milliseconds(50))
         }
