@@ -25,7 +25,8 @@ final class RecordingEngine: DashboardEngine {
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
     func loadOlderOutput(taskID: String, beforeSeq: Int) {}
-    func loadDetail(_ link: DeepLink) {}
+    private(set) var details: [DeepLink] = []
+    func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }
 }
 
@@ -43,7 +44,7 @@ final class ControllerHarness {
     let cacheDir: URL
 
     /// `configure` changes the setup before the controller starts (environment, preferences).
-    init(configure: (inout LiveSetup) -> Void = { _ in }) throws {
+    init(deepLink: DeepLink? = nil, configure: (inout LiveSetup) -> Void = { _ in }) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
         let bus = UIBus(wakePipe: wake)
@@ -57,7 +58,7 @@ final class ControllerHarness {
             profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
         var setup = LiveSetup(
             access: .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
-            environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+            deepLink: deepLink, environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
         configure(&setup)
         var made: RecordingEngine?
         live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in

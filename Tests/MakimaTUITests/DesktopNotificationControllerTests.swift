@@ -24,6 +24,15 @@ struct DesktopNotificationControllerTests {
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Tasks t<first>…t<last> in the stores, so toasts need not wait for their titles.
+    static func know(_ h: ControllerHarness, _ ids: ClosedRange<Int>) {
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks(ids.map { MeshTask(id: "t\($0)", title: "task \($0)", status: .running) }),
+                fetchedAt: Date(), fromCache: false))
+    }
+
     @Test("a failed task: toast, bell, and OSC 777 + OSC 9 in tmux's passthrough, named by its title")
     func failedTask() throws {
         let h = try ControllerHarness(configure: Self.insideTmux)
@@ -46,6 +55,7 @@ struct DesktopNotificationControllerTests {
     func flood() throws {
         let h = try ControllerHarness(configure: Self.insideTmux)
         defer { h.cleanUp() }
+        Self.know(h, 1...201)
         h.post(.notifications([Self.failed(1, "t1")]))
         let first = h.terminal.backend.controlBytes.count
         h.post(.notifications((2...201).map { Self.failed($0, "t\($0)") }))
@@ -65,6 +75,7 @@ struct DesktopNotificationControllerTests {
             $0.notificationPreferences.bell = false
         }
         defer { h.cleanUp() }
+        Self.know(h, 1...9)
         h.post(
             .notifications([
                 MeshNotification(
@@ -73,7 +84,7 @@ struct DesktopNotificationControllerTests {
         #expect(!h.shows("Task completed"))
         #expect(h.terminal.backend.controlBytes.isEmpty)
         h.post(.notifications([Self.failed(2, "t2")]))
-        #expect(h.shows("Task failed: t2"))
+        #expect(h.shows("Task failed: task 2"))
         #expect(h.terminal.bells == 0)
         #expect(!h.terminal.backend.controlBytes.isEmpty)
         h.live.notifier.preferences.desktop = false
@@ -81,5 +92,17 @@ struct DesktopNotificationControllerTests {
         let before = h.terminal.backend.controlBytes.count
         h.post(.notifications([Self.failed(3, "t3")]))
         #expect(h.terminal.backend.controlBytes.count == before)
+    }
+
+    @Test("a task whose title is unknown: the desktop notification waits with the toast and names it")
+    func waitsForTheTitle() throws {
+        let h = try ControllerHarness(configure: Self.insideTmux)
+        defer { h.cleanUp() }
+        h.post(.notifications([Self.failed(1, "t7")]))
+        #expect(h.terminal.backend.controlBytes.isEmpty, "nothing names t7 yet")
+        h.post(.task(MeshTask(id: "t7", title: "nightly build", status: .failed)))
+        #expect(
+            Self.text(h.terminal.backend.controlBytes).contains("]777;notify;Task failed;nightly build — exit 1\u{07}"))
+        #expect(!Self.text(h.terminal.backend.controlBytes).contains("t7"))
     }
 }
