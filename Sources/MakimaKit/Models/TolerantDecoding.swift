@@ -37,8 +37,12 @@ public enum MakimaJSON {
 public enum RFC3339 {
     /// Accepts `2026-11-29T17:08:24Z`, `…24.123Z`, `…24+09:00`, `…24.5-05:30`, and a space for `T`.
     public static func parse(_ raw: String) -> Date? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
-        let bytes = Array(s.utf8)
+        // Timestamps are ASCII without padding: trim only when needed (Foundation's trim per
+        // event showed in the ingest profile).
+        let padded =
+            raw.utf8.first.map { $0 <= 0x20 || $0 >= 0x80 } != false
+            || raw.utf8.last.map { $0 <= 0x20 || $0 >= 0x80 } != false
+        let bytes = Array((padded ? raw.trimmingCharacters(in: .whitespaces) : raw).utf8)
         guard bytes.count >= 20 else { return nil }
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= bytes.count else { return nil }
@@ -81,8 +85,9 @@ public enum RFC3339 {
         }
         guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        // Proleptic Gregorian, as RFC 3339 and `format` (gmtime) count; Foundation's Gregorian
-        // calendar switches to Julian dates before 1582, so it would read old dates days apart.
+        // Proleptic Gregorian, as RFC 3339 and `format` (gmtime) count, by hand: Foundation's
+        // Gregorian calendar switches to Julian dates before 1582, and a Calendar per call cost
+        // more than the rest of decoding an event.
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
         let date = Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offset))
