@@ -60,12 +60,15 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var closeTimeout: TimeInterval
     /// An extra CA bundle (PEM) to trust, e.g. a private CA; verification is never turned off.
     public var caBundlePath: String?
+    /// The proxy variables (the environment's by default); the policy is REST's (`ConnectionRoute`).
+    public var proxies: ProxySettings
 
     public init(
         maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
         connectTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10, closeTimeout: TimeInterval = 3,
-        caBundlePath: String? = nil
+        caBundlePath: String? = nil, proxies: ProxySettings = .fromProcess()
     ) {
+        self.proxies = proxies
         self.maxMessageBytes = maxMessageBytes
         self.pingAfterSilence = pingAfterSilence
         self.deadAfterSilence = deadAfterSilence
