@@ -62,7 +62,7 @@ public final class APIClient: Sendable {
     }
 
     private func checked(_ response: HTTPResponse) throws -> HTTPResponse {
-        if let error = Self.error(for: response) { throw error.redacting(key) }
+        if let error = Self.error(for: response, masking: key) { throw error.redacting(key) }
         return response
     }
 
@@ -81,13 +81,13 @@ public final class APIClient: Sendable {
         }
     }
 
-    /// The error a response stands for, or nil for 2xx.
-    public static func error(for response: HTTPResponse) -> APIError? {
+    /// The error a response stands for, or nil for 2xx; `key` is masked in the server's message.
+    public static func error(for response: HTTPResponse, masking key: APIKey? = nil) -> APIError? {
         switch response.status {
         case 200..<300: return nil
         case 401, 403: return .unauthorized(status: response.status)
         case 404: return .notFound
-        default: return .http(status: response.status, message: APIError.serverMessage(from: response.body))
+        default: return .http(status: response.status, message: APIError.serverMessage(from: response.body, masking: key))
         }
     }
 

@@ -38,6 +38,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
     }
 
     public let url: URL
+    private let apiKey: APIKey
     private let headers: [String: String]
     private let options: WebSocketOptions
     private let policy: BackoffPolicy
@@ -72,6 +73,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         try WebSocketHandshake.validate(headers: headers)
         _ = try WebSocketTarget(url)
         self.url = url
+        self.apiKey = apiKey
         self.headers = headers
         self.options = options
         self.policy = policy
@@ -226,7 +228,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             },
             onText: onText,
             onBinary: { _ in binaries += 1 }
-        )
+        ).redacting(apiKey)
         backoff.connectionClosed(at: clock())
         let seen = connection.stats
         state.withLock { s in

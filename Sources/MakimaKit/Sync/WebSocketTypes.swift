@@ -45,6 +45,19 @@ public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension WebSocketCloseReason {
+    /// The key masked wherever the server's words appear (a close reason can echo it).
+    public func redacting(_ key: APIKey) -> WebSocketCloseReason {
+        func r(_ s: String) -> String { SecretMask.mask(s, secret: key.secret, with: key.masked) }
+        switch self {
+        case .normal(let code, let reason): return .normal(code: code, reason: r(reason))
+        case .transport(let why): return .transport(r(why))
+        case .protocolError(let why): return .protocolError(r(why))
+        default: return self
+        }
+    }
+}
+
 public struct WebSocketOptions: Sendable, Equatable {
     /// Messages longer than this close the connection with 1009 (`messageTooBig`).
     public var maxMessageBytes: Int
