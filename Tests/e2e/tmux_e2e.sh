@@ -131,4 +131,14 @@ expect "NO_COLOR: the current NAV item is in reverse video" nocolor wait_for noc
 t send-keys -t nocolor Q
 expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 
+# --- A terminal whose locale is not UTF-8 ---------------------------------------------------
+# There UTF-8 bytes would be read as 8-bit characters, some of them C1 controls: the dashboard
+# must not switch to UTF-8 behind the terminal's back, and draws ASCII only.
+start ascii LANG=C
+expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
+only_ascii_sent() { ! capture ascii -e | LC_ALL=C grep -q $'[\x80-\xff]'; }
+expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_sent
+t send-keys -t ascii Q
+expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"
+
 finish

@@ -160,10 +160,19 @@ public struct AnyKey: CodingKey, Sendable {
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {
-    /// A required identifier: a JSON string or integer, cleaned.
+    /// A required identifier: a JSON string or integer, and a token (`ResourceID`): an id with
+    /// any other character is refused here, where it arrives.
     public func id(_ key: String) throws -> String {
         let k = AnyKey(key)
-        if let s = try? decode(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decode(String.self, forKey: k) {
+            guard ResourceID.isValid(s) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath + [k],
+                        debugDescription: "field '\(key)' is not an id (letters, digits, - _ . : only)"))
+            }
+            return s
+        }
         if let n = try? decode(Int64.self, forKey: k) { return String(n) }
         if contains(k), (try? decodeNil(forKey: k)) != true {
             throw DecodingError.typeMismatch(
@@ -173,9 +182,10 @@ extension KeyedDecodingContainer where Key == AnyKey {
         throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
     }
 
+    /// An optional identifier; one that is not a token (`ResourceID`) counts as missing.
     public func idIfPresent(_ key: String) -> String? {
         let k = AnyKey(key)
-        if let s = try? decodeIfPresent(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decodeIfPresent(String.self, forKey: k) { return ResourceID.isValid(s) ? s : nil }
         if let n = try? decodeIfPresent(Int64.self, forKey: k) { return String(n) }
         return nil
     }
