@@ -5,6 +5,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 mkdir -p .build
+# Everything the tests write goes where the key leak check at the end can read it: their temp
+# files (TMPDIR, fresh for each run) and the dev server logs the tests would otherwise delete.
+export TMPDIR="$PWD/.build/test-tmp"
+export MAKIMA_TEST_LOG_DIR="$TMPDIR/devserver-logs"
+rm -rf "$TMPDIR"
+mkdir -p "$MAKIMA_TEST_LOG_DIR"
+rm -f .build/e2e-*.txt
 swift test --parallel --num-workers 2 > .build/test-output.txt 2>&1
 status=$?
 # Failures and the closing summary; the full log stays in .build/test-output.txt.
@@ -19,6 +26,10 @@ tail -n 2 .build/devserver-selfcheck.txt
 for e2e in Tests/e2e/*.sh; do
   [ -f "$e2e" ] || continue
   echo "== $e2e"
-  bash "$e2e" || status=1
+  bash "$e2e" 2>&1 | tee ".build/e2e-$(basename "$e2e" .sh).txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
+
+echo "== API keys in the test run's output"
+scripts/check-key-leaks.sh .build/test-output.txt .build/devserver-selfcheck.txt .build/e2e-*.txt "$TMPDIR" || status=1
 exit "$status"
