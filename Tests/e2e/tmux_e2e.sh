@@ -141,4 +141,25 @@ expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_se
 t send-keys -t ascii Q
 expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"
 
+# --- Quitting while TLS handshakes fail ----------------------------------------------------
+# A server whose certificate is not trusted: the Home requests and the WebSocket fail in the
+# handshake, and quitting at once must not crash in OpenSSL's exit-time clean-up.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=makima-e2e \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$SCRATCH/tls.key" -out "$SCRATCH/tls.pem" >/dev/null 2>&1
+# The peer ends when its stdin (fd 7, closed when this script exits) closes.
+exec 7> >(exec python3 Tests/IntegrationTests/Fixtures/ws_peer.py --cert "$SCRATCH/tls.pem" \
+  --key "$SCRATCH/tls.key" >"$SCRATCH/peer.txt" 2>&1)
+peer_ready() { grep -q '^READY ' "$SCRATCH/peer.txt" 2>/dev/null; }
+if wait_until peer_ready; then
+  TLS_URL="https://127.0.0.1:$(sed -n 's/^READY //p' "$SCRATCH/peer.txt")"
+  for i in 1 2 3 4; do
+    start "tls$i" MAKIMA_SERVER_URL="$TLS_URL" MAKIMA_API_KEY=mk_e2e_tls_test_key_0000
+    wait_for "tls$i" "MAKIMA" >/dev/null
+    t send-keys -t "tls$i" q
+    expect "quitting while TLS handshakes fail exits 0 (run $i)" "tls$i" wait_for "tls$i" "EXITED:0"
+  done
+else
+  fail "the TLS peer did not start: $(cat "$SCRATCH/peer.txt")"
+fi
+
 finish

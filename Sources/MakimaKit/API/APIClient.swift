@@ -77,7 +77,7 @@ public final class APIClient: Sendable {
 
     func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do { return try MakimaJSON.decode(type, from: body) } catch {
-            throw APIError.describe(error, decoding: type).redacting(key)
+            throw APIError.describe(error, decoding: type, masking: key).redacting(key)
         }
     }
 

@@ -67,7 +67,9 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
     }
 
     /// A `DecodingError` in words that name the field, e.g. `field 'items[2].status': …`.
-    public static func describe(_ error: Error, decoding type: Any.Type) -> APIError {
+    /// Server text in it is cleaned and `key` masked before it is cut to length.
+    public static func describe(_ error: Error, decoding type: Any.Type, masking key: APIKey? = nil) -> APIError {
+        func clip(_ s: String) -> String { APIError.clip(s, masking: key) }
         guard let e = error as? DecodingError else { return .decoding("\(type): \(error)") }
         func path(_ p: [CodingKey]) -> String {
             var s = ""
@@ -94,8 +96,9 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         }
     }
 
-    private static func clip(_ s: String) -> String {
-        let c = UntrustedText.clean(s)
+    private static func clip(_ s: String, masking key: APIKey?) -> String {
+        var c = UntrustedText.clean(s)
+        if let key { c = SecretMask.mask(c, secret: key.secret, with: key.masked) }
         return c.count <= 160 ? c : String(c.prefix(159)) + "…"
     }
 
