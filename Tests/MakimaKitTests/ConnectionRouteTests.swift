@@ -26,7 +26,8 @@ import Testing
         #expect(sub.resolve == ["api.localhost:443:127.0.0.1,[::1]"])
         #expect(try ConnectionRoute.plan(scheme: "http", host: "127.0.0.1", port: 80, proxies: .none).resolve.isEmpty)
         #expect(try ConnectionRoute.plan(scheme: "http", host: "[::1]", port: 80, proxies: .none).resolve.isEmpty)
-        #expect(try ConnectionRoute.plan(scheme: "https", host: "example.com", port: 443, proxies: .none).resolve.isEmpty)
+        #expect(
+            try ConnectionRoute.plan(scheme: "https", host: "example.com", port: 443, proxies: .none).resolve.isEmpty)
     }
 
     @Test func httpsGoesThroughTheProxyUnlessNoProxyNamesTheHost() throws {
@@ -35,7 +36,8 @@ import Testing
         for noProxy in ["example.com", ".example.com", "other.org, api.example.com", "*", "10.0.0.0/8 example.com"] {
             var p = Self.proxyAll
             p.noProxy = noProxy
-            #expect(try ConnectionRoute.plan(scheme: "https", host: "api.example.com", port: nil, proxies: p).proxy == nil)
+            #expect(
+                try ConnectionRoute.plan(scheme: "https", host: "api.example.com", port: nil, proxies: p).proxy == nil)
         }
         var p = Self.proxyAll
         p.noProxy = "ample.com,10.0.0.0/8"

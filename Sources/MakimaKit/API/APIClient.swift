@@ -87,7 +87,8 @@ public final class APIClient: Sendable {
         case 200..<300: return nil
         case 401, 403: return .unauthorized(status: response.status)
         case 404: return .notFound
-        default: return .http(status: response.status, message: APIError.serverMessage(from: response.body, masking: key))
+        default:
+            return .http(status: response.status, message: APIError.serverMessage(from: response.body, masking: key))
         }
     }
 

@@ -83,7 +83,8 @@ public struct HTTPTransport: Sendable {
             mk_curl_setopt_header(handle, Transfer.onHeader, context),
             // Called while connecting too (body callbacks are not): a cancel stops a handshake.
             mk_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
-            mk_curl_setopt_ptr(handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Transfer.onProgress, to: UnsafeMutableRawPointer.self)),
+            mk_curl_setopt_ptr(
+                handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Transfer.onProgress, to: UnsafeMutableRawPointer.self)),
             mk_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context),
         ]
         let (routed, resolveList) = route.apply(to: handle)
