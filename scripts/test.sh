@@ -7,10 +7,12 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 mkdir -p .build
 # Everything the tests write goes where the key leak check at the end can read it: their temp
 # files (TMPDIR, fresh for each run) and the dev server logs the tests would otherwise delete.
-export TMPDIR="$PWD/.build/test-tmp"
+# Outside the package: a test walks up from its temp files and must not find this checkout.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/makima-test-run.XXXXXX")
+export TMPDIR
 export MAKIMA_TEST_LOG_DIR="$TMPDIR/devserver-logs"
-rm -rf "$TMPDIR"
 mkdir -p "$MAKIMA_TEST_LOG_DIR"
+trap 'rm -rf "$TMPDIR"' EXIT
 rm -f .build/e2e-*.txt
 swift test --parallel --num-workers 2 > .build/test-output.txt 2>&1
 status=$?
