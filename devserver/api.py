@@ -1,4 +1,4 @@
-"""REST handlers under /api/v1 (BRIEF section 4) and /health."""
+"""REST handlers under /api/v1 (the contract in docs/api.md) and /health."""
 from __future__ import annotations
 
 from aiohttp import web

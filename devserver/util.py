@@ -17,7 +17,7 @@ _JST = _dt.timezone(_dt.timedelta(hours=9))
 
 def rfc3339(t: float | None, style: str = "s") -> str | None:
     """Formats an epoch time. The styles differ on purpose, so clients meet every RFC 3339
-    form the brief allows: "s" = 2026-11-29T17:08:24Z, "ms" = …24.123Z, "us" = …24.123456Z,
+    form docs/api.md allows: "s" = 2026-11-29T17:08:24Z, "ms" = …24.123Z, "us" = …24.123456Z,
     "jst" = …24+09:00 (no fraction)."""
     if t is None:
         return None

@@ -1,4 +1,4 @@
-"""Rows to the JSON shapes served under /api/v1 (BRIEF section 4, plus a few extra fields
+"""Rows to the JSON shapes served under /api/v1 (docs/api.md, plus a few extra fields
 that clients must ignore). Timestamp styles differ per field on purpose (see util.rfc3339)."""
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ import Testing
 @testable import MakimaTUI
 
 @Suite struct ThemePaletteTests {
-    @Test func makimaHasTheSeedValues() {
+    @Test func makimaHasTheDesignPaletteValues() {
         let t = Theme.makima
         #expect(t.name == "makima")
         #expect(t[.background] == RGB(hex: 0x0C1729))

@@ -1,4 +1,4 @@
-/// Where sign-in stands (seed 001's state machine).
+/// Where sign-in stands (the state machine in docs/api.md, "Sign-in states").
 public enum AuthState: Equatable, Sendable {
     /// No usable key: show onboarding (prefill the server from `AuthStore.profile` if set).
     case needsOnboarding

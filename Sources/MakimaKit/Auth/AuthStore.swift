@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sign-in state and the operations that change it (seed 001).
+/// Sign-in state and the operations that change it (docs/api.md, "Sign-in states").
 ///
 /// Threading: a plain class, not thread-safe, driven from one thread (the UI thread). The async
 /// methods are `nonisolated(nonsending)`: they run on the caller's executor and only suspend for

@@ -21,7 +21,7 @@ public struct CacheOpenResult: Sendable {
 /// keep working. Every write is one transaction in a WAL database, so a kill -9 at any moment
 /// leaves either all of a write or none of it.
 public final class CacheStore: Sendable {
-    /// The newest events kept per task (BRIEF: the last 2000 output lines).
+    /// The newest events kept per task (2000 by default; docs/architecture.md).
     public let eventsKeptPerTask: Int
     public static let maxEventsPerTransaction = 2_000
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One task's output as lines, bounded to the newest `capacity` lines (2000 as the iOS plan
-/// keeps). Output chunks may end mid-line; the open line is kept apart until its newline.
+/// One task's output as lines, bounded to the newest `capacity` lines (2000 by default, as
+/// docs/architecture.md says). Output chunks may end mid-line; the open line is kept apart
+/// until its newline.
 /// Status changes, completion gates and supervisor questions become lines of their own kind
 /// so the viewer can draw them as cards.
 public struct TaskOutputBuffer: Sendable, Equatable {

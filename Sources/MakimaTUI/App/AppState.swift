@@ -32,7 +32,7 @@ public struct AppState {
         stack = PaneStack(make: make)
     }
 
-    /// The panes of this issue: Home's demo screen, and empty lists elsewhere.
+    /// The panes without a server: Home's welcome screen, and empty lists elsewhere.
     public static func placeholderPane(_ id: PaneID) -> any Pane {
         id == .home ? HomePane() : ListPane(id: id)
     }

@@ -1,4 +1,4 @@
-/// The concentric-ring logo drawn in braille cells (seed 000 Logo's Canvas fallback: five
+/// The concentric-ring logo drawn in braille cells (docs/design.md, "Braille logo": five
 /// rings, fading outwards, and a centre dot). A braille cell holds 2×4 dots; terminal cells
 /// are about twice as tall as wide, so the dots are square and the rings come out round.
 public enum BrailleLogo {
@@ -26,7 +26,7 @@ public enum BrailleLogo {
         }
     }
 
-    /// Ring 0 is the innermost (and the centre dot); outer rings fade, as the seed's opacity does.
+    /// Ring 0 is the innermost (and the centre dot); outer rings fade, as the web logo's opacity does.
     static func role(forRing ring: Int) -> ColorRole {
         switch ring {
         case 0, 1: return .accent

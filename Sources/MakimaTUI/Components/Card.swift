@@ -1,7 +1,7 @@
-/// A dashed-border card with an uppercase `TITLE//` in its top edge (seed 000 DashedBorder and
-/// the SYSTEM// / GLOSSARY// cards):
+/// A dashed-border card with an uppercase `TITLE//` in its top edge (docs/design.md, "Dashed
+/// card"), as Home's SYSTEM// and GLOSSARY// cards:
 ///
-///     ╭┄ SYSTEM// ┄┄┄┄┄┄┄┄ M0 + M1 ┄╮
+///     ╭┄ SYSTEM// ┄┄┄┄┄┄┄┄┄┄ SHELL ┄╮
 ///     ┆ text                        ┆
 ///     ╰┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄╯
 public enum Card {
@@ -52,7 +52,7 @@ public enum Card {
     }
 }
 
-/// Small inline badge (seed 000 Badge): `支配する · CONTROL SYSTEM` on the panel colour.
+/// Small inline badge (docs/design.md, "Badge"): `支配する · CONTROL SYSTEM` on the panel colour.
 public enum Badge {
     public static func line(text: String, subtitle: String?, context: RenderContext) -> StyledLine {
         let bg: ColorRole = .panel
@@ -72,8 +72,8 @@ public enum Badge {
     }
 }
 
-/// The subtle grid texture of makima.jp's background (seed 000 GridOverlay), as faint dots on
-/// a fixed lattice of the screen so panes that redraw do not make it crawl.
+/// The subtle grid texture of makima.jp's background (docs/design.md, "Grid texture"), as
+/// faint dots on a fixed lattice of the screen so panes that redraw do not make it crawl.
 public enum GridTexture {
     public static let columnSpacing = 6
     public static let rowSpacing = 3

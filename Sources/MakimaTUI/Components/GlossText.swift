@@ -1,4 +1,4 @@
-/// A Japanese term and its English gloss (seed 000 JapaneseLongPressText).
+/// A Japanese term and its English gloss (docs/design.md, "Japanese terms and glosses").
 public struct GlossTerm: Equatable, Hashable, Sendable {
     public var japanese: String
     public var english: String

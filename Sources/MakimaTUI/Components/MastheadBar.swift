@@ -15,7 +15,7 @@ public struct MastheadModel: Equatable, Sendable {
 }
 
 /// The top line: ring glyph, MAKIMA, then on the right the WS pill, server, version and clock
-/// (seed 000 MastheadBar). When the line is too narrow the less important parts go first:
+/// (docs/design.md, "Masthead"). When the line is too narrow the less important parts go first:
 /// version, ring glyph, clock, server label (shortened before it goes), MAKIMA. The pill
 /// always stays.
 public enum MastheadBar {

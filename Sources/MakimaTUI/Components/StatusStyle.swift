@@ -1,7 +1,7 @@
 import MakimaKit
 
-/// The colour each server status is drawn in (BRIEF: running accent, completed ok, failed
-/// danger, waiting muted). Unknown statuses are muted, never hidden.
+/// The colour each server status is drawn in (docs/design.md, "Status colours": running
+/// accent, completed ok, failed danger, waiting muted). Unknown statuses are muted, never hidden.
 public enum StatusStyle {
     public static func task(_ status: TaskStatus) -> ColorRole {
         switch status {

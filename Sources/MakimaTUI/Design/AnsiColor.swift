@@ -24,7 +24,7 @@ public struct AnsiRoleColor: Sendable, Hashable {
 
 /// The documented role → ANSI table (docs/themes.md). Two families, chosen by the theme's
 /// background: dark themes paint black and write light colours, light themes the reverse.
-/// Bright colours are used where the palette colour is light (the seed's status colours are
+/// Bright colours are used where the palette colour is light (the palette's status colours are
 /// Tailwind 400 shades), because the normal ones are dark on many terminals.
 public enum Ansi16Mapping {
     public static func dark(_ role: ColorRole) -> AnsiRoleColor {

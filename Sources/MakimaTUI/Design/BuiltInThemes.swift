@@ -1,7 +1,7 @@
 /// The themes compiled into the binary, so the app draws correctly when no `Themes/` directory
 /// is found. `Themes/*.theme` ship the same values; a test keeps them in lockstep.
 extension Theme {
-    /// The makima.jp palette, exact values of seed 000 `Palette.swift`.
+    /// The makima.jp palette, exact values (docs/design.md, "Palette").
     public static let makima = Theme(name: "makima") { role in
         switch role {
         case .background: ThemeColor(hex: 0x0C1729)

@@ -1,4 +1,4 @@
-/// The colour roles of the makima.jp palette (seed 000 Palette.swift). Everything drawn names
+/// The colour roles of the makima.jp palette (docs/design.md, "Palette"). Everything drawn names
 /// a role, never a colour: the theme and the terminal's capability decide the actual colour.
 public enum ColorRole: String, CaseIterable, Sendable, Hashable {
     case background

@@ -1,5 +1,5 @@
 /// Terminal text attributes. They stand in for font weights and styles, which a terminal
-/// does not have (BRIEF section 3). The renderer turns them into curses attributes.
+/// does not have (docs/design.md, "Typography"). The renderer turns them into curses attributes.
 public struct TextAttributes: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
 

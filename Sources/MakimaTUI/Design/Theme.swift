@@ -1,5 +1,5 @@
 /// A colour as a theme declares it: an RGB value and an opacity. Opacity is kept because the
-/// seed palette defines two roles as translucent (`foregroundMuted`, `borderMuted`).
+/// makima palette defines two roles as translucent (`foregroundMuted`, `borderMuted`).
 public struct ThemeColor: Sendable, Hashable {
     public var rgb: RGB
     /// 0...1; 1 is opaque.

@@ -1,5 +1,5 @@
 /// A text style: the role text is drawn in, the attributes that stand in for weight and
-/// slant, and whether it is uppercased (chrome and labels are, as in seed 000).
+/// slant, and whether it is uppercased (chrome and labels are; docs/design.md).
 public struct TextStyle: Sendable, Hashable {
     public var role: ColorRole
     public var attributes: TextAttributes
@@ -31,7 +31,7 @@ public struct TextStyle: Sendable, Hashable {
     }
 }
 
-/// The text styles of seed 000 `Typography.swift` and its components, in terminal form.
+/// The text styles of docs/design.md, "Typography": the makima.jp styles in terminal form.
 /// Font weights become bold; opacity (e.g. the unrevealed gloss at 40 %) becomes dim.
 public enum Typography {
     /// `NAV//`, `SYSTEM//`, section labels: mono, uppercase, tracked, in accent.
@@ -54,7 +54,7 @@ public enum Typography {
     public static let japanese = TextStyle(role: .foreground)
     /// The English gloss once revealed.
     public static let glossRevealed = TextStyle(role: .accent, uppercased: true)
-    /// The English gloss while hidden (seed: muted at 40 % opacity).
+    /// The English gloss while hidden (the web's muted at 40 % opacity).
     public static let glossHidden = TextStyle(role: .foregroundMuted, attributes: .dim, uppercased: true)
     /// Badge main text (`支配する`), on `.panel`, border in `.border`.
     public static let badge = TextStyle(role: .accent)

@@ -8,7 +8,7 @@ struct PaneQueries: Equatable {
     static let contractCycle: [ContractStatus?] = [nil, .active, .completed, .archived]
     static let taskCycle: [TaskStatus?] = [nil, .running, .pending, .queued, .completed, .failed]
 
-    /// BRIEF section 2: what Home is made of (the same lists `status` and `watch` use), plus
+    /// What Home is made of (docs/design.md, "Home"): the lists `status` and `watch` use, plus
     /// every task: "recent tasks" from the running list alone would only repeat the running ones.
     static let home: [ListQuery] = CacheBridge.homeQueries + [.tasks(status: nil, contractID: nil)]
 

@@ -26,15 +26,15 @@ extension StatusRow.Level {
     }
 }
 
-/// What Home shows. Today the seed's demo screen (logo, badge, SYSTEM// and GLOSSARY// cards);
-/// the data layer will add the composite dashboard's sections here.
+/// What Home shows: the welcome screen (logo, badge, SYSTEM// and GLOSSARY// cards) until a
+/// server is configured, then the composite dashboard (docs/design.md, "Home").
 public struct HomeViewModel: Equatable, Sendable {
     public var headline = "Mesh Orchestration Platform"
     public var tagline = "Makima is listening."
     public var statusAccessory = "SHELL"
     public var statusRows: [StatusRow] = []
     public var glossary: [GlossTerm] = GlossTerm.glossary
-    /// The live dashboard; nil shows the seed's demo screen (no server configured yet).
+    /// The live dashboard; nil shows the welcome screen (no server configured yet).
     public var mesh: HomeMeshModel?
     /// A line under the tagline of the demo screen (e.g. how to configure a server).
     public var notice: NoticeLine?
@@ -42,7 +42,7 @@ public struct HomeViewModel: Equatable, Sendable {
     public init(statusRows: [StatusRow] = []) { self.statusRows = statusRows }
 }
 
-/// Home: the RootView demo of seed 000 in cells.
+/// Home: the welcome screen or the live dashboard (docs/design.md, "Home").
 public struct HomePane: Pane {
     public let id = PaneID.home
     public var model: HomeViewModel
