@@ -18,11 +18,16 @@ BACKGROUND_BG="48;5;233"
 # No server here: the dashboard runs unconfigured, with config and cache in a scratch dir
 # (never the developer's own profile).
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
+SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
 
 t() { "${TMUX_CMD[@]}" "$@"; }
 # shellcheck source=lib/checks.bash
 source "Tests/e2e/lib/checks.bash"
-cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$SCRATCH"; }
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
 trap cleanup EXIT
 
 # start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
