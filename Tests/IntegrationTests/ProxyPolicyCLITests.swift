@@ -60,7 +60,7 @@ import Testing
         ]
         watch.standardOutput = FileHandle.nullDevice
         watch.standardError = FileHandle.nullDevice
-        try watch.run()
+        try SignalSafeSpawn.run(watch)
         defer {
             watch.interrupt()
             watch.waitUntilExit()
