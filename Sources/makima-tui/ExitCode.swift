@@ -50,6 +50,12 @@ enum Console {
         write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
+    /// One JSON document on stdout: under a locale that is not UTF-8, non-ASCII characters are
+    /// written as `\u` escapes (still the same JSON) rather than replaced.
+    static func json(_ text: String) {
+        FileHandle.standardOutput.write(Data((TerminalLocale.printableJSON(text) + "\n").utf8))
+    }
+
     /// As `out`, without adding a line break.
     static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(TerminalLocale.printable(text).utf8))

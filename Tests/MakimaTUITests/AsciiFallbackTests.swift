@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MakimaTUI
@@ -11,6 +12,15 @@ import Testing
         #expect(shown.hasPrefix("MK *4/6 >3 - ??0;x"))
         #expect(shown.split(separator: "\n").count == 3)
         #expect(shown.hasSuffix("\n~"))
+    }
+
+    @Test func jsonIsEscapedNotReplaced() throws {
+        let json = #"{"title":"契約 ĝ 😀","n":1}"#
+        let escaped = AsciiFallback.jsonEscaped(json)
+        #expect(escaped.utf8.allSatisfy { $0 < 0x80 })
+        #expect(escaped == #"{"title":"\u5951\u7d04 \u011d \ud83d\ude00","n":1}"#)
+        let decoded = try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: Any]
+        #expect(decoded?["title"] as? String == "契約 ĝ 😀")
     }
 
     @Test func asciiIsLeftAlone() {

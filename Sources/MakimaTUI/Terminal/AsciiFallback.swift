@@ -22,6 +22,24 @@ public enum AsciiFallback {
         }
     }
 
+    /// JSON text made ASCII without losing anything: every other character (they can only be
+    /// inside strings) becomes a `\uXXXX` escape, as a UTF-16 surrogate pair above U+FFFF.
+    public static func jsonEscaped(_ json: String) -> String {
+        if json.utf8.allSatisfy({ $0 < 0x80 }) { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out
+    }
+
     /// Every character of `text` made ASCII (line breaks and tabs kept).
     public static func text(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }

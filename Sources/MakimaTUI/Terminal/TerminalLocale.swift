@@ -26,4 +26,9 @@ public enum TerminalLocale {
     public static func printable(_ text: String) -> String {
         isUTF8 ? text : AsciiFallback.text(text)
     }
+
+    /// As `printable`, for JSON: escaped instead of replaced, so nothing is lost.
+    public static func printableJSON(_ json: String) -> String {
+        isUTF8 ? json : AsciiFallback.jsonEscaped(json)
+    }
 }
