@@ -33,12 +33,17 @@ let package = Package(
             dependencies: ["MakimaKit", "MakimaTUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .testTarget(name: "MakimaKitTests", dependencies: ["MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Helpers every test target shares (temporary directories, ...).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
-            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+            name: "MakimaKitTests", dependencies: ["MakimaKit", "TestSupport"], swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit", "TestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fixtures are scripts the tests run (e.g. a WebSocket peer), not sources or resources.
         .testTarget(
-            name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI"], exclude: ["Fixtures"],
+            name: "IntegrationTests", dependencies: ["MakimaKit", "MakimaTUI", "TestSupport"], exclude: ["Fixtures"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

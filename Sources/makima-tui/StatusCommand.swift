@@ -24,7 +24,7 @@ enum StatusCommand {
             var staleSince: Date?
             let summary: MeshSummary
             if inv.has("--cached") {
-                guard let cached = cachedSummary(client.profile) else {
+                guard let cached = await cachedSummary(client.profile) else {
                     throw UsageError("nothing cached for \(server) yet (run the dashboard or `makima-tui watch` once)")
                 }
                 (summary, staleSince) = (cached.summary, cached.oldest)
@@ -46,6 +46,7 @@ enum StatusCommand {
         }
     }
 
+    @MainActor
     private static func cachedSummary(_ profile: ServerProfile) -> (summary: MeshSummary, oldest: Date)? {
         let (store, notice) = CacheSession.open(for: profile)
         if let notice { Console.error(notice) }

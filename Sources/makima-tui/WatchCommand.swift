@@ -31,7 +31,7 @@ enum WatchCommand {
         var nextPoll = Date.distantPast
         while !stop.requested {
             if Date() >= nextPoll {
-                for query in CacheBridge.homeQueries { engine.refresh(query) }
+                for query in MeshSummary.queries { engine.refresh(query) }
                 nextPoll = Date().addingTimeInterval(30)
             }
             for update in outbox.wait(until: min(nextPoll, Date().addingTimeInterval(1))) {

@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import TestSupport
 import Testing
 
 /// Every AuthStore transition against the dev server, with real files in a temp config dir.

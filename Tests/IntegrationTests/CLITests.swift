@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import TestSupport
 import Testing
 
 /// The built `makima-tui` binary run as a subprocess against the dev server.

@@ -23,6 +23,6 @@ import Testing
         #expect(hub.daemons.list.isStale)
         #expect(hub.daemons.onlineCount == 1)
         #expect(hub.daemons.list.fetchedAt == at)
-        #expect(HomeSummary(hub).runningTasks.map(\.displayTitle) == ["契約テスト"])
+        #expect(hub.tasks.running.map(\.displayTitle) == ["契約テスト"])
     }
 }

@@ -33,21 +33,23 @@ struct LiveListModelTests {
 
     @Test("f steps contracts through active, completed, archived, all; tasks through their statuses")
     func filters() {
-        var q = PaneQueries()
+        var contractFilter = PaneID.contracts.spec.filterCycle.first ?? nil
         var seen: [ContractStatus?] = []
         for _ in 0..<4 {
-            let stepped = q.next(.contracts)
+            let next = PaneRegistry.nextFilter(contractFilter, of: .contracts)
+            let stepped = next != nil
             #expect(stepped)
-            seen.append(q.contractStatus)
+            contractFilter = next ?? nil
+            seen.append(contractFilter.map(ContractStatus.init(rawValue:)))
         }
         #expect(seen == [.active, .completed, .archived, nil])
-        #expect(q.queries(for: .contracts) == [.contracts(status: nil)])
-        _ = q.next(.tasks)
-        #expect(q.queries(for: .tasks) == [.tasks(status: .running, contractID: nil)])
-        let daemonsHaveNone = !q.next(.daemons)
+        #expect(PaneID.contracts.spec.queries(contractFilter) == [.contracts(status: nil)])
+        let taskFilter = PaneRegistry.nextFilter(PaneID.tasks.spec.filterCycle.first ?? nil, of: .tasks) ?? nil
+        #expect(PaneID.tasks.spec.queries(taskFilter) == [.tasks(status: .running, contractID: nil)])
+        let daemonsHaveNone = PaneRegistry.nextFilter(nil, of: .daemons) == nil
         #expect(daemonsHaveNone)
         #expect(
-            Set(PaneQueries.home) == [
+            Set(PaneID.home.spec.queries(nil)) == [
                 .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
                 .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
             ])

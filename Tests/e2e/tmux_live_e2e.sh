@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the live dashboard: the dev server (seed 5, no simulation) and the real
 # binary in tmux 120×40. Home shows the seeded numbers, the pill goes ONLINE and comes back
-# after a dropped WebSocket, a failed task raises a toast, a deep link opens a task's output,
+# after a dropped WebSocket, a failed task raises a toast, Home's RUNNING count follows 20
+# status changes within a second each, a deep link opens a task's output,
 # a refused key shows the banner, and with the server gone a restart paints the cached numbers
 # marked STALE. The API key must never be on screen. Captures are polled with a timeout.
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
@@ -121,6 +122,46 @@ expect "a failed task raises a toast naming it" live wait_for live "● Task fai
 expect "Home counts one running task fewer" live wait_for live "$((running - 1)) RUNNING"
 t send-keys -t live r
 expect "r refreshes Home and the fresh running list is written to the cache" live wait_until cached_running_is $((running - 1))
+
+# --- Home's RUNNING follows status events ------------------------------------------------------
+# 20 status changes (10 new pending tasks, each set running and then completed); after each,
+# Home's RUNNING count must equal the server's within one second, with no poll or key press.
+SYNC_LIMIT_MS=${E2E_SYNC_LIMIT_MS:-1000}
+# running_shown_within N START_MS: ms from START_MS (taken when the server answered the
+# change, so it has happened) until Home shows "N RUNNING" (polled every 20 ms), or 99999.
+running_shown_within() {
+  local start=$2 now
+  while :; do
+    now=$(date +%s%3N)
+    if capture live | grep -qE -- "(^|[^0-9])$1 RUNNING"; then echo $((now - start)); return; fi
+    [ $((now - start)) -gt $((SYNC_LIMIT_MS * 5)) ] && { echo 99999; return; }
+    sleep 0.02
+  done
+}
+fresh=()
+for i in $(seq 1 10); do fresh+=("$(dev POST "/_dev/task?status=pending&title=e2e-sync-$i" | json 'd["id"]')"); done
+worst=0
+late=0
+mismatched=0
+base=$(dev GET /_dev/seeded | json 'd["running_tasks"]')
+for id in "${fresh[@]}"; do
+  for status in running completed; do
+    dev POST "/_dev/task/$id/status?status=$status" >/dev/null
+    t0=$(date +%s%3N)
+    # The count the server must now have; asked of the server only after the screen check,
+    # so the timing is the dashboard's, not python's start-up on a loaded machine.
+    if [ "$status" = running ]; then want=$((base + 1)); else want=$base; fi
+    ms=$(running_shown_within "$want" "$t0")
+    server_running=$(dev GET /_dev/seeded | json 'd["running_tasks"]')
+    [ "$server_running" -eq "$want" ] || { mismatched=$((mismatched + 1)); echo "# server has $server_running running, expected $want"; }
+    [ -n "${E2E_VERBOSE:-}" ] && echo "# $status ${ms} ms"
+    [ "$ms" -gt "$worst" ] && worst=$ms
+    [ "$ms" -gt "$SYNC_LIMIT_MS" ] && late=$((late + 1)) && echo "# $id -> $status: $want RUNNING shown after ${ms} ms"
+  done
+done
+echo "# Home's RUNNING after 20 status changes: slowest ${worst} ms (limit ${SYNC_LIMIT_MS} ms)"
+no_late_count() { [ "$late" -eq 0 ] && [ "$mismatched" -eq 0 ]; }
+expect "Home's RUNNING equals the server's within ${SYNC_LIMIT_MS} ms of each of 20 status changes" live no_late_count
 
 # --- Deep link ------------------------------------------------------------------------------
 start deep "makima://task/$task"

@@ -18,9 +18,12 @@ public final class ContractsStore {
     public var details: [String: Contract] = [:]
     public init() {}
     public func list(_ status: ContractStatus?) -> ListState<Contract> { lists[status] ?? ListState() }
-    /// Active contracts from the best list we have: the `active` filter, else the unfiltered one.
+    /// Active contracts from the best list we have: the `active` filter, else the unfiltered
+    /// one; either way only those whose status says active (a server may ignore the filter).
     public var active: [Contract] {
-        if let l = lists[.some(.active)], l.hasLoaded || !l.items.isEmpty { return l.items }
+        if let l = lists[.some(.active)], l.hasLoaded || !l.items.isEmpty {
+            return l.items.filter { $0.status == .active }
+        }
         return list(nil).items.filter { $0.status == .active }
     }
 }
@@ -41,6 +44,11 @@ public final class TasksStore {
     public init() {}
 
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
+
+    /// The tasks running now: the `running` list, as status events keep it (a task that starts
+    /// is added at once, one that ends leaves at once), counting only items whose status says
+    /// running (a server may ignore the filter).
+    public var running: [MeshTask] { list(.init(status: .running)).items.filter { $0.status == .running } }
 
     /// The newest `count` tasks we know of, across every list.
     public func recent(_ count: Int) -> [MeshTask] {
@@ -68,13 +76,25 @@ public final class TasksStore {
         }
     }
 
-    /// Status events move a task between filtered lists without waiting for the next poll.
+    /// Status events move a task between filtered lists without waiting for the next poll: it
+    /// leaves the lists whose status filter it no longer matches and joins (at the top) the
+    /// loaded lists it now matches.
     private func updateStatus(_ id: String, _ status: TaskStatus, at: Date?) {
+        var known = details[id] ?? lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
+        known?.status = status
+        if let at { known?.updatedAt = at }
+        let task = known ?? MeshTask(id: id, status: status, updatedAt: at)
         for (filter, var l) in lists {
-            guard let i = l.items.firstIndex(where: { $0.id == id }) else { continue }
-            l.items[i].status = status
-            if let at { l.items[i].updatedAt = at }
-            if let f = filter.status, f != status { l.items.remove(at: i) }
+            let matches =
+                (filter.status == nil || filter.status == status)
+                && (filter.contractID == nil || filter.contractID == task.contractID)
+            if let i = l.items.firstIndex(where: { $0.id == id }) {
+                if matches { l.items[i] = task } else { l.items.remove(at: i) }
+            } else if matches && l.hasLoaded {
+                l.items.insert(task, at: 0)
+            } else {
+                continue
+            }
             lists[filter] = l
         }
     }
@@ -85,10 +105,11 @@ public final class DirectivesStore {
     public var list = ListState<Directive>()
     public var pending = ListState<Directive>()
     public init() {}
-    public var pendingQuestionCount: Int {
-        let source = pending.hasLoaded ? pending.items : list.items
-        return source.filter(\.hasPendingQuestion).count
+    /// Directives waiting on a supervisor question: the `pending` list once loaded, else the full one.
+    public var pendingQuestions: [Directive] {
+        (pending.hasLoaded ? pending.items : list.items).filter(\.hasPendingQuestion)
     }
+    public var pendingQuestionCount: Int { pendingQuestions.count }
 }
 
 @MainActor @Observable
@@ -97,7 +118,11 @@ public final class ListenStore {
     public var latest = ListState<ListenSession>()
     public var details: [String: ListenSession] = [:]
     public init() {}
-    public var latestSession: ListenSession? { latest.items.first ?? list.items.first }
+    /// The most recently started session, from the `limit=1` list once loaded, else the full one.
+    public var latestSession: ListenSession? {
+        (latest.hasLoaded || list.items.isEmpty ? latest.items : list.items)
+            .max { ($0.startedAt ?? .distantPast) < ($1.startedAt ?? .distantPast) }
+    }
 }
 
 @MainActor @Observable

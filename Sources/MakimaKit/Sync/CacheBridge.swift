@@ -32,60 +32,26 @@ public struct CacheBridge: Sendable {
 
     /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal.
     public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
-        let key = query.description
-        switch payload {
-        case .daemons(let d): try cache.replaceDaemons(d, fetchedAt: fetchedAt, query: key)
-        case .contracts(let c): try cache.replaceContracts(c, fetchedAt: fetchedAt, query: key)
-        case .tasks(let t): try cache.replaceTasks(t, fetchedAt: fetchedAt, query: key)
-        case .directives(let d): try cache.replaceDirectives(d, fetchedAt: fetchedAt, query: key)
-        case .listenSessions(let s): try cache.replaceListenSessions(s, fetchedAt: fetchedAt, query: key)
-        }
+        try query.resource.store(payload, in: cache, query: query.description, fetchedAt: fetchedAt)
     }
 
     private func load(_ q: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
-        let key = q.description
-        switch q {
-        case .daemons: return try cache.loadDaemons(query: key).map { (.daemons($0.items), $0.fetchedAt) }
-        case .contracts: return try cache.loadContracts(query: key).map { (.contracts($0.items), $0.fetchedAt) }
-        case .tasks: return try cache.loadTasks(query: key).map { (.tasks($0.items), $0.fetchedAt) }
-        case .directives: return try cache.loadDirectives(query: key).map { (.directives($0.items), $0.fetchedAt) }
-        case .listenSessions:
-            return try cache.loadListenSessions(query: key).map { (.listenSessions($0.items), $0.fetchedAt) }
-        }
+        try q.resource.load(from: cache, query: q.description)
     }
 }
 
 extension CacheBridge {
-    /// The Home numbers from the cache alone (no network), with the age of the oldest part;
-    /// nil when nothing was ever cached for this server.
+    /// The Home numbers from the cache alone (no network), counted by the same rule as the
+    /// dashboard, with the age of the oldest part; nil when nothing was ever cached.
+    @MainActor
     public func cachedSummary() -> (summary: MeshSummary, oldest: Date)? {
-        var daemons: [Daemon] = []
-        var running: [MeshTask] = []
-        var contracts: [Contract] = []
-        var directives: [Directive] = []
-        var sessions: [ListenSession] = []
+        let hub = StoreHub()
         var oldest: Date?
-        for case .list(_, let payload, let at, _) in cachedUpdates(for: Self.homeQueries).updates {
-            oldest = min(oldest ?? at, at)
-            switch payload {
-            case .daemons(let d): daemons = d
-            case .tasks(let t): running = t
-            case .contracts(let c): contracts = c
-            case .directives(let d): directives = d
-            case .listenSessions(let s): sessions = s
-            }
+        for update in cachedUpdates(for: MeshSummary.queries).updates {
+            if case .list(_, _, let at, _) = update { oldest = min(oldest ?? at, at) }
+            hub.apply(update)
         }
         guard let oldest else { return nil }
-        return (
-            MeshSummary(
-                daemons: daemons, runningTasks: running, contracts: contracts, pendingDirectives: directives,
-                listenSessions: sessions), oldest
-        )
+        return (MeshSummary(hub), oldest)
     }
-
-    /// The lists `status` and Home need, in one place so `watch` and the dashboard agree.
-    public static let homeQueries: [ListQuery] = [
-        .daemons, .tasks(status: .running, contractID: nil), .contracts(status: nil),
-        .directives(pendingOnly: true), .listenSessions(limit: 1),
-    ]
 }

@@ -7,23 +7,8 @@ public struct MeshFetcher: Sendable {
     public init(client: APIClient) { self.client = client }
 
     public func list(_ query: ListQuery) throws -> ListPayload {
-        switch query {
-        case .daemons:
-            return .daemons(try client.getBlocking(ListEnvelope<Daemon>.self, .daemons).items)
-        case .contracts(let status):
-            return .contracts(try client.getBlocking(ListEnvelope<Contract>.self, .contracts(status: status)).items)
-        case .tasks(let status, let contractID):
-            return .tasks(
-                try client.getBlocking(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID))
-                    .items)
-        case .directives(let pendingOnly):
-            return .directives(
-                try client.getBlocking(ListEnvelope<Directive>.self, .directives(pending: pendingOnly ? true : nil))
-                    .items)
-        case .listenSessions(let limit):
-            return .listenSessions(
-                try client.getBlocking(ListEnvelope<ListenSession>.self, .listenSessions(limit: limit)).items)
-        }
+        let (resource, endpoint) = query.route
+        return try resource.fetch(endpoint, with: client)
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {

@@ -13,6 +13,8 @@ public final class SyncEngine: Sendable {
         public var startedAt = Date()
         /// Follow only these tasks (for `logs --follow`); nil follows the whole mesh.
         public var onlyTasks: Set<String>?
+        /// How background jobs start (the pipeline's hole fills, the coordinator's fetches, details).
+        public var spawner = Spawner.threads
         public init() {}
     }
 
@@ -23,6 +25,7 @@ public final class SyncEngine: Sendable {
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
     private let cacheWriter: BatchWriter<TaskEvent>?
+    private let spawner: Spawner
 
     /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
     public init(
@@ -30,6 +33,8 @@ public final class SyncEngine: Sendable {
         options: Options = Options(), lastSeen: [String: Int]? = nil
     ) throws(WebSocketSetupError) {
         self.outbox = outbox
+        let spawner = options.spawner
+        self.spawner = spawner
         let fetcher = MeshFetcher(client: client)
         self.fetcher = fetcher
         let bridge = cache.map(CacheBridge.init(cache:))
@@ -50,7 +55,8 @@ public final class SyncEngine: Sendable {
                 writer?.enqueue(events)
                 outbox.post(.events(events))
             },
-            onNotifications: { outbox.post(.notifications($0)) })
+            onNotifications: { outbox.post(.notifications($0)) },
+            spawn: { spawner.run($0) })
         self.pipeline = pipeline
         guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
             throw .invalidURL("no WebSocket URL for this server")
@@ -77,7 +83,8 @@ public final class SyncEngine: Sendable {
                 return payload
             },
             classify: MeshFetcher.classify,
-            deliver: { outbox.post($0) })
+            deliver: { outbox.post($0) },
+            spawn: { spawner.run($0) })
     }
 
     /// Cached snapshots for the first frame (before any network answer), marked stale.
@@ -105,9 +112,6 @@ public final class SyncEngine: Sendable {
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }
 
-    /// After re-authentication: polling may resume.
-    public func resumePolling() { coordinator.resume() }
-
     /// The user's "reconnect now" key.
     public func retryNow() { supervisor.retryNow() }
 
@@ -134,7 +138,7 @@ public final class SyncEngine: Sendable {
         let outbox = self.outbox
         let cache = self.cache
         let after = max(0, beforeSeq - 1 - count)
-        Thread.detachNewThread {
+        spawner.run {
             var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
                 .filter { $0.seq < beforeSeq }
             if events.first?.seq != after + 1 {
@@ -149,7 +153,7 @@ public final class SyncEngine: Sendable {
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
-        Thread.detachNewThread {
+        spawner.run {
             do {
                 switch link {
                 case .task(let id): outbox.post(.task(try fetcher.task(id: id)))

@@ -6,17 +6,7 @@ public enum PaneID: String, CaseIterable, Sendable, Hashable {
     public var title: String { rawValue.uppercased() }
 
     /// Label used when the NAV// strip is too narrow for full titles.
-    public var shortTitle: String {
-        switch self {
-        case .home: return "HOME"
-        case .contracts: return "CNTR"
-        case .tasks: return "TASK"
-        case .directives: return "DIR"
-        case .daemons: return "DMN"
-        case .listen: return "LSTN"
-        case .settings: return "SET"
-        }
-    }
+    public var shortTitle: String { spec.shortTitle }
 
     /// The number key that jumps here (1–7).
     public var number: Int { (PaneID.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -27,13 +17,5 @@ public enum PaneID: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The Japanese term shown beside the pane's header, if it has one.
-    public var term: GlossTerm? {
-        switch self {
-        case .home: return .control
-        case .contracts: return .contracts
-        case .directives: return .directives
-        case .listen: return .listen
-        case .tasks, .daemons, .settings: return nil
-        }
-    }
+    public var term: GlossTerm? { spec.term }
 }

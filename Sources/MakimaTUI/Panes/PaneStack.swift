@@ -11,7 +11,6 @@ public struct PaneStack {
     }
 
     public var top: any Pane { panes[panes.count - 1] }
-    public var depth: Int { panes.count }
     public var ids: [PaneID] { panes.map(\.id) }
 
     /// Goes to a top-level pane: back down the stack if it is there, else on top of it.

@@ -30,15 +30,6 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
-    /// Sets only the background of the cells in `rect`, keeping text and foreground.
-    public mutating func paintBackground(_ rect: Rect, _ role: ColorRole) {
-        let r = rect.intersection(bounds)
-        guard !r.isEmpty else { return }
-        for y in r.y..<r.maxY {
-            for x in r.x..<r.maxX { cells[y * width + x].style.bg = role }
-        }
-    }
-
     /// Writes `text` from (x, y) to the right, never past `maxX` (exclusive) nor the buffer's
     /// edge. Zero-width clusters are skipped. Returns the column after the last cell written.
     @discardableResult

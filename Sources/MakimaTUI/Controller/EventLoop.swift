@@ -1,15 +1,19 @@
 import CNcursesShim
 import Glibc
 
-/// The UI thread's loop: `poll()` over stdin and the wake pipe (signals and the `UIBus` write
-/// to it), a timeout set by the earliest timer, and a redraw only when something changed,
-/// at most 30 frames a second. An idle dashboard wakes once a minute for its clock.
+/// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
+/// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
+/// changed, at most 30 frames a second. An idle dashboard wakes once a minute for its clock.
+///
+/// Each turn is `step(now:)` (timers, bus jobs, queued input, a frame if due) around one
+/// `poll()`; tests call `step` themselves on a `MemoryTerminal` with their own clock.
 @MainActor
 final class EventLoop {
     var app: AppState
-    let screen: NcursesScreen
-    let backend: NcursesBackend
+    let terminal: any DashboardTerminal
     let wake: WakePipe
+    /// Monotonic seconds: the one clock deadlines are measured on (tests pass their own).
+    let clock: @MainActor () -> Double
     let bus: UIBus
     var timers = TimerList()
     private(set) var dirty = true
@@ -19,16 +23,21 @@ final class EventLoop {
     private var pill = PillCountdown()
     /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
+    /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
+    var beforeDraw: (@MainActor () -> Void)?
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
     private(set) var wakeups = 0
 
-    init(app: AppState, screen: NcursesScreen, backend: NcursesBackend, wake: WakePipe, bus: UIBus) {
+    init(
+        app: AppState, terminal: any DashboardTerminal, wake: WakePipe, bus: UIBus,
+        clock: @escaping @MainActor () -> Double = Clocks.monotonic
+    ) {
         self.app = app
-        self.screen = screen
-        self.backend = backend
+        self.terminal = terminal
         self.wake = wake
         self.bus = bus
+        self.clock = clock
     }
 
     func setNeedsDisplay() { dirty = true }
@@ -38,17 +47,14 @@ final class EventLoop {
     func run() -> Int32 {
         tickClock()
         while exitCode == nil {
-            var now = Clocks.monotonic()
+            var now = clock()
             for action in timers.takeDue(now: now) { action() }
             if app.tick(now: now) { dirty = true }
             if app.quitRequested { break }
-            if dirty && now - lastFrameAt >= Self.frameInterval {
-                draw()
-                now = Clocks.monotonic()
-                lastFrameAt = now
-            }
+            drawIfDue(now: now)
+            now = clock()
             var fds = [
-                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: terminal.inputFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 2, pollTimeout(now: now))
@@ -59,7 +65,9 @@ final class EventLoop {
             }
             handleSignals()
             if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
-            if bus.runPending() > 0 { dirty = true }
+            // Jobs that change the screen say so (`setNeedsDisplay`): a store change no pane
+            // on screen reads draws nothing.
+            bus.runPending()
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 exitCode = 1  // the terminal went away
                 break
@@ -73,6 +81,26 @@ final class EventLoop {
         return exitCode ?? 0
     }
 
+    /// One turn without `poll()`: due timers, posted jobs, queued input, then a frame if one is
+    /// due. Returns true when a frame was drawn.
+    @discardableResult
+    func step(now: Double) -> Bool {
+        for action in timers.takeDue(now: now) { action() }
+        if app.tick(now: now) { dirty = true }
+        bus.runPending()
+        readInput()
+        deliverRequests()
+        return drawIfDue(now: now)
+    }
+
+    @discardableResult
+    private func drawIfDue(now: Double) -> Bool {
+        guard dirty && now - lastFrameAt >= Self.frameInterval else { return false }
+        draw()
+        lastFrameAt = now
+        return true
+    }
+
     /// Milliseconds until the next thing to do, or -1 to sleep until input.
     private func pollTimeout(now: Double) -> Int32 {
         var deadline = timers.nextDeadline
@@ -84,27 +112,28 @@ final class EventLoop {
     }
 
     private func draw() {
+        beforeDraw?()
         if app.fullRedrawRequested {
             app.fullRedrawRequested = false
-            backend.invalidate()
+            terminal.invalidate()
         }
-        refreshPill(now: Clocks.monotonic())
-        let size = screen.size
-        backend.flush(app.render(width: size.width, height: size.height))
+        refreshPill(now: clock())
+        let size = terminal.size
+        terminal.flush(app.render(width: size.width, height: size.height))
         dirty = false
         frames += 1
     }
 
     private func readInput() {
-        while let input = screen.read() {
+        while let input = terminal.read() {
             switch input {
             case .resize:
                 // curses already knows the new size (resizeterm queues KEY_RESIZE itself):
                 // resizing again here would queue another one, forever.
-                backend.invalidate()
+                terminal.invalidate()
                 dirty = true
             case .key(let key):
-                if app.handle(key, now: Clocks.monotonic()) { dirty = true }
+                if app.handle(key, now: clock()) { dirty = true }
                 if app.fullRedrawRequested { dirty = true }
                 if app.quitRequested { return }
             }
@@ -126,8 +155,8 @@ final class EventLoop {
     }
 
     private func resize() {
-        screen.syncSizeWithTerminal()
-        backend.invalidate()
+        terminal.syncSize()
+        terminal.invalidate()
         dirty = true
     }
 
@@ -139,7 +168,7 @@ final class EventLoop {
             app.masthead.clock = clock.text
             dirty = true
         }
-        timers.schedule("clock", at: Clocks.monotonic() + clock.secondsToNextMinute) { [unowned self] in
+        timers.schedule("clock", at: self.clock() + clock.secondsToNextMinute) { [unowned self] in
             self.tickClock()
         }
     }
@@ -147,8 +176,8 @@ final class EventLoop {
     /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a
     /// second while it runs), so the sync engine posts only state changes.
     func setConnectionPill(_ state: ConnectionPillState) {
-        pill.set(state, now: Clocks.monotonic())
-        refreshPill(now: Clocks.monotonic())
+        pill.set(state, now: clock())
+        refreshPill(now: clock())
         dirty = true
     }
 

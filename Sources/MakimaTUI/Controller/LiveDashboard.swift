@@ -2,17 +2,24 @@ import Foundation
 import MakimaKit
 
 /// Binds the terminal shell to the sync engine and the stores: engine updates are applied to
-/// the `StoreHub` on the UI thread, view models are rebuilt for what changed, keys become
-/// refreshes, reconnects and drill-downs. Idle costs nothing but timers: Home's 30 s poll
+/// the `StoreHub` on the UI thread, the panes that read what changed are marked dirty by
+/// observation (`PaneBindings`) and rebuilt before the next frame, keys become refreshes,
+/// reconnects and drill-downs (each pane's part is its `PaneRegistry` entry). Idle costs nothing but timers: Home's 30 s poll
 /// (only while Home is on screen) and a toast's 5 s.
 @MainActor
 public final class LiveDashboard {
     let session: DashboardSession
     let setup: LiveSetup
     let hub = StoreHub()
-    private(set) var engine: SyncEngine?
+    private(set) var engine: (any DashboardEngine)?
     private(set) var cache: CacheStore?
-    var queries = PaneQueries()
+    private let makeEngine: EngineFactory
+    /// Each pane's current filter (absent: the first of its cycle).
+    var filters: [PaneID: String?] = [:]
+    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] id in
+        guard let self, self.session.topPane.id == id, !(self.session.topPane is TaskOutputPane) else { return }
+        self.session.setNeedsDisplay()
+    }
     var toasts = ToastQueue()
     var output: OutputView?
     private(set) var unauthorized = false
@@ -21,7 +28,6 @@ public final class LiveDashboard {
     /// Every task title seen this run: a toast names a task even after it left every list.
     var taskTitles: [String: String] = [:]
     let tmux: TmuxNotifier?
-    static let homePollSeconds = 30.0
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -41,14 +47,16 @@ public final class LiveDashboard {
 
     @MainActor private final class Holder { var live: LiveDashboard? }
 
-    init(session: DashboardSession, setup: LiveSetup) {
+    init(session: DashboardSession, setup: LiveSetup, makeEngine: @escaping EngineFactory = LiveSyncEngine.factory) {
         self.session = session
         self.setup = setup
+        self.makeEngine = makeEngine
         tmux = TmuxNotifier(environment: setup.environment)
     }
 
     func start() {
         session.onRequest = { [weak self] in self?.handle($0) }
+        session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         guard case .configured(let client, let key, _, let cacheKey) = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 session.updateHome { $0.notice = NoticeLine(message, level: .warn) }
@@ -68,7 +76,7 @@ public final class LiveDashboard {
         let bus = session.bus
         let outbox = SyncOutbox(wake: { bus.post { sink.drain() } })
         do {
-            engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox)
+            engine = try makeEngine(client, key, cache, outbox)
         } catch {
             session.setBanner(NoticeLine("cannot connect: \(error)", level: .danger))
             return
@@ -79,7 +87,7 @@ public final class LiveDashboard {
         apply(engine?.cachedSnapshot() ?? [])
         for n in notices { toast(NoticeLine(n, level: .warn)) }
         engine?.start()
-        homeShown()
+        poll(session.topPane.id)
         openDeepLink()
     }
 
@@ -104,8 +112,9 @@ public final class LiveDashboard {
             engine.retryNow()
         case .openRow(let pane, let rowID): openRow(pane, rowID)
         case .nextFilter(let pane):
-            guard queries.next(pane) else { return }
-            rebuild([pane])
+            guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
+            filters[pane] = .some(next)
+            bindings.markDirty(pane)
             refresh(pane, force: false)
         case .loadOlderOutput(let id):
             guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
@@ -113,11 +122,14 @@ public final class LiveDashboard {
         }
     }
 
+    /// The pane's current filter value.
+    func filter(_ pane: PaneID) -> String? { filters[pane] ?? pane.spec.filterCycle.first ?? nil }
+
     private func shown(_ pane: PaneID) {
         if !(session.topPane is TaskOutputPane) { output = nil }
-        if pane == .home { homeShown() } else { session.cancelTimer(id: "home-poll") }
-        rebuild([pane])
-        if pane != .home { refresh(pane, force: false) }
+        session.cancelTimer(id: "poll")
+        bindings.markDirty(pane)
+        poll(pane)
     }
 
     private func refreshCurrent() {
@@ -128,12 +140,12 @@ public final class LiveDashboard {
         }
         let pane = session.topPane.id
         refresh(pane, force: true)
-        rebuild([pane])
+        bindings.markDirty(pane)
     }
 
     func refresh(_ pane: PaneID, force: Bool) {
         guard let engine, !unauthorized else { return }
-        for q in queries.queries(for: pane) { engine.refresh(q, force: force) }
+        for q in pane.spec.queries(filter(pane)) { engine.refresh(q, force: force) }
     }
 
     private func explainNoConnection() {
@@ -144,14 +156,7 @@ public final class LiveDashboard {
     }
 
     private func openRow(_ pane: PaneID, _ rowID: String) {
-        switch pane {
-        case .tasks: openTask(rowID)
-        case .directives:
-            if let task = hub.directives.list.items.first(where: { $0.id == rowID })?.pendingQuestion?.taskID {
-                openTask(task)
-            }
-        default: break
-        }
+        if let task = pane.spec.openTask(hub, rowID) { openTask(task) }
     }
 
     private func openDeepLink() {
@@ -167,16 +172,17 @@ public final class LiveDashboard {
         }
     }
 
-    // MARK: Home polling and 401
+    // MARK: Polling and 401
 
-    /// Home is on screen: fetch its lists now and every 30 s while it stays there.
-    private func homeShown() {
-        refresh(.home, force: false)
-        guard engine != nil, !unauthorized else { return }
-        session.schedule(after: Self.homePollSeconds, id: "home-poll") { [weak self] in
-            guard let self, self.session.topPane is HomePane else { return }
-            self.homeShown()
-            self.rebuild([.home])  // ages move on even when a backed-off refresh is skipped
+    /// A pane is on screen: fetch its lists now, and again every `pollSeconds` while it stays
+    /// there (Home: 30 s).
+    private func poll(_ pane: PaneID) {
+        refresh(pane, force: false)
+        guard let seconds = pane.spec.pollSeconds, engine != nil, !unauthorized else { return }
+        session.schedule(after: seconds, id: "poll") { [weak self] in
+            guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
+            self.poll(pane)
+            self.bindings.markDirty(pane)  // ages move on even when a backed-off refresh is skipped
         }
     }
 
@@ -185,7 +191,7 @@ public final class LiveDashboard {
     func keyRefused() {
         guard !unauthorized else { return }
         unauthorized = true
-        session.cancelTimer(id: "home-poll")
+        session.cancelTimer(id: "poll")
         session.setBanner(NoticeLine(Self.refusedKey, level: .danger))
         setNetworkRow("KEY REFUSED", .danger)
     }

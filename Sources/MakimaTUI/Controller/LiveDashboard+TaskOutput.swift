@@ -23,7 +23,7 @@ extension LiveDashboard {
         // order, into the cache, and never twice.
         output?.historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
-        session.cancelTimer(id: "home-poll")
+        session.cancelTimer(id: "poll")
         session.push(TaskOutputPane(model: outputModel()))
         engine.loadDetail(.task(id))
     }

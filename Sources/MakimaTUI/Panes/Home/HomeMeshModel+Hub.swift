@@ -2,11 +2,11 @@ import Foundation
 import MakimaKit
 
 extension HomeMeshModel {
-    /// Home's cards from the stores: the same numbers `HomeSummary` gives, with how current
-    /// each section is. Pure: the same hub and `now` give the same model.
+    /// Home's cards from the stores: the numbers are `MeshSummary(hub)` (the rule `status`
+    /// uses too), with how current each section is. Pure: the same hub and `now` give the same model.
     @MainActor
     public static func from(_ hub: StoreHub, now: Date) -> HomeMeshModel {
-        let summary = HomeSummary(hub)
+        let summary = MeshSummary(hub)
         var m = HomeMeshModel()
 
         m.daemonsOnline = summary.daemonsOnline
@@ -14,21 +14,21 @@ extension HomeMeshModel {
         m.offlineHosts = hub.daemons.list.items.filter { !$0.status.isOnline }.map { oneLine($0.hostname ?? $0.id) }
         m.daemons = .of(hub.daemons.list, now: now)
 
-        m.runningCount = summary.runningTasks.count
-        m.recentTasks = summary.recentTasks.map {
+        m.runningCount = summary.runningTasks
+        m.recentTasks = hub.tasks.recent(3).map {
             TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status)
         }
         m.tasks = .of(hub.tasks.list(.init(status: .running)), now: now)
 
-        m.activeContractsCount = summary.activeContracts.count
-        m.topContracts = summary.activeContracts
+        m.activeContractsCount = summary.activeContracts
+        m.topContracts = hub.contracts.active
             .sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
             .prefix(3).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase)) }
         let activeList = hub.contracts.lists[.some(.active)]
         m.contracts = .of(
             activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
 
-        m.pendingQuestions = summary.pendingQuestions.map {
+        m.pendingQuestions = hub.directives.pendingQuestions.map {
             QuestionLine(
                 directive: oneLine($0.title),
                 question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"))
@@ -36,7 +36,7 @@ extension HomeMeshModel {
         let dir = hub.directives
         m.directives = .of(dir.pending.hasLoaded || !dir.list.hasLoaded ? dir.pending : dir.list, now: now)
 
-        if let l = summary.latestListen {
+        if let l = summary.latestListenSession {
             m.latestListen = ListenLine(
                 title: oneLine(l.title ?? l.id), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
                 preview: oneLine(l.transcriptPreview ?? ""))

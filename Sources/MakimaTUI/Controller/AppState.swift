@@ -24,17 +24,13 @@ public struct AppState {
 
     public init(
         masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
-        make: @escaping (PaneID) -> any Pane = AppState.placeholderPane
+        make: ((PaneID) -> any Pane)? = nil
     ) {
         self.masthead = masthead
         self.glyphs = glyphs
         self.keyMap = keyMap
-        stack = PaneStack(make: make)
-    }
-
-    /// The panes without a server: Home's welcome screen, and empty lists elsewhere.
-    public static func placeholderPane(_ id: PaneID) -> any Pane {
-        id == .home ? HomePane() : ListPane(id: id)
+        // Panes are made as `PaneRegistry` describes them unless a test says otherwise.
+        stack = PaneStack(make: make ?? { $0.spec.make() })
     }
 
     public var context: RenderContext { RenderContext(glyphs: glyphs, glossRevealed: gloss.revealed) }

@@ -2,10 +2,11 @@ import Foundation
 import MakimaKit
 
 extension LiveDashboard {
-    /// Applies a batch of engine updates to the stores, then rebuilds only the view models
-    /// they touched and only for what is on screen (a pane rebuilds when it is shown).
+    /// Applies a batch of engine updates to the stores. Which panes need a rebuild is not
+    /// decided here: the stores are observed (`PaneBindings`), so a pane is marked dirty by
+    /// the very properties its model read. What remains is what lives outside the stores:
+    /// the connection pill, the 401 banner, notices and toasts, the output view's flags.
     func apply(_ updates: [SyncUpdate]) {
-        var panes = Set<PaneID>()
         var outputChanged = false
         var notices: [String] = []
         let shownTask = output?.taskID
@@ -20,17 +21,10 @@ extension LiveDashboard {
             }
             hub.apply(update)
             switch update {
-            case .list(let q, let payload, _, _):
-                panes.formUnion(PaneQueries.panes(for: q))
-                if case .tasks(let tasks) = payload { for t in tasks { taskTitles[t.id] = oneLine(t.displayTitle) } }
-            case .listFailed(let q, _), .listLoading(let q):
-                panes.formUnion(PaneQueries.panes(for: q))
+            case .list(_, let payload, _, _):
+                for t in payload.items(as: MeshTask.self) ?? [] { taskTitles[t.id] = oneLine(t.displayTitle) }
             case .events(let events):
-                if events.contains(where: { if case .status = $0.payload { true } else { false } }) {
-                    panes.formUnion([.home, .tasks])
-                }
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
-                panes.insert(.settings)
             case .olderOutput(let id, _), .outputCaughtUp(let id):
                 if id == shownTask {
                     outputChanged = true
@@ -38,12 +32,10 @@ extension LiveDashboard {
                 }
             case .task(let t):
                 taskTitles[t.id] = oneLine(t.displayTitle)
-                panes.insert(.home)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
                 session.setConnectionPill(ConnectionPillState(status, now: Date()))
                 if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
-                panes.insert(.settings)
             case .unauthorized:
                 keyRefused()
                 if output != nil {
@@ -52,38 +44,37 @@ extension LiveDashboard {
                 }
             case .notice(let text):
                 notices.append(text)
-            case .contract, .listenSession, .notifications:
+            case .listFailed, .listLoading, .contract, .listenSession, .notifications:
                 break
             }
         }
+        // Panes that show engine facts outside the stores (Settings' counters) follow every batch.
+        for spec in PaneRegistry.all where spec.readsEngine { bindings.markDirty(spec.id) }
         // Back online: what is on screen is fetched now, not after the error backoff.
         if reconnected { refresh(session.topPane is TaskOutputPane ? .tasks : session.topPane.id, force: true) }
-        rebuild(panes)
         if outputChanged { rebuildOutput() }
         for n in notices { toast(NoticeLine(oneLine(n), level: .muted)) }
         announce(hub.notifications.takeToasts())
     }
 
-    /// Rebuilds the view models of `panes` that are on screen.
-    func rebuild(_ panes: Set<PaneID>) {
+    /// Rebuilds the pane on screen if the stores it read changed since its last build (called
+    /// just before a frame). The build runs inside observation tracking, which re-arms it.
+    func rebuildShown() {
         let top = session.topPane
-        guard !(top is TaskOutputPane), panes.contains(top.id) else { return }
-        let now = Date()
+        guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
+        let id = top.id
         guard case .configured = setup.access else {
-            if case .notConfigured(let message) = setup.access, top.id != .home {
-                session.updateList(top.id, ListPaneViewModel(emptyMessage: message))
+            bindings.build(id) {}
+            if case .notConfigured(let message) = setup.access, id != .home {
+                session.updateList(id, ListPaneViewModel(emptyMessage: message))
             }
             return
         }
-        switch top.id {
-        case .home: session.updateHome { $0.mesh = HomeMeshModel.from(hub, now: now) }
-        case .contracts:
-            session.updateList(.contracts, ListPaneModels.contracts(hub, status: queries.contractStatus, now: now))
-        case .tasks: session.updateList(.tasks, ListPaneModels.tasks(hub, status: queries.taskStatus, now: now))
-        case .directives: session.updateList(.directives, ListPaneModels.directives(hub, now: now))
-        case .daemons: session.updateList(.daemons, ListPaneModels.daemons(hub, now: now))
-        case .listen: session.updateList(.listen, ListPaneModels.listen(hub, now: now))
-        case .settings: session.updateList(.settings, settingsFacts().model)
+        let source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        let content = bindings.build(id) { id.spec.build(source) }
+        switch content {
+        case .home(let mesh): session.updateHome { $0.mesh = mesh }
+        case .list(let model): session.updateList(id, model)
         }
     }
 
@@ -99,6 +90,6 @@ extension LiveDashboard {
             cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
             counters: engine?.counters ?? StreamCounters(),
-            connectionsOpened: engine?.connectionStats.connectionsOpened ?? 0)
+            connectionsOpened: engine?.connectionsOpened ?? 0)
     }
 }

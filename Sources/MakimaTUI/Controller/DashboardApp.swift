@@ -55,10 +55,6 @@ public final class DashboardSession {
         loop.setNeedsDisplay()
     }
 
-    public func updateHome(_ model: HomeViewModel) {
-        updatePanes { $0.update(.home, as: HomePane.self) { $0.model = model } }
-    }
-
     /// Changes part of Home's model (the launcher's SYSTEM// rows stay as they are).
     public func updateHome(_ body: (inout HomeViewModel) -> Void) {
         updatePanes { $0.update(.home, as: HomePane.self) { body(&$0.model) } }
@@ -83,6 +79,12 @@ public final class DashboardSession {
         set { loop.requestHandler = newValue }
     }
 
+    /// Runs just before each frame is drawn (dirty view models are rebuilt there).
+    var onBeforeDraw: (@MainActor () -> Void)? {
+        get { loop.beforeDraw }
+        set { loop.beforeDraw = newValue }
+    }
+
     /// A line under NAV// on every pane until cleared (nil).
     public func setBanner(_ notice: NoticeLine?) {
         guard loop.app.banner != notice else { return }
@@ -99,13 +101,13 @@ public final class DashboardSession {
 
     /// Runs `action` on the UI thread after `seconds` (replacing a timer with the same id).
     public func schedule(after seconds: Double, id: String, _ action: @escaping @MainActor () -> Void) {
-        loop.timers.schedule("session." + id, at: Clocks.monotonic() + seconds, action)
+        loop.timers.schedule("session." + id, at: loop.clock() + seconds, action)
     }
 
     public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
-    public func bell() { loop.screen.bell() }
+    public func bell() { loop.terminal.bell() }
     public func quit() { loop.requestExit(0) }
 }
 
@@ -148,7 +150,8 @@ public enum DashboardApp {
         app.stack.update(.home, as: HomePane.self) { $0.model.statusRows = status }
 
         let bus = UIBus(wakePipe: wake)
-        let loop = EventLoop(app: app, screen: screen, backend: backend, wake: wake, bus: bus)
+        let loop = EventLoop(
+            app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
         loop.setConnectionPill(options.initialConnection)
         options.onStart?(session)

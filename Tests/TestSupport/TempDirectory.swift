@@ -1,15 +1,17 @@
 import Foundation
 
-/// A fresh directory under the system temp dir, removed when released.
-final class TempDirectory {
-    let path: String
+/// Helpers shared by every test target (the `TestSupport` target).
 
-    init() {
+/// A fresh directory under the system temp dir, removed when released.
+public final class TempDirectory {
+    public let path: String
+
+    public init() {
         path = NSTemporaryDirectory() + "makima-test-" + UUID().uuidString.lowercased()
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    func sub(_ name: String) -> String { path + "/" + name }
+    public func sub(_ name: String) -> String { path + "/" + name }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

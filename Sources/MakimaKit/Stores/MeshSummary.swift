@@ -1,0 +1,63 @@
+import Foundation
+
+/// The mesh in five numbers: Home's badge and cards, `makima-tui status` and `watch` all read
+/// them from a `StoreHub` through `init(_:)`, the one counting rule, so they cannot disagree.
+///
+/// Counts are made from the items themselves (a server that ignores a filter still gives
+/// right numbers): online = status online or busy, offline = every other daemon; running =
+/// the running list as status events keep it (`TasksStore.running`).
+public struct MeshSummary: Sendable, Equatable {
+    public var daemonsOnline: Int
+    public var daemonsOffline: Int
+    public var runningTasks: Int
+    public var activeContracts: Int
+    public var pendingQuestions: Int
+    public var latestListenSession: ListenSession?
+
+    public init(
+        daemonsOnline: Int, daemonsOffline: Int, runningTasks: Int, activeContracts: Int,
+        pendingQuestions: Int, latestListenSession: ListenSession?
+    ) {
+        self.daemonsOnline = daemonsOnline
+        self.daemonsOffline = daemonsOffline
+        self.runningTasks = runningTasks
+        self.activeContracts = activeContracts
+        self.pendingQuestions = pendingQuestions
+        self.latestListenSession = latestListenSession
+    }
+
+    /// The counting rule.
+    @MainActor
+    public init(_ hub: StoreHub) {
+        self.init(
+            daemonsOnline: hub.daemons.onlineCount, daemonsOffline: hub.daemons.offlineCount,
+            runningTasks: hub.tasks.running.count, activeContracts: hub.contracts.active.count,
+            pendingQuestions: hub.directives.pendingQuestionCount, latestListenSession: hub.listen.latestSession)
+    }
+
+    /// The lists the summary is made of (`status`, `watch` and Home fetch these).
+    public static let queries: [ListQuery] = [
+        .daemons, .tasks(status: .running, contractID: nil), .contracts(status: nil),
+        .directives(pendingOnly: true), .listenSessions(limit: 1),
+    ]
+
+    /// Fetches `queries` concurrently, files them in a fresh `StoreHub` and counts with `init(_:)`.
+    @MainActor
+    public static func fetch(using client: APIClient) async throws -> MeshSummary {
+        async let daemons = client.daemons()
+        async let tasks = client.tasks(status: .running)
+        async let contracts = client.contracts()
+        async let directives = client.directives(pending: true)
+        async let sessions = client.listenSessions(limit: 1)
+        let payloads: [ListPayload] = try await [
+            .daemons(daemons.items), .tasks(tasks.items), .contracts(contracts.items),
+            .directives(directives.items), .listenSessions(sessions.items),
+        ]
+        let hub = StoreHub()
+        let now = Date()
+        for (query, payload) in zip(queries, payloads) {
+            hub.apply(.list(query, payload, fetchedAt: now, fromCache: false))
+        }
+        return MeshSummary(hub)
+    }
+}

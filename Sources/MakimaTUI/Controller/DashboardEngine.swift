@@ -1,0 +1,52 @@
+import Foundation
+import MakimaKit
+
+/// What the controller asks of the sync engine. `SyncEngine` is the real one; controller
+/// tests use an engine that records the calls and lets them post `SyncUpdate`s themselves.
+@MainActor
+protocol DashboardEngine: AnyObject {
+    /// Where the engine's updates wait for the UI thread.
+    var outbox: SyncOutbox { get }
+    var counters: StreamCounters { get }
+    var connectionsOpened: Int { get }
+    func start()
+    func stop()
+    func cachedSnapshot() -> [SyncUpdate]
+    func cachedOutput(taskID: String) -> [TaskEvent]
+    func refresh(_ query: ListQuery, force: Bool)
+    func retryNow()
+    func follow(taskID: String)
+    func loadOlderOutput(taskID: String, beforeSeq: Int)
+    func loadDetail(_ link: DeepLink)
+}
+
+/// Makes the engine once the controller knows the server (the outbox wakes the UI bus).
+typealias EngineFactory =
+    @MainActor (APIClient, APIKey, CacheStore?, SyncOutbox) throws -> any DashboardEngine
+
+/// The real engine behind the protocol.
+@MainActor
+final class LiveSyncEngine: DashboardEngine {
+    let engine: SyncEngine
+
+    init(_ engine: SyncEngine) { self.engine = engine }
+
+    static let factory: EngineFactory = { client, key, cache, outbox in
+        LiveSyncEngine(try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox))
+    }
+
+    var outbox: SyncOutbox { engine.outbox }
+    var counters: StreamCounters { engine.counters }
+    var connectionsOpened: Int { engine.connectionStats.connectionsOpened }
+    func start() { engine.start() }
+    func stop() { engine.stop() }
+    func cachedSnapshot() -> [SyncUpdate] { engine.cachedSnapshot() }
+    func cachedOutput(taskID: String) -> [TaskEvent] { engine.cachedOutput(taskID: taskID) }
+    func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }
+    func retryNow() { engine.retryNow() }
+    func follow(taskID: String) { engine.follow(taskID: taskID) }
+    func loadOlderOutput(taskID: String, beforeSeq: Int) {
+        engine.loadOlderOutput(taskID: taskID, beforeSeq: beforeSeq)
+    }
+    func loadDetail(_ link: DeepLink) { engine.loadDetail(link) }
+}

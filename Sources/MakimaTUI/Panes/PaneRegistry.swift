@@ -1,0 +1,77 @@
+import Foundation
+import MakimaKit
+
+/// The dashboard's top-level panes, one entry each (the NAV// order is `PaneID`'s). Adding a
+/// list pane: a case in `PaneID`, an entry here, and its model builder beside its pane.
+enum PaneRegistry {
+    static let all: [PaneSpec] = [
+        PaneSpec(
+            id: .home, shortTitle: "HOME", term: .control,
+            // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
+            // use, plus every task: "recent tasks" from the running list alone would only
+            // repeat the running ones.
+            queries: { _ in MeshSummary.queries + [.tasks(status: nil, contractID: nil)] },
+            pollSeconds: 30,
+            build: { .home(HomeMeshModel.from($0.hub, now: $0.now)) },
+            make: { HomePane() }),
+        PaneSpec(
+            id: .contracts, shortTitle: "CNTR", term: .contracts,
+            filterCycle: [nil, "active", "completed", "archived"],
+            queries: { [.contracts(status: $0.map(ContractStatus.init(rawValue:)))] },
+            build: {
+                .list(
+                    ListPaneModels.contracts($0.hub, status: $0.filter.map(ContractStatus.init(rawValue:)), now: $0.now)
+                )
+            },
+            make: { ListPane(id: .contracts) }),
+        PaneSpec(
+            id: .tasks, shortTitle: "TASK", term: nil,
+            filterCycle: [nil, "running", "pending", "queued", "completed", "failed"],
+            queries: { [.tasks(status: $0.map(TaskStatus.init(rawValue:)), contractID: nil)] },
+            build: {
+                .list(ListPaneModels.tasks($0.hub, status: $0.filter.map(TaskStatus.init(rawValue:)), now: $0.now))
+            },
+            openTask: { _, row in row },
+            make: { ListPane(id: .tasks) }),
+        PaneSpec(
+            id: .directives, shortTitle: "DIR", term: .directives,
+            queries: { _ in [.directives(pendingOnly: false)] },
+            build: { .list(ListPaneModels.directives($0.hub, now: $0.now)) },
+            openTask: { hub, row in hub.directives.list.items.first { $0.id == row }?.pendingQuestion?.taskID },
+            make: { ListPane(id: .directives) }),
+        PaneSpec(
+            id: .daemons, shortTitle: "DMN", term: nil,
+            queries: { _ in [.daemons] },
+            build: { .list(ListPaneModels.daemons($0.hub, now: $0.now)) },
+            make: { ListPane(id: .daemons) }),
+        PaneSpec(
+            id: .listen, shortTitle: "LSTN", term: .listen,
+            queries: { _ in [.listenSessions(limit: nil)] },
+            build: { .list(ListPaneModels.listen($0.hub, now: $0.now)) },
+            make: { ListPane(id: .listen) }),
+        PaneSpec(
+            id: .settings, shortTitle: "SET", term: nil,
+            readsEngine: true,
+            build: { source in
+                // Read the connection inside tracking, so a link change marks Settings too.
+                _ = source.hub.connection.link
+                return .list(source.settings().model)
+            },
+            make: { ListPane(id: .settings) }),
+    ]
+
+    private static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+    static func spec(_ id: PaneID) -> PaneSpec {
+        guard let spec = byID[id] else { preconditionFailure("pane \(id) has no entry in PaneRegistry") }
+        return spec
+    }
+
+    /// The value after `value` in the pane's filter cycle (wrapping), or nil when it has none.
+    static func nextFilter(_ value: String?, of id: PaneID) -> String?? {
+        let cycle = spec(id).filterCycle
+        guard !cycle.isEmpty else { return nil }
+        let i = cycle.firstIndex(where: { $0 == value }) ?? -1
+        return .some(cycle[(i + 1) % cycle.count])
+    }
+}

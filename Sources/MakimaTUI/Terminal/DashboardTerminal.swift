@@ -1,0 +1,57 @@
+/// The terminal as the event loop sees it: input to read when `inputFD` is readable, a size,
+/// and frames out. `NcursesTerminal` is the real one; `MemoryTerminal` lets tests type keys
+/// and read the frames drawn.
+@MainActor
+protocol DashboardTerminal: AnyObject {
+    /// The descriptor `poll()` watches for input (stdin for the real terminal).
+    var inputFD: Int32 { get }
+    var size: (width: Int, height: Int) { get }
+    /// The next pending input, or nil when there is none (never blocks).
+    func read() -> TerminalInput?
+    func flush(_ buffer: CellBuffer)
+    /// Forgets what was shown so the next flush redraws every cell.
+    func invalidate()
+    /// Asks the kernel for the window size (after SIGWINCH).
+    func syncSize()
+    func bell()
+}
+
+/// ncurses on stdin/stdout.
+@MainActor
+final class NcursesTerminal: DashboardTerminal {
+    let screen: NcursesScreen
+    let backend: NcursesBackend
+
+    init(screen: NcursesScreen, backend: NcursesBackend) {
+        self.screen = screen
+        self.backend = backend
+    }
+
+    var inputFD: Int32 { 0 }
+    var size: (width: Int, height: Int) { screen.size }
+    func read() -> TerminalInput? { screen.read() }
+    func flush(_ buffer: CellBuffer) { backend.flush(buffer) }
+    func invalidate() { backend.invalidate() }
+    func syncSize() { screen.syncSizeWithTerminal() }
+    func bell() { screen.bell() }
+}
+
+/// A terminal in memory: keys typed by `type(_:)`, frames kept by a `MemoryBackend`.
+@MainActor
+final class MemoryTerminal: DashboardTerminal {
+    let backend: MemoryBackend
+    private var pending: [TerminalInput] = []
+    private(set) var bells = 0
+
+    init(width: Int = 120, height: Int = 40) { backend = MemoryBackend(width: width, height: height) }
+
+    /// Never readable: tests hand keys to the loop directly.
+    var inputFD: Int32 { -1 }
+    var size: (width: Int, height: Int) { backend.size }
+    func type(_ keys: [Key]) { pending += keys.map(TerminalInput.key) }
+    func read() -> TerminalInput? { pending.isEmpty ? nil : pending.removeFirst() }
+    func flush(_ buffer: CellBuffer) { backend.flush(buffer) }
+    func invalidate() { backend.invalidate() }
+    func syncSize() {}
+    func bell() { bells += 1 }
+}

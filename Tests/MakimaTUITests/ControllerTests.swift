@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+
+@testable import MakimaKit
+@testable import MakimaTUI
+
+/// An engine that records what the controller asked of it; updates come from the test
+/// through the same outbox a real engine posts to.
+@MainActor
+final class RecordingEngine: DashboardEngine {
+    let outbox: SyncOutbox
+    var counters = StreamCounters()
+    var connectionsOpened = 0
+    private(set) var refreshed: [(query: ListQuery, force: Bool)] = []
+    private(set) var followed: [String] = []
+    private(set) var retries = 0
+
+    init(outbox: SyncOutbox) { self.outbox = outbox }
+
+    func start() {}
+    func stop() {}
+    func cachedSnapshot() -> [SyncUpdate] { [] }
+    func cachedOutput(taskID: String) -> [TaskEvent] { [] }
+    func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
+    func retryNow() { retries += 1 }
+    func follow(taskID: String) { followed.append(taskID) }
+    func loadOlderOutput(taskID: String, beforeSeq: Int) {}
+    func loadDetail(_ link: DeepLink) {}
+    func forgetRefreshes() { refreshed.removeAll() }
+}
+
+/// The whole controller on a memory terminal: the real event loop (stepped by the test with its
+/// own clock), the real UI bus and wake pipe, the real stores and panes.
+@MainActor
+final class ControllerHarness {
+    final class Clock { var now = 1000.0 }
+    let clock = Clock()
+    let terminal = MemoryTerminal(width: 120, height: 40)
+    let loop: EventLoop
+    let session: DashboardSession
+    let live: LiveDashboard
+    private(set) var engine: RecordingEngine!
+    let cacheDir: URL
+
+    init() throws {
+        cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
+        let wake = try WakePipe()
+        let bus = UIBus(wakePipe: wake)
+        let app = AppState(
+            masthead: MastheadModel(serverLabel: "127.0.0.1", version: "0.1.0", pill: .idle, clock: "12:00"))
+        let clock = self.clock
+        loop = EventLoop(app: app, terminal: terminal, wake: wake, bus: bus, clock: { clock.now })
+        session = DashboardSession(bus: bus, loop: loop)
+        let key = APIKey("mk_controller_test_0001")!
+        let client = APIClient(
+            profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
+        let setup = LiveSetup(
+            access: .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
+            environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+        var made: RecordingEngine?
+        live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
+            let e = RecordingEngine(outbox: outbox)
+            made = e
+            return e
+        }
+        live.start()
+        engine = made
+        settle()
+    }
+
+    func cleanUp() {
+        live.stop()
+        try? FileManager.default.removeItem(at: cacheDir)
+    }
+
+    /// Posts updates the way the engine does (from its outbox, woken through the bus).
+    func post(_ updates: SyncUpdate...) {
+        for u in updates { engine.outbox.post(u) }
+        settle()
+    }
+
+    func type(_ keys: Key...) {
+        terminal.type(keys)
+        settle()
+    }
+
+    /// Steps the loop (one frame interval apart) until no job is left on the bus.
+    @discardableResult
+    func settle() -> Int {
+        var frames = 0
+        for _ in 0..<10 {
+            clock.now += EventLoop.frameInterval
+            if loop.step(now: clock.now) { frames += 1 }
+            if loop.bus.pendingCount == 0 && !loop.dirty { break }
+        }
+        return frames
+    }
+
+    func advance(_ seconds: Double) {
+        clock.now += seconds
+        settle()
+    }
+
+    var screen: String { terminal.backend.lines.joined(separator: "\n") }
+    func shows(_ text: String) -> Bool { terminal.backend.find(text) != nil }
+}
+
+func statusEvent(_ id: Int64, _ task: String, _ status: TaskStatus, seq: Int = 1) -> TaskEvent {
+    TaskEvent(
+        eventID: id, taskID: task, seq: seq, type: .status, ts: Date(),
+        payload: .status(status: status, previous: nil, reason: nil))
+}
+
+@MainActor @Suite("Controller on a memory terminal: updates and keys in, frames out")
+struct ControllerTests {
+    let at = Date()
+
+    @Test("Home's RUNNING count follows task.status events at once, with no poll")
+    func homeFollowsStatusEvents() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .tasks(status: .running, contractID: nil),
+                .tasks([MeshTask(id: "a", title: "alpha", status: .running)]),
+                fetchedAt: at, fromCache: false),
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks([
+                    MeshTask(id: "a", title: "alpha", status: .running),
+                    MeshTask(id: "b", title: "beta", status: .pending),
+                    MeshTask(id: "c", title: "gamma", status: .queued),
+                ]), fetchedAt: at, fromCache: false))
+        #expect(h.shows("1 RUNNING"), "\(h.screen)")
+        h.post(.events([statusEvent(1, "b", .running)]))
+        #expect(h.shows("2 RUNNING"), "\(h.screen)")
+        h.post(.events([statusEvent(2, "c", .running), statusEvent(3, "a", .completed, seq: 2)]))
+        #expect(h.shows("2 RUNNING"), "\(h.screen)")
+        #expect(h.live.hub.tasks.running.map(\.id).sorted() == ["b", "c"])
+        h.post(.events([statusEvent(4, "b", .failed, seq: 2), statusEvent(5, "c", .completed, seq: 2)]))
+        #expect(h.shows("0 RUNNING"), "\(h.screen)")
+        // The same rule `status` uses.
+        #expect(MeshSummary(h.live.hub).runningTasks == 0)
+    }
+
+    @Test("a store change the pane on screen does not read draws no frame; one it reads draws one")
+    func onlyReadersRedraw() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char("5"))  // daemons
+        let before = h.terminal.backend.flushCount
+        h.settle()
+        #expect(h.terminal.backend.flushCount == before)  // idle: no frame
+        h.post(.listenSession(ListenSession(id: "s", title: "x")))
+        #expect(h.terminal.backend.flushCount == before)  // Daemons does not read listen details
+        h.post(
+            .list(
+                .daemons, .daemons([Daemon(id: "d1", hostname: "host-one", status: .online)]), fetchedAt: at,
+                fromCache: false))
+        #expect(h.terminal.backend.flushCount == before + 1)
+        #expect(h.shows("host-one"), "\(h.screen)")
+    }
+
+    @Test("back online after a loss: the pane on screen is fetched again at once, forced")
+    func reconnectRefresh() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char("5"))
+        h.post(.connection(ConnectionStatus(phase: .online)))
+        h.engine.forgetRefreshes()
+        h.post(.connection(ConnectionStatus(phase: .offline(nextRetry: nil), lastError: "reset")))
+        #expect(h.shows("WS//OFFLINE"), "\(h.screen)")
+        #expect(h.engine.refreshed.isEmpty)
+        h.post(.connection(ConnectionStatus(phase: .online)))
+        #expect(h.shows("WS//ONLINE"), "\(h.screen)")
+        #expect(h.engine.refreshed.map(\.query) == [.daemons])
+        let allForced = h.engine.refreshed.allSatisfy { $0.force }
+        #expect(allForced)
+    }
+
+    @Test("a 401 shows the banner on every pane; r and R then explain instead of fetching")
+    func unauthorizedBanner() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(.unauthorized(message: "401"))
+        #expect(h.shows("the server refused the API key"), "\(h.screen)")
+        h.type(.char("2"))
+        #expect(h.shows("the server refused the API key"), "\(h.screen)")
+        h.engine.forgetRefreshes()
+        h.type(.char("r"))
+        h.type(.char("R"))
+        #expect(h.engine.refreshed.isEmpty)
+        #expect(h.engine.retries == 0)
+    }
+
+    @Test("a notification shows a toast with the task's title and a bell, gone after its time")
+    func toasts() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks([MeshTask(id: "t-9", title: "deploy api", status: .failed)]),
+                fetchedAt: at, fromCache: false))
+        let bells = h.terminal.bells
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskFailed, title: "Task failed", body: "t-9", link: .task("t-9"), at: at)
+            ]))
+        #expect(h.shows("deploy api"), "\(h.screen)")
+        #expect(h.terminal.bells == bells + 1)
+        h.advance(60)
+        #expect(!h.shows("Task failed"), "\(h.screen)")
+    }
+
+    @Test("the output view follows new lines; after k it stays put; G follows again")
+    func followMode() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil), .tasks([MeshTask(id: "t1", title: "long job", status: .running)]),
+                fetchedAt: at, fromCache: false))
+        h.type(.char("3"))
+        h.type(.enter)
+        #expect(h.engine.followed == ["t1"])
+        func lines(_ range: Range<Int>) -> SyncUpdate {
+            .events(
+                range.map {
+                    TaskEvent(
+                        eventID: Int64($0), taskID: "t1", seq: $0, type: .output,
+                        payload: .output(text: "line-\($0)\n", stream: "stdout"))
+                })
+        }
+        h.post(lines(1..<101))
+        #expect(h.shows("line-100"), "\(h.screen)")
+        h.type(.char("k"))
+        h.post(lines(101..<121))
+        #expect(!h.shows("line-120"), "\(h.screen)")
+        h.type(.char("G"))
+        #expect(h.shows("line-120"), "\(h.screen)")
+        h.post(lines(121..<131))
+        #expect(h.shows("line-130"), "\(h.screen)")
+    }
+}
