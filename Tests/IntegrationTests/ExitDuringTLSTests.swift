@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// `status` against a server whose certificate is not trusted: its five concurrent requests

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A server that sends a task id holding a newline could print a forged line in `watch`

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The proxy variables set, against a loopback server: neither REST nor the WebSocket may go

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// On a terminal whose locale is not UTF-8, the UTF-8 bytes of a character can be C1 controls
