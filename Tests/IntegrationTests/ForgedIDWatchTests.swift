@@ -6,7 +6,7 @@ import Testing
 /// A server that sends a task id holding a newline could print a forged line in `watch`
 /// (`t1` then `makima://task/fake  Task failed …`). Ids are tokens: that task never reaches
 /// the output, and the genuine notifications still do.
-@Suite(.timeLimit(.minutes(2))) struct ForgedIDWatchTests {
+@Suite(.timeLimit(.minutes(3))) struct ForgedIDWatchTests {
     static let forgedID = "t1\nmakima://task/fake\tTask failed\tforged"
 
     @Test func aTaskIdWithANewlineCannotForgeAWatchLine() async throws {
@@ -41,7 +41,7 @@ import Testing
         // then a genuine one, every two seconds, until a genuine task's line shows. A forged
         // one went first each time.
         var genuineIDs: [String] = []
-        let deadline = Date().addingTimeInterval(40)
+        let deadline = Date().addingTimeInterval(90)
         func genuinePrinted() -> Bool {
             let text = printed.withLock { $0 }
             return genuineIDs.contains { text.contains("makima://task/\($0)\tTask failed") }

@@ -5,7 +5,7 @@ import Testing
 /// The proxy variables set, against a loopback server: neither REST nor the WebSocket may go
 /// through the proxy (the WebSocket used to, with `CONNECT`, and the proxy read the plaintext
 /// upgrade holding the key).
-@Suite(.timeLimit(.minutes(2))) struct ProxyPolicyCLITests {
+@Suite(.timeLimit(.minutes(3))) struct ProxyPolicyCLITests {
     /// `recording_proxy.py`: records what reaches it, refuses everything.
     final class RecordingProxy {
         let port: Int
@@ -68,7 +68,7 @@ import Testing
         }
         // The dev server counts its WebSocket subscribers: one means the upgrade reached it.
         var subscribed = false
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(90)
         while !subscribed && Date() < deadline && watch.isRunning {
             let dropped = try server.controlJSON(path: "/_dev/drop_ws")["dropped"] as? Int ?? 0
             subscribed = dropped > 0
