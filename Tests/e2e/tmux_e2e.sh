@@ -162,7 +162,7 @@ if wait_until peer_ready; then
   for i in 1 2 3 4; do
     start "tls$i" MAKIMA_SERVER_URL="$TLS_URL" MAKIMA_API_KEY=mk_e2e_tls_test_key_0000
     wait_for "tls$i" "MAKIMA" >/dev/null
-    t send-keys -t "tls$i" q
+    t send-keys -t "tls$i" Q
     expect "quitting while TLS handshakes fail exits 0 (run $i)" "tls$i" wait_for "tls$i" "EXITED:0"
   done
 else
