@@ -32,7 +32,13 @@ stop_server() {
   fi
   SERVER_PID=""
 }
-cleanup() { t kill-server >/dev/null 2>&1 || true; stop_server; rm -rf "$SCRATCH"; }
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  stop_server
+  # `make test` checks everything written here (screens, logs, the cache) for the API key.
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP

@@ -12,7 +12,9 @@ public enum MakimaJSON {
             let s = try c.decode(String.self)
             guard let date = RFC3339.parse(s) else {
                 throw DecodingError.dataCorruptedError(
-                    in: c, debugDescription: "not an RFC 3339 timestamp: \(UntrustedText.clean(s).prefix(40))")
+                    // The value is not echoed: a cut copy of it could be a piece of the key
+                    // the server echoed, too short for the mask to recognise.
+                    in: c, debugDescription: "not an RFC 3339 timestamp (\(s.count) characters)")
             }
             return date
         }
@@ -180,10 +182,19 @@ public struct AnyKey: CodingKey, Sendable {
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {
-    /// A required identifier: a JSON string or integer, cleaned.
+    /// A required identifier: a JSON string or integer, and a token (`ResourceID`): an id with
+    /// any other character is refused here, where it arrives.
     public func id(_ key: String) throws -> String {
         let k = AnyKey(key)
-        if let s = try? decode(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decode(String.self, forKey: k) {
+            guard ResourceID.isValid(s) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath + [k],
+                        debugDescription: "field '\(key)' is not an id (letters, digits, - _ . : only)"))
+            }
+            return s
+        }
         if let n = try? decode(Int64.self, forKey: k) { return String(n) }
         if contains(k), (try? decodeNil(forKey: k)) != true {
             throw DecodingError.typeMismatch(
@@ -193,9 +204,10 @@ extension KeyedDecodingContainer where Key == AnyKey {
         throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
     }
 
+    /// An optional identifier; one that is not a token (`ResourceID`) counts as missing.
     public func idIfPresent(_ key: String) -> String? {
         let k = AnyKey(key)
-        if let s = try? decodeIfPresent(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decodeIfPresent(String.self, forKey: k) { return ResourceID.isValid(s) ? s : nil }
         if let n = try? decodeIfPresent(Int64.self, forKey: k) { return String(n) }
         return nil
     }
