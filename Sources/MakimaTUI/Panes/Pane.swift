@@ -10,6 +10,8 @@ public enum PaneResponse {
     case push(any Pane)
     /// Something only the data layer can do (open a row, change a filter).
     case request(DashboardRequest)
+    /// Put `text` on the clipboard (OSC 52 through the terminal); `what` names it in a toast.
+    case copy(text: String, what: String)
 }
 
 /// What the user asked for that only the data layer can do. The app queues these; the event
@@ -27,6 +29,10 @@ public enum DashboardRequest: Equatable, Sendable {
     case nextFilter(PaneID)
     /// Scrolled to the top of a task's output while older lines exist on the server.
     case loadOlderOutput(taskID: String)
+    /// A short message for the operator (what was copied, a link that does not exist).
+    case toast(String)
+    /// `:open N` on a link of the output: show the URL and hand it to `xdg-open` when present.
+    case openURL(String)
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
@@ -43,6 +49,8 @@ public protocol Pane {
     /// False for drill-down panes (pushed on top of a top-level pane), which are not kept
     /// once popped.
     var isTopLevel: Bool { get }
+    /// Shown at the right of the footer (the output view's follow mode and search count).
+    var footerStatus: String? { get }
 
     /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
@@ -56,6 +64,7 @@ extension Pane {
     public var keyContexts: [KeyContext] { [] }
     public var isEditingText: Bool { false }
     public var isTopLevel: Bool { true }
+    public var footerStatus: String? { nil }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 
     /// This pane's key bindings (its own contexts, then global), from the standard key map.

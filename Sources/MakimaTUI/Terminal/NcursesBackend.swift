@@ -1,4 +1,5 @@
 import CNcursesShim
+import Glibc
 
 /// Flushes cell buffers to the terminal through ncurses' wide-character API: one `cchar_t`
 /// per drawn cell (`setcchar` with an extended colour pair through the opts pointer),
@@ -34,6 +35,19 @@ final class NcursesBackend: @MainActor TerminalBackend {
     func invalidate() {
         previous = nil
         clearok(mk_stdscr(), true)
+    }
+
+    /// After `doupdate` ncurses has nothing buffered, so the bytes go to the tty directly and
+    /// whole (a short write is retried); they move no cursor and change no cell.
+    func passThrough(_ sequence: String) {
+        var bytes = Array(sequence.utf8)[...]
+        var attempts = 0
+        while !bytes.isEmpty && attempts < 64 {
+            attempts += 1
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n < 0 && errno != EINTR && errno != EAGAIN { return }
+            if n > 0 { bytes = bytes.dropFirst(n) }
+        }
     }
 
     func flush(_ buffer: CellBuffer) {
