@@ -165,4 +165,20 @@ struct TaskViewKeysTests {
         }
         #expect(url == "https://example.com/guide")
     }
+
+    @Test("output already shown stays through a lost connection, a failed fetch, a reconnect and a 401")
+    func outputSurvivesErrors() throws {
+        let h = try open(filler: 5)
+        defer { h.cleanUp() }
+        #expect(h.shows("log-4"))
+        h.post(.connection(ConnectionStatus(phase: .offline(nextRetry: nil), lastError: "reset")))
+        h.post(.listFailed(.tasks(status: nil, contractID: nil), message: "HTTP 500"))
+        #expect(h.shows("log-4"), "\(h.screen)")
+        h.type(.char("R"))
+        h.post(.connection(ConnectionStatus(phase: .online)))
+        #expect(h.shows("log-4"), "\(h.screen)")
+        #expect(h.shows("let answer = 42"))
+        h.post(.unauthorized(message: "401"))
+        #expect(h.shows("log-4"), "\(h.screen)")
+    }
 }
