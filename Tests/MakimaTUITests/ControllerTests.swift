@@ -25,7 +25,8 @@ final class RecordingEngine: DashboardEngine {
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
     func loadOlderOutput(taskID: String, beforeSeq: Int) {}
-    func loadDetail(_ link: DeepLink) {}
+    private(set) var details: [DeepLink] = []
+    func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }
 }
 
@@ -42,7 +43,7 @@ final class ControllerHarness {
     private(set) var engine: RecordingEngine!
     let cacheDir: URL
 
-    init() throws {
+    init(deepLink: DeepLink? = nil) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
         let bus = UIBus(wakePipe: wake)
@@ -56,7 +57,7 @@ final class ControllerHarness {
             profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
         let setup = LiveSetup(
             access: .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
-            environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+            deepLink: deepLink, environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
         var made: RecordingEngine?
         live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
             let e = RecordingEngine(outbox: outbox)

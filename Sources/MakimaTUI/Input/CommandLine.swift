@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `:` command line (k9s style): type a pane name, Tab completes it by prefix, Enter
-/// jumps there. `q`/`quit` quits.
+/// jumps there. `q`/`quit` quits; `notifications` lists the recent notifications.
 public struct CommandLineState: Equatable, Sendable {
     public enum Outcome: Equatable, Sendable {
         case editing
@@ -10,6 +10,8 @@ public struct CommandLineState: Equatable, Sendable {
         case quit
         /// `open N`: open link N of the task output.
         case openLink(Int)
+        /// `:notifications`.
+        case notifications
         /// Enter on something that is not a command: the line stays open with a message.
         case unknown(String)
     }
@@ -21,7 +23,7 @@ public struct CommandLineState: Equatable, Sendable {
     public init(text: String = "") { self.text = text }
 
     /// Names the command line accepts, in completion order.
-    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["quit"] }
+    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["notifications", "quit"] }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
         switch edit {
@@ -74,9 +76,14 @@ public struct CommandLineState: Equatable, Sendable {
         let found = Self.candidates(for: word)
         if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
         if found.count == 1, found[0] == "quit" { return .quit }
+        if !word.isEmpty, found.count == 1, found[0] == "notifications" { return .notifications }
         message =
             word.isEmpty
             ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
-        return .unknown(text)
+        // The message says what was wrong; the next command starts on an empty line instead
+        // of being appended to the one that failed.
+        let failed = text
+        text = ""
+        return .unknown(failed)
     }
 }

@@ -1,3 +1,5 @@
+import MakimaKit
+
 /// What a pane asks of the app after handling a key.
 public enum PaneResponse {
     /// The key was used; redraw.
@@ -33,6 +35,16 @@ public enum DashboardRequest: Equatable, Sendable {
     case toast(String)
     /// `:open N` on a link of the output: show the URL and hand it to `xdg-open` when present.
     case openURL(String)
+    /// Enter on something a detail pane names (a contract's task, the task that asked).
+    case open(DeepLink)
+    /// `c` on Tasks: pick the contract the list is narrowed to.
+    case pickScope(PaneID)
+    /// A pick was made (nil: all).
+    case setScope(PaneID, String?)
+    /// `:notifications`: list the recent notifications.
+    case showNotifications
+    /// `o`: open what the newest notification is about.
+    case openLatestNotification
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
@@ -51,6 +63,8 @@ public protocol Pane {
     var isTopLevel: Bool { get }
     /// Shown at the right of the footer (the output view's follow mode and search count).
     var footerStatus: String? { get }
+    /// This pane's step in the NAV// breadcrumbs (`CONTRACT Mesh scheduler`).
+    var crumb: Crumb { get }
 
     /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
@@ -65,6 +79,7 @@ extension Pane {
     public var isEditingText: Bool { false }
     public var isTopLevel: Bool { true }
     public var footerStatus: String? { nil }
+    public var crumb: Crumb { Crumb(title) }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 
     /// This pane's key bindings (its own contexts, then global), from the standard key map.

@@ -18,9 +18,9 @@ extension TaskOutputPane {
         case .filter:
             searching = true
             search.update(query: "", in: model.lines)
-        case .nextMatch, .previousMatch:
+        case .searchNext, .searchPrevious:
             guard !search.matches.isEmpty else { return .handled }
-            if action == .nextMatch { search.next() } else { search.previous() }
+            if action == .searchNext { search.next() } else { search.previous() }
             showCurrentMatch()
         case .dismiss:
             // Esc leaves the search first; with none, the view (the app pops it).
