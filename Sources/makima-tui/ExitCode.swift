@@ -17,12 +17,20 @@ enum ExitCode: Int32 {
             switch e {
             case .unauthorized: return .unauthorized
             case .transport: return .unreachable
-            case .http, .notFound, .decoding, .responseTooLarge: return .serverError
+            case .http, .throttled, .notFound, .decoding, .responseTooLarge: return .serverError
             case .insecureHTTPRefused, .invalidRequest: return .usage
             }
         case let e as ConfigError:
             if case .invalidEnvironmentKey = e { return .usage }
             return .notConfigured
+        case let p as SignInProblem:
+            switch p {
+            case .unreachable, .certificateInvalid: return .unreachable
+            case .notMakimaServer, .server: return .serverError
+            case .wrongKey, .keyRevoked: return .unauthorized
+            case .invalidAddress, .insecureHTTPNeedsConfirmation, .invalidKey, .keyFromEnvironment: return .usage
+            case .local: return .notConfigured
+            }
         case is ServerURLError, is UsageError:
             return .usage
         default:

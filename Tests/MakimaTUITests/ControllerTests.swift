@@ -43,7 +43,8 @@ final class ControllerHarness {
     private(set) var engine: RecordingEngine!
     let cacheDir: URL
 
-    init(deepLink: DeepLink? = nil) throws {
+    /// `configure` changes the setup before the controller starts (environment, preferences).
+    init(deepLink: DeepLink? = nil, configure: (inout LiveSetup) -> Void = { _ in }) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
         let bus = UIBus(wakePipe: wake)
@@ -55,9 +56,10 @@ final class ControllerHarness {
         let key = APIKey("mk_controller_test_0001")!
         let client = APIClient(
             profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
-        let setup = LiveSetup(
+        var setup = LiveSetup(
             access: .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
             deepLink: deepLink, environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+        configure(&setup)
         var made: RecordingEngine?
         live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
             let e = RecordingEngine(outbox: outbox)

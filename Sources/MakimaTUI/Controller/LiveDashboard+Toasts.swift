@@ -1,11 +1,12 @@
 import MakimaKit
 
 extension LiveDashboard {
-    /// New notifications: a toast each, one bell for the batch, and tmux's status line when
-    /// the dashboard runs inside tmux.
-    func announce(_ notifications: [MeshNotification]) {
+    /// New notifications of the kinds that are on: a toast each, one bell for the batch, and a
+    /// desktop notification (coalesced; see `DesktopNotifier`).
+    func announce(_ all: [MeshNotification]) {
+        let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
-        session.bell()
+        if notifier.preferences.bell { session.bell() }
         for n in notifications {
             // The engine names a task by its id; the stores usually know its title. When they
             // do not, the task is fetched and the toast waits for it (a few seconds at most).
@@ -17,10 +18,23 @@ extension LiveDashboard {
         }
     }
 
+    /// A toast, and the desktop notification (coalesced by the notifier: what comes within its
+    /// interval goes out as one summary).
     private func show(_ notification: MeshNotification, title fallback: String? = nil) {
-        let line = ToastQueue.notice(for: named(notification, fallback: fallback))
-        toast(line)
-        tmux?.notify(line.text)
+        let n = named(notification, fallback: fallback)
+        toast(ToastQueue.notice(for: n))
+        deliverDesktop(notifier.notify([n], now: Clocks.monotonic()))
+    }
+
+    /// Writes the notifier's terminal bytes through the terminal (UI thread, between frames) and
+    /// comes back for what it held while coalescing.
+    func deliverDesktop(_ delivery: DesktopNotifier.Delivery) {
+        session.writeTerminalControl(delivery.terminalBytes)
+        guard let after = delivery.flushAfter else { return }
+        session.schedule(after: after, id: "desktop-notification") { [weak self] in
+            guard let self else { return }
+            self.deliverDesktop(self.notifier.flush(now: Clocks.monotonic()))
+        }
     }
 
     /// The notification with its task named by title (or `fallback`) instead of its id.

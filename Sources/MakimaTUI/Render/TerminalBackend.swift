@@ -7,9 +7,9 @@ public protocol TerminalBackend: AnyObject {
     func flush(_ buffer: CellBuffer)
     /// Forgets what was shown so the next flush redraws every cell (after a resize).
     func invalidate()
-    /// Writes an escape sequence the app built itself (OSC 52 to copy) straight to the
-    /// terminal, between frames. Never server bytes: callers encode what they send.
-    func passThrough(_ sequence: String)
+    /// Writes a complete control sequence made by the app itself (a desktop notification's
+    /// OSC) between frames, never inside one. Server text never comes here unencoded.
+    func writeControl(_ bytes: [UInt8])
 }
 
 /// Keeps the last flushed frame in memory, like ratatui's TestBackend: rendered lines as
@@ -19,8 +19,6 @@ public final class MemoryBackend: TerminalBackend {
     public private(set) var height: Int
     public private(set) var buffer: CellBuffer
     public private(set) var flushCount = 0
-    /// Every sequence passed through, in order (what a terminal would have received).
-    public private(set) var passedThrough: [String] = []
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -42,7 +40,9 @@ public final class MemoryBackend: TerminalBackend {
 
     public func invalidate() {}
 
-    public func passThrough(_ sequence: String) { passedThrough.append(sequence) }
+    /// Every control sequence written, in order (tests look for notifications here).
+    public private(set) var controlBytes: [UInt8] = []
+    public func writeControl(_ bytes: [UInt8]) { controlBytes += bytes }
 
     public var lines: [String] { buffer.lines }
     public func trimmedLine(_ y: Int) -> String { buffer.trimmedLine(y) }

@@ -14,8 +14,8 @@ protocol DashboardTerminal: AnyObject {
     /// Asks the kernel for the window size (after SIGWINCH).
     func syncSize()
     func bell()
-    /// Sends an escape sequence the app built (OSC 52) to the terminal through the backend.
-    func passThrough(_ sequence: String)
+    /// Writes an app-made control sequence (a desktop notification) between frames.
+    func writeControl(_ bytes: [UInt8])
 }
 
 /// ncurses on stdin/stdout.
@@ -36,7 +36,7 @@ final class NcursesTerminal: DashboardTerminal {
     func invalidate() { backend.invalidate() }
     func syncSize() { screen.syncSizeWithTerminal() }
     func bell() { screen.bell() }
-    func passThrough(_ sequence: String) { backend.passThrough(sequence) }
+    func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
 }
 
 /// A terminal in memory: keys typed by `type(_:)`, frames kept by a `MemoryBackend`.
@@ -57,5 +57,5 @@ final class MemoryTerminal: DashboardTerminal {
     func invalidate() { backend.invalidate() }
     func syncSize() {}
     func bell() { bells += 1 }
-    func passThrough(_ sequence: String) { backend.passThrough(sequence) }
+    func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
 }

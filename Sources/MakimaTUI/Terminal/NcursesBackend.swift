@@ -37,16 +37,15 @@ final class NcursesBackend: @MainActor TerminalBackend {
         clearok(mk_stdscr(), true)
     }
 
-    /// After `doupdate` ncurses has nothing buffered, so the bytes go to the tty directly and
-    /// whole (a short write is retried); they move no cursor and change no cell.
-    func passThrough(_ sequence: String) {
-        var bytes = Array(sequence.utf8)[...]
-        var attempts = 0
-        while !bytes.isEmpty && attempts < 64 {
-            attempts += 1
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if n < 0 && errno != EINTR && errno != EAGAIN { return }
-            if n > 0 { bytes = bytes.dropFirst(n) }
+    /// `doupdate` has already written and flushed curses' own output (it flushes at the end of
+    /// every frame), so these bytes follow a whole frame on the same descriptor.
+    func writeControl(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }  // the terminal is gone or full: a notification is not worth blocking for
+            offset += n
         }
     }
 
