@@ -14,7 +14,7 @@ struct OutputFrameDecoderTests {
     static let accepted: [String] = [
         #"{"event_id":7,"task_id":"t1","seq":3,"type":"task.output","ts":"2026-01-02T03:04:05.250Z","data":{"text":"hello\n","stream":"assistant"}}"#,
         #"{ "seq" : 1 , "data" : { "stream" : null , "text" : "a\u001b[31mred\u001b[0m\tb\r\n" } , "type" : "task.output" , "task_id" : 42 , "event_id" : -5 }"#,
-        #"{"event_id":1,"task_id":"t\u0007x","seq":9223372036854775807,"type":"task.output","ts":null,"data":{"text":"\ud83d\ude00 \u00e9 \"q\" \\ \/","stream":"tool\u009b"},"extra":"[1,2]","x":true,"y":-1.5e-3}"#,
+        #"{"event_id":1,"task_id":"t.x:9","seq":9223372036854775807,"type":"task.output","ts":null,"data":{"text":"\ud83d\ude00 \u00e9 \"q\" \\ \/","stream":"tool\u009b"},"extra":"[1,2]","x":true,"y":-1.5e-3}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","data":{"text":"","other":1.5e3}}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","ts":"not a date","data":{"text":"x"},"n":null,"f":false}"#,
     ]
@@ -38,6 +38,7 @@ struct OutputFrameDecoderTests {
         #"{"event_id":1,"task_id":"t","seq":1,"type":"task.output","data":{"text":"x","meta":{"a":1}}}"#,  // nested
         #"{"event_id":1,"task_id":"t","seq":99999999999999999999,"type":"task.output","data":{"text":"x"}}"#,
         #"{"event_id":1,"task_id":"t","seq":1,"type":"task.output","data":{"text":"x"}} trailing"#,
+        #"{"event_id":1,"task_id":"t\u0007x","seq":1,"type":"task.output","data":{"text":"x"}}"#,  // not an id
         #"{"type":"resync.done"}"#,
         "not json",
         "",
@@ -65,14 +66,16 @@ struct OutputFrameDecoderTests {
 /// The cache's hand-written JSON for output events says what JSONEncoder says, and reads back.
 @Suite("Output wire JSON")
 struct OutputWireJSONTests {
+    // Ids are tokens by the time an event reaches the cache (ResourceID), so only the text
+    // and the stream need escaping here.
     static let events: [TaskEvent] = [
         TaskEvent(
             eventID: 12, taskID: "t-1", seq: 3, type: .output, ts: Date(timeIntervalSince1970: 1_767_323_045.25),
             payload: .output(text: "plain line\n", stream: "assistant")),
         TaskEvent(
-            eventID: -4, taskID: "q\"uote\\d", seq: Int.max, type: .output, ts: nil,
+            eventID: -4, taskID: "q.uote:d_9", seq: Int.max, type: .output, ts: nil,
             payload: .output(text: "\u{1B}[1;31mred\u{1B}[0m \"x\" \\ / 日本語 😀\n\n", stream: "tool")),
-        TaskEvent(eventID: 0, taskID: "", seq: 1, type: .output, payload: .output(text: "", stream: "")),
+        TaskEvent(eventID: 0, taskID: "0", seq: 1, type: .output, payload: .output(text: "", stream: "")),
     ]
 
     @Test("same JSON object as the Codable encoding; decodes back to the same event", arguments: events)

@@ -48,8 +48,10 @@ enum OutputFrameDecoder {
                 case "task_id":
                     guard taskID == nil else { return nil }
                     if peek() == 0x22 {
-                        guard let s = string() else { return nil }
-                        taskID = UntrustedText.clean(s)
+                        // Ids are tokens (ResourceID); anything else is left to the Codable path,
+                        // which refuses it, so both paths accept exactly the same ids.
+                        guard let s = string(), ResourceID.isValid(s) else { return nil }
+                        taskID = s
                     } else {
                         guard let v = integer() else { return nil }
                         taskID = String(v)
