@@ -53,6 +53,13 @@ class Keys:
             self.store.execute("UPDATE api_keys SET last_used_at=? WHERE id=?", (now, kid))
         return kid
 
+    def is_revoked(self, key: str | None) -> bool:
+        """True for a key that existed here and was revoked (a 401 then says so)."""
+        if not key:
+            return False
+        return self.store.one("SELECT 1 FROM api_keys WHERE key_hash=? AND revoked_at IS NOT NULL",
+                              (key_hash(key),)) is not None
+
     def rotate(self, current_id: int) -> tuple[str, int]:
         key = "mk_" + secrets.token_urlsafe(30).replace("-", "x").replace("_", "y")
         now = time.time()

@@ -83,8 +83,10 @@ async def gates(request: web.Request, handler):
     if not is_ws and faults.fail_count > 0:
         faults.fail_count -= 1
         return error(faults.fail_status, "injected failure")
-    key_id = app["keys"].check(request.headers.get(KEY_HEADER))
+    key = request.headers.get(KEY_HEADER)
+    key_id = app["keys"].check(key)
     if key_id is None:
-        return error(401, "unauthorized")
+        # A revoked key is told apart so a client can say "revoked", not "wrong key".
+        return error(401, "api key revoked" if app["keys"].is_revoked(key) else "unauthorized")
     request["key_id"] = key_id
     return await handler(request)

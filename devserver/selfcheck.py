@@ -430,11 +430,14 @@ async def check_keys(api: Api) -> str:
         rotated = await r.json()
     new_key = rotated["key"]
     check(new_key.startswith("mk_") and new_key != KEY and re.fullmatch(r"[A-Za-z0-9_.-]+", new_key), "new key shape")
-    await api.get("/api/v1/mesh/daemons", expect=401)
+    revoked = await api.get("/api/v1/mesh/daemons", expect=401)
+    check(revoked == {"error": "api key revoked"}, "the rotated-away key is refused as revoked")
+    unknown = await api.get("/api/v1/mesh/daemons", key="mk_never_issued_0000", expect=401)
+    check(unknown == {"error": "unauthorized"}, "an unknown key is refused as unauthorized")
     await api.get("/api/v1/mesh/daemons", key=new_key)
     keys = await api.get("/api/v1/auth/api-keys", key=new_key)
     check([k["id"] for k in keys["items"]] == [rotated["id"]], "list shows the new key only")
-    ok("refresh: old key stops working, new one works")
+    ok("refresh: old key stops working (401 says revoked), new one works")
     return new_key
 
 

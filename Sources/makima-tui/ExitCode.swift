@@ -23,6 +23,14 @@ enum ExitCode: Int32 {
         case let e as ConfigError:
             if case .invalidEnvironmentKey = e { return .usage }
             return .notConfigured
+        case let p as SignInProblem:
+            switch p {
+            case .unreachable, .certificateInvalid: return .unreachable
+            case .notMakimaServer, .server: return .serverError
+            case .wrongKey, .keyRevoked: return .unauthorized
+            case .invalidAddress, .insecureHTTPNeedsConfirmation, .invalidKey, .keyFromEnvironment: return .usage
+            case .local: return .notConfigured
+            }
         case is ServerURLError, is UsageError:
             return .usage
         default:

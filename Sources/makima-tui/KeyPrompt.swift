@@ -4,15 +4,31 @@ import Foundation
     import Glibc
 #endif
 
-/// Reads an API key: from stdin when it is not a terminal (pipes, scripts), else by prompting
-/// on the terminal with echo off. Returns nil when the user aborts (Ctrl-C, Ctrl-D).
+/// Reads an API key: a line from stdin when it is not a terminal (pipes, scripts), else by
+/// prompting on the terminal with echo off. Returns nil when the user aborts (Ctrl-C, Ctrl-D)
+/// or the input has ended.
 enum KeyPrompt {
     static func read(prompt: String) -> String? {
-        if isatty(STDIN_FILENO) == 0 {
-            let data = FileHandle.standardInput.readData(ofLength: 8192)
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        if isatty(STDIN_FILENO) == 0 { return readLine() }
         return readHidden(prompt: prompt)
+    }
+
+    /// One line from a pipe (so a script can offer a key per try), at most 8 KiB; nil at end
+    /// of input. Read a byte at a time: nothing past the line is taken from the descriptor.
+    private static func readLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 8192 {
+            let n = Glibc.read(STDIN_FILENO, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                if bytes.isEmpty { return nil }
+                break
+            }
+            if byte == 0x0A { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Non-canonical, no echo, no signals (Ctrl-C is read as a byte and aborts, so the terminal

@@ -32,6 +32,9 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     var options = DashboardOptions(
         theme: launch.global.theme,
         colorPreference: launch.global.color.flatMap(ColorPreference.init(argument:)) ?? .auto)
-    options.configTheme = (try? ConfigStore(location: Session.location(launch.global)).load())?.theme
-    return LiveDashboard.run(LiveSetup(access: access, deepLink: link), options: options)
+    let config = try? ConfigStore(location: Session.location(launch.global)).load()
+    options.configTheme = config?.theme
+    var setup = LiveSetup(access: access, deepLink: link)
+    setup.notificationPreferences = config?.notificationPreferences ?? NotificationPreferences()
+    return LiveDashboard.run(setup, options: options)
 }

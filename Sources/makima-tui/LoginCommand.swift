@@ -1,40 +1,60 @@
 import MakimaKit
 
-/// `makima-tui login --server URL [--allow-insecure-http]`: checks the key against the server
-/// and stores it (key file 0600). The key is read from stdin, never from the command line.
+/// `makima-tui login [--server URL] [--allow-insecure-http]`: checks the server (`GET
+/// /api/v1/health`), then the key with an authenticated call, and stores it (key file 0600).
+/// The server defaults to the stored one, else https://makima.jp. The key is read from stdin
+/// (one line per try), never from the command line; a key the server refuses is asked for
+/// again, three tries in all.
 enum LoginCommand {
     static let spec = CommandSpec(
-        name: "login", summary: "check an API key against a server and store it (key read from stdin)",
+        name: "login",
+        summary: "check an API key against a server (default https://makima.jp) and store it; key read from stdin",
         flags: [], positionals: nil, run: run)
+
+    static let tries = 3
 
     static func run(_ inv: Invocation) async -> Int32 {
         let location = Session.location(inv.global)
         let store = AuthStore(location: location, environment: EnvironmentOverrides())
-        guard
-            let server = inv.global.server ?? EnvironmentOverrides.process.serverURL
-                ?? store.profile?.baseURL.absoluteString
-        else {
-            return Console.fail(UsageError("login needs --server URL"))
-        }
-        do {
-            // Check the URL before asking for a secret.
-            _ = try ServerURL.normalize(
-                server, allowInsecureHTTP: inv.global.allowInsecureHTTP || (store.profile?.allowInsecureHTTP ?? false))
-        } catch {
+        let typed =
+            inv.global.server ?? EnvironmentOverrides.process.serverURL ?? store.profile?.baseURL.absoluteString
+            ?? ServerURL.defaultServer
+        let insecure = inv.global.allowInsecureHTTP || (store.profile?.allowInsecureHTTP ?? false)
+        // The server is checked before a secret is asked for.
+        let server: SignInProbe.Server
+        do { server = try await store.checkServer(typed, allowInsecureHTTP: insecure) } catch {
+            if case .insecureHTTPNeedsConfirmation = error {
+                Console.error("\(error.description) (confirm with --allow-insecure-http)")
+                return ExitCode.of(error).rawValue
+            }
             return Console.fail(error)
         }
-        guard let raw = KeyPrompt.read(prompt: "API key for \(server) (input hidden): ") else {
-            return Console.fail(UsageError("no key entered"))
+        let url = server.url.absoluteString
+        Console.error(
+            "server \(url) answers\(server.version.map { " (\($0))" } ?? ""); keys are made at \(url)/settings")
+        var last: SignInProblem?
+        for attempt in 1...tries {
+            let prompt = "API key for \(url) (input hidden): "
+            guard let raw = KeyPrompt.read(prompt: prompt) else {
+                if let last { return ExitCode.of(last).rawValue }
+                return Console.fail(UsageError("no key entered"))
+            }
+            do {
+                let profile = try await store.signIn(server: url, key: raw, allowInsecureHTTP: insecure)
+                let shown = APIKey(raw)?.displayMasked ?? ""
+                Console.out("logged in to \(profile.baseURL.absoluteString) with key \(shown)")
+                return ExitCode.ok.rawValue
+            } catch {
+                switch error {
+                case .wrongKey, .keyRevoked, .invalidKey:
+                    last = error
+                    Console.error(error.description + (attempt < tries ? " (try \(attempt) of \(tries))" : ""))
+                default:
+                    return Console.fail(error)
+                }
+            }
         }
-        if let reason = APIKey.validationError(raw) { return Console.fail(UsageError("invalid API key: \(reason)")) }
-        guard let key = APIKey(raw) else { return Console.fail(UsageError("invalid API key")) }
-        do {
-            let profile = try await store.configure(
-                server: server, key: key, allowInsecureHTTP: inv.global.allowInsecureHTTP)
-            Console.out("logged in to \(profile.baseURL.absoluteString) with key \(key.masked)")
-            return ExitCode.ok.rawValue
-        } catch {
-            return Console.fail(error)
-        }
+        Console.error("no key was accepted after \(tries) tries")
+        return ExitCode.unauthorized.rawValue
     }
 }

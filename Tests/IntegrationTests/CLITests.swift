@@ -34,7 +34,7 @@ import Testing
         let s = Session()
         let r = try s.login(server)
         #expect(r.status == 0, "stderr: \(r.stderr)")
-        #expect(r.stdout.contains(server.apiKey.masked))
+        #expect(r.stdout.contains(server.apiKey.displayMasked))
         let creds = s.configDir + "/credentials"
         let files = try FileManager.default.contentsOfDirectory(atPath: creds)
         #expect(files.count == 1)
@@ -241,7 +241,7 @@ import Testing
         if typesKey {
             #expect(p.terminationStatus == 0, "transcript: \(transcript)")
             #expect(transcript.contains("logged in"))
-            #expect(transcript.contains(server.apiKey.masked))
+            #expect(transcript.contains(server.apiKey.displayMasked))
         } else {
             #expect(p.terminationStatus == 2, "Ctrl-C aborts the prompt")
             #expect(transcript.contains("no key entered"))

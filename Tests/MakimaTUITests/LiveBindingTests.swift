@@ -112,17 +112,4 @@ struct LiveBindingTests {
             ConnectionPillState(ConnectionStatus(phase: .offline(nextRetry: nil), unauthorized: true), now: now)
                 == .offline(secondsToRetry: nil))
     }
-
-    @Test("tmux notifications: only inside tmux; the text can be neither an option nor a format")
-    func tmux() throws {
-        #expect(TmuxNotifier(environment: [:]) == nil)
-        let t = try #require(TmuxNotifier(environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TMUX_PANE": "%3"]))
-        let args = t.arguments(for: "-x #(touch /tmp/pwned) #{pane_id}\nsecond line")
-        #expect(
-            args == [
-                "display-message", "-d", "5000", "-t", "%3", "--",
-                "MAKIMA: -x ##(touch /tmp/pwned) ##{pane_id} second line",
-            ])
-        #expect(t.arguments(for: String(repeating: "a", count: 500)).last!.count == "MAKIMA: ".count + 201)
-    }
 }

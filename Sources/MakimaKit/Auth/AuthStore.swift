@@ -11,7 +11,7 @@ import Foundation
 /// - `configure`: needsOnboarding/error → validating → authenticated (persisted) | error (nothing written)
 /// - `updateBaseURL`: authenticated → validating → authenticated(new URL) | needsOnboarding on 401
 ///   (new URL kept) | authenticated(old) on any other failure (nothing written), error thrown
-/// - `rotateKey`: stays authenticated; the new key is stored only after the server answered;
+/// - `rotateKey`: stays authenticated; the new key is stored only after the server accepted it;
 ///   the old key is kept on failure; a 401 leads to needsOnboarding
 /// - `signOut`: local only (the key is not revoked on the server; use `APIClient.revokeKey()`
 ///   first for that): key file and profile removed → needsOnboarding
@@ -81,7 +81,7 @@ public final class AuthStore {
     ) async throws -> ServerProfile {
         var candidate: ServerProfile
         do {
-            let url = try ServerURL.normalize(server, allowInsecureHTTP: allowInsecureHTTP)
+            let url = try ServerURL.normalizeTyped(server, allowInsecureHTTP: allowInsecureHTTP)
             if var existing = config.profile(forBaseURL: url) {
                 try existing.setServer(server, allowInsecureHTTP: allowInsecureHTTP || existing.allowInsecureHTTP)
                 if let label { existing.label = label }
@@ -146,8 +146,9 @@ public final class AuthStore {
         return candidate
     }
 
-    /// Asks the server for a new key and stores it once the server has answered. Returns the new
-    /// key (masked when printed). On failure the old key stays in use and on disk.
+    /// Asks the server for a new key and stores it once the server has accepted it (an
+    /// authenticated `GET /auth/api-keys` with the new key). Returns the new key (masked when
+    /// printed). On any failure the old key stays in use and on disk.
     @discardableResult
     public nonisolated(nonsending) func rotateKey() async throws -> APIKey {
         guard case .authenticated(let p) = state, let key else { throw ConfigError.notConfigured }
@@ -160,6 +161,8 @@ public final class AuthStore {
             handleUnauthorized()
             throw error
         }
+        // The server confirms the new key with an authenticated call before it is written.
+        _ = try await APIClient(profile: p, key: rotated.key, transport: transport).apiKeys()
         try credentials.store(rotated.key, for: p.credentialID)
         self.key = rotated.key
         return rotated.key

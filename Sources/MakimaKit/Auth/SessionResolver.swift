@@ -56,9 +56,9 @@ public enum SessionResolver {
         if let raw = serverOverride ?? environment.serverURL {
             // Canonicalise first (insecure allowed) only to find a stored match; the http rule is
             // then applied with the match's own permission or the flag.
-            let canonical = try ServerURL.normalize(raw, allowInsecureHTTP: true)
+            let canonical = try ServerURL.normalizeTyped(raw, allowInsecureHTTP: true)
             if let match = config.profile(forBaseURL: canonical) {
-                _ = try ServerURL.normalize(raw, allowInsecureHTTP: allowInsecureHTTP || match.allowInsecureHTTP)
+                _ = try ServerURL.normalizeTyped(raw, allowInsecureHTTP: allowInsecureHTTP || match.allowInsecureHTTP)
                 profile = match
                 stored = true
             } else {

@@ -19,7 +19,7 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         id: UUID = UUID(), label: String? = nil, server: String, allowInsecureHTTP: Bool = false,
         lastConnected: Date? = nil, credentialID: UUID = UUID()
     ) throws(ServerURLError) {
-        let url = try ServerURL.normalize(server, allowInsecureHTTP: allowInsecureHTTP)
+        let url = try ServerURL.normalizeTyped(server, allowInsecureHTTP: allowInsecureHTTP)
         self.id = id
         self.baseURL = url
         self.label = label ?? ServerProfile.defaultLabel(for: url)
@@ -30,7 +30,7 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
 
     /// Points the profile at another server; the id, label and credential id stay.
     public mutating func setServer(_ raw: String, allowInsecureHTTP: Bool) throws(ServerURLError) {
-        baseURL = try ServerURL.normalize(raw, allowInsecureHTTP: allowInsecureHTTP)
+        baseURL = try ServerURL.normalizeTyped(raw, allowInsecureHTTP: allowInsecureHTTP)
         self.allowInsecureHTTP = allowInsecureHTTP
     }
 

@@ -108,6 +108,10 @@ public final class DashboardSession {
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
     public func bell() { loop.terminal.bell() }
+    /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
+    public internal(set) var colorMode = ""
+    /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
+    public func writeTerminalControl(_ bytes: [UInt8]) { if !bytes.isEmpty { loop.terminal.writeControl(bytes) } }
     public func quit() { loop.requestExit(0) }
 }
 
@@ -127,10 +131,11 @@ public enum DashboardApp {
                 config: options.configTheme))
         let wake: WakePipe
         let screen: NcursesScreen
+        let terminfo = TerminfoChoice.choose(environment: environment)
         do {
             wake = try WakePipe()
             SignalRelay.install(wakeFD: wake.writeFD)
-            screen = try NcursesScreen()
+            screen = try NcursesScreen(termName: terminfo.usesDirectEntry ? terminfo.used : nil)
         } catch {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
             return 1
@@ -146,13 +151,15 @@ public enum DashboardApp {
             serverLabel: options.serverLabel, version: options.version,
             pill: options.initialConnection, clock: "")
         var app = AppState(masthead: masthead, glyphs: utf8 ? .unicode : .ascii)
-        let status = statusRows(environment: environment, utf8: utf8, palette: palette, theme: theme)
+        let status = statusRows(
+            environment: environment, utf8: utf8, palette: palette, theme: theme, terminfo: terminfo)
         app.stack.update(.home, as: HomePane.self) { $0.model.statusRows = status }
 
         let bus = UIBus(wakePipe: wake)
         let loop = EventLoop(
             app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
+        session.colorMode = colorModeText(palette: palette, terminfo: terminfo)
         loop.setConnectionPill(options.initialConnection)
         options.onStart?(session)
         let code = loop.run()
@@ -167,17 +174,17 @@ public enum DashboardApp {
     /// docs/keys.md (for `makima-tui --print-keymap`).
     public static func keyMapMarkdown() -> String { KeyMap.standard.markdown() }
 
+    /// The colour mode in words, and the terminfo entry when a `-direct` one replaced TERM.
+    static func colorModeText(palette: ResolvedPalette, terminfo: TerminfoChoice) -> String {
+        let text = terminfo.describe(palette.capability)
+        return palette.capability == .palette256 && !palette.redefinitions.isEmpty ? text + ", EXACT" : text
+    }
+
     static func statusRows(
         environment: [String: String], utf8: Bool, palette: ResolvedPalette,
-        theme: ThemeLoadOutcome
+        theme: ThemeLoadOutcome, terminfo: TerminfoChoice = TerminfoChoice(requested: "", used: "")
     ) -> [StatusRow] {
-        let colours: String
-        switch palette.capability {
-        case .direct: colours = "TRUE COLOUR"
-        case .palette256: colours = palette.redefinitions.isEmpty ? "256" : "256, EXACT"
-        case .palette16: colours = "16"
-        case .none: colours = "NONE"
-        }
+        let colours = colorModeText(palette: palette, terminfo: terminfo).uppercased()
         return [
             StatusRow("Terminal", (environment["TERM"] ?? "?").uppercased(), .ok),
             StatusRow("Locale", utf8 ? "UTF-8" : "ASCII FALLBACK", utf8 ? .ok : .warn),

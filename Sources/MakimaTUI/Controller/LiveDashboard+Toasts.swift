@@ -1,19 +1,32 @@
 import MakimaKit
 
 extension LiveDashboard {
-    /// New notifications: a toast each, one bell for the batch, and tmux's status line when
-    /// the dashboard runs inside tmux.
-    func announce(_ notifications: [MeshNotification]) {
+    /// New notifications of the kinds that are on: a toast each, one bell for the batch, and a
+    /// desktop notification (coalesced; see `DesktopNotifier`).
+    func announce(_ all: [MeshNotification]) {
+        let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
-        session.bell()
+        if notifier.preferences.bell { session.bell() }
+        var named: [MeshNotification] = []
         for var n in notifications {
             // The engine names a task by its id; the stores usually know its title.
             if case .task(let id) = n.link, n.body.hasPrefix(id), let title = taskTitle(id) {
                 n.body = title + n.body.dropFirst(id.count)
             }
-            let line = ToastQueue.notice(for: n)
-            toast(line)
-            tmux?.notify(line.text)
+            named.append(n)
+            toast(ToastQueue.notice(for: n))
+        }
+        deliverDesktop(notifier.notify(named, now: Clocks.monotonic()))
+    }
+
+    /// Writes the notifier's terminal bytes through the backend (UI thread, between frames) and
+    /// comes back for what it held while coalescing.
+    func deliverDesktop(_ delivery: DesktopNotifier.Delivery) {
+        session.writeTerminalControl(delivery.terminalBytes)
+        guard let after = delivery.flushAfter else { return }
+        session.schedule(after: after, id: "desktop-notification") { [weak self] in
+            guard let self else { return }
+            self.deliverDesktop(self.notifier.flush(now: Clocks.monotonic()))
         }
     }
 

@@ -27,7 +27,7 @@ public final class LiveDashboard {
     var lostConnection = false
     /// Every task title seen this run: a toast names a task even after it left every list.
     var taskTitles: [String: String] = [:]
-    let tmux: TmuxNotifier?
+    let notifier: DesktopNotifier
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -51,7 +51,9 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
-        tmux = TmuxNotifier(environment: setup.environment)
+        notifier = DesktopNotifier(
+            route: .detect(environment: setup.environment, outputIsTerminal: true),
+            preferences: setup.notificationPreferences, environment: setup.environment)
     }
 
     func start() {
@@ -92,6 +94,7 @@ public final class LiveDashboard {
     }
 
     func stop() {
+        notifier.stop()
         engine?.stop()
         cache?.close()
     }

@@ -15,6 +15,8 @@ public struct LiveSetup: Sendable {
     public var access: Access
     public var deepLink: DeepLink?
     public var environment: [String: String]
+    /// Which notifications to announce, and how (the config file's `settings.notifications`).
+    public var notificationPreferences = NotificationPreferences()
 
     public init(
         access: Access, deepLink: DeepLink? = nil,

@@ -7,6 +7,9 @@ public protocol TerminalBackend: AnyObject {
     func flush(_ buffer: CellBuffer)
     /// Forgets what was shown so the next flush redraws every cell (after a resize).
     func invalidate()
+    /// Writes a complete control sequence made by the app itself (a desktop notification's
+    /// OSC) between frames, never inside one. Server text never comes here unencoded.
+    func writeControl(_ bytes: [UInt8])
 }
 
 /// Keeps the last flushed frame in memory, like ratatui's TestBackend: rendered lines as
@@ -36,6 +39,10 @@ public final class MemoryBackend: TerminalBackend {
     }
 
     public func invalidate() {}
+
+    /// Every control sequence written, in order (tests look for notifications here).
+    public private(set) var controlBytes: [UInt8] = []
+    public func writeControl(_ bytes: [UInt8]) { controlBytes += bytes }
 
     public var lines: [String] { buffer.lines }
     public func trimmedLine(_ y: Int) -> String { buffer.trimmedLine(y) }

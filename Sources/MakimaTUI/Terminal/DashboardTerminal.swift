@@ -14,6 +14,8 @@ protocol DashboardTerminal: AnyObject {
     /// Asks the kernel for the window size (after SIGWINCH).
     func syncSize()
     func bell()
+    /// Writes an app-made control sequence (a desktop notification) between frames.
+    func writeControl(_ bytes: [UInt8])
 }
 
 /// ncurses on stdin/stdout.
@@ -34,6 +36,7 @@ final class NcursesTerminal: DashboardTerminal {
     func invalidate() { backend.invalidate() }
     func syncSize() { screen.syncSizeWithTerminal() }
     func bell() { screen.bell() }
+    func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
 }
 
 /// A terminal in memory: keys typed by `type(_:)`, frames kept by a `MemoryBackend`.
@@ -54,4 +57,5 @@ final class MemoryTerminal: DashboardTerminal {
     func invalidate() { backend.invalidate() }
     func syncSize() {}
     func bell() { bells += 1 }
+    func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
 }

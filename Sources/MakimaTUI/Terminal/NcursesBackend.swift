@@ -1,4 +1,5 @@
 import CNcursesShim
+import Glibc
 
 /// Flushes cell buffers to the terminal through ncurses' wide-character API: one `cchar_t`
 /// per drawn cell (`setcchar` with an extended colour pair through the opts pointer),
@@ -34,6 +35,18 @@ final class NcursesBackend: @MainActor TerminalBackend {
     func invalidate() {
         previous = nil
         clearok(mk_stdscr(), true)
+    }
+
+    /// `doupdate` has already written and flushed curses' own output (it flushes at the end of
+    /// every frame), so these bytes follow a whole frame on the same descriptor.
+    func writeControl(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }  // the terminal is gone or full: a notification is not worth blocking for
+            offset += n
+        }
     }
 
     func flush(_ buffer: CellBuffer) {

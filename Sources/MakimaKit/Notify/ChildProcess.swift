@@ -1,0 +1,76 @@
+import Glibc
+
+/// Runs one helper program and waits for it, at most `timeout` seconds.
+///
+/// Written on posix_spawn rather than Foundation's `Process`: the child must be in a process
+/// group of its own so a timeout can kill whatever it started, and `Process` neither offers
+/// that nor reports the child's exit while a grandchild still holds its descriptors (a timeout
+/// would then wait forever). The child gets /dev/null for stdin, stdout and stderr, no other
+/// descriptor of ours, and exactly the environment given.
+enum ChildProcess {
+    enum Outcome: Equatable {
+        case exited(Int32)
+        case timedOut
+        case couldNotStart(Int32)
+    }
+
+    static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Double) -> Outcome {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        _ = closeFrom3?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGWINCH] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard status == 0 else { return .couldNotStart(status) }
+        return wait(pid, timeout: timeout)
+    }
+
+    /// Polls for the child's exit (10 ms steps, so a stuck child costs no busy loop); past the
+    /// timeout its whole process group is killed and reaped.
+    private static func wait(_ pid: pid_t, timeout: Double) -> Outcome {
+        let steps = max(1, Int((timeout * 100).rounded(.up)))
+        var status: Int32 = 0
+        for _ in 0..<steps {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return .exited(status) }
+            if r < 0 && errno != EINTR { return .exited(-1) }
+            usleep(10_000)
+        }
+        kill(-pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return .timedOut
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run
+    /// time because the Swift Glibc module does not declare it; without it, descriptors are
+    /// still protected by close-on-exec where their owners set it.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFrom3: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+}

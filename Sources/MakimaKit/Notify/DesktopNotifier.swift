@@ -1,0 +1,106 @@
+import Foundation
+
+/// Desktop notifications for task completed, task failed and supervisor question, used from one
+/// thread (the dashboard's UI thread, or `watch`'s loop).
+///
+/// The notifier never writes to the terminal itself: `notify` and `flush` return the bytes
+/// (`Delivery.terminalBytes`) and the caller writes them where it writes everything else (the
+/// dashboard through its terminal backend, between frames). Helper programs (tmux's status
+/// line, notify-send) run on the `NotifierWorker`.
+///
+/// Coalescing: at most one desktop notification per `minimumInterval`; what arrives in between
+/// waits in one digest and goes out as a summary ("5 tasks failed") when the caller calls
+/// `flush` after `Delivery.flushAfter` seconds.
+public final class DesktopNotifier {
+    public struct Delivery: Sendable, Equatable {
+        /// Write these to the terminal (empty: nothing to write).
+        public var terminalBytes: [UInt8] = []
+        /// Call `flush` after this many seconds (nil: nothing waits).
+        public var flushAfter: Double?
+    }
+
+    public let route: NotificationRoute
+    public var preferences: NotificationPreferences
+    public static let minimumInterval = 2.0
+    private let worker: NotifierWorker?
+    private var waiting = NotificationDigest()
+    private var lastDelivery = -Double.infinity
+
+    public init(
+        route: NotificationRoute, preferences: NotificationPreferences, environment: [String: String],
+        childTimeout: Double = 5
+    ) {
+        self.route = route
+        self.preferences = preferences
+        if route.tmux != nil || route.notifySend != nil {
+            let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }
+            worker = NotifierWorker(environment: environment, timeout: childTimeout) { digest in
+                Self.commands(for: digest, route: route, pane: pane)
+            }
+        } else {
+            worker = nil
+        }
+    }
+
+    /// Counts of the helper worker (children started, most at once), for tests and diagnostics.
+    public var workerStats: NotifierWorker.Stats? { worker?.stats }
+
+    /// New notifications (already announced by toast and bell). `now` is any monotonic clock
+    /// in seconds, the same for every call.
+    public func notify(_ notifications: [MeshNotification], now: Double) -> Delivery {
+        guard preferences.desktop else { return Delivery() }
+        let wanted = preferences.filter(notifications)
+        guard !wanted.isEmpty else { return Delivery() }
+        let alreadyWaiting = !waiting.isEmpty
+        waiting.merge(NotificationDigest(wanted))
+        let wait = lastDelivery + Self.minimumInterval - now
+        if wait > 0 { return Delivery(flushAfter: alreadyWaiting ? nil : wait) }
+        return flush(now: now)
+    }
+
+    /// Sends what waits, if anything.
+    public func flush(now: Double) -> Delivery {
+        guard !waiting.isEmpty else { return Delivery() }
+        let digest = waiting
+        waiting = NotificationDigest()
+        lastDelivery = now
+        worker?.submit(digest)
+        guard route.terminal else { return Delivery() }
+        return Delivery(terminalBytes: TerminalNotification.bytes(for: digest.message, insideTmux: route.insideTmux))
+    }
+
+    /// No helper program is started after this.
+    public func stop() { worker?.stop() }
+
+    /// The helper programs for one digest: tmux's status line inside tmux, notify-send when no
+    /// terminal route applies.
+    static func commands(for digest: NotificationDigest, route: NotificationRoute, pane: String?) -> [(
+        String, [String]
+    )] {
+        let m = digest.message
+        var out: [(String, [String])] = []
+        if let tmux = route.tmux { out.append((tmux, tmuxArguments(m, pane: pane))) }
+        if let send = route.notifySend, !route.terminal { out.append((send, notifySendArguments(m))) }
+        return out
+    }
+
+    /// `tmux display-message`: the message is a tmux format, so `#` (formats, `#(command)`) and
+    /// `%` (strftime) are doubled; `--` ends the options.
+    public static func tmuxArguments(_ m: DesktopMessage, pane: String?) -> [String] {
+        let text = (m.body.isEmpty ? m.title : "\(m.title): \(m.body)")
+            .replacingOccurrences(of: "#", with: "##")
+            .replacingOccurrences(of: "%", with: "%%")
+        var args = ["display-message", "-d", "5000"]
+        if let pane { args += ["-t", pane] }
+        return args + ["--", "MAKIMA: " + text]
+    }
+
+    /// `notify-send`: notification servers read the body as markup, so `&`, `<`, `>` are escaped.
+    public static func notifySendArguments(_ m: DesktopMessage) -> [String] {
+        func escape(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        return ["--app-name=makima-tui", "--", escape(m.title), escape(m.body)]
+    }
+}

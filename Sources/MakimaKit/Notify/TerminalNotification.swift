@@ -1,0 +1,43 @@
+/// The bytes that ask a terminal for a desktop notification. Written by hand: these are two
+/// short escape sequences (no packaged library emits them), and terminfo has no entry for them.
+///
+/// - OSC 777 (`ESC ] 777 ; notify ; title ; body BEL`): rxvt-unicode, foot, WezTerm, VTE-based
+///   terminals (GNOME Terminal, Tilix), Ghostty, Konsole.
+/// - OSC 9 (`ESC ] 9 ; text BEL`): iTerm2, Windows Terminal, kitty, WezTerm, Ghostty.
+///
+/// Both are sent: a terminal ignores the one it does not know. Inside tmux both are wrapped in
+/// tmux's passthrough (`ESC P tmux; … ESC \`, every ESC inside doubled), which tmux forwards to
+/// the outer terminal only with `set -g allow-passthrough on`.
+public enum TerminalNotification {
+    static let esc: UInt8 = 0x1B
+    static let bel: UInt8 = 0x07
+
+    /// `ESC ] 777 ; notify ; title ; body BEL`.
+    public static func osc777(_ m: DesktopMessage) -> [UInt8] {
+        [esc, UInt8(ascii: "]")] + Array("777;notify;\(m.title);\(m.body)".utf8) + [bel]
+    }
+
+    /// `ESC ] 9 ; title: body BEL`. The text never starts with a digit and `;` (ConEmu reads
+    /// `9;N;…` as one of its own commands), as titles are words.
+    public static func osc9(_ m: DesktopMessage) -> [UInt8] {
+        let text = m.body.isEmpty ? m.title : "\(m.title): \(m.body)"
+        let safe = text.first?.isNumber == true ? "Makima: " + text : text
+        return [esc, UInt8(ascii: "]")] + Array("9;\(safe)".utf8) + [bel]
+    }
+
+    /// `ESC P tmux; <sequence with each ESC doubled> ESC \`.
+    public static func tmuxPassthrough(_ sequence: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [esc, UInt8(ascii: "P")] + Array("tmux;".utf8)
+        for b in sequence {
+            if b == esc { out.append(esc) }
+            out.append(b)
+        }
+        return out + [esc, UInt8(ascii: "\\")]
+    }
+
+    /// Both notifications, wrapped for tmux when `insideTmux`.
+    public static func bytes(for m: DesktopMessage, insideTmux: Bool) -> [UInt8] {
+        let sequences = [osc777(m), osc9(m)]
+        return sequences.flatMap { insideTmux ? tmuxPassthrough($0) : $0 }
+    }
+}

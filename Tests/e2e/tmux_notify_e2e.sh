@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end test of desktop notifications and true colour inside tmux: the dev server
+# (seed 5, no simulation) and the real binary in tmux 120×40 with TERM=tmux-256color.
+# With COLORTERM=truecolor the dashboard starts curses on tmux-direct and paints the makima
+# navy (#0c1729) as a direct colour; a failed task writes OSC 777 and OSC 9 wrapped in tmux's
+# passthrough, read from the raw bytes the pane wrote (tmux pipe-pane -O). The API key must
+# never be in those bytes. Prints one line per check and "N passed, M failed"; exits 1 on failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+KEY=mk_demo_local_key_0001
+SOCKET="makima-notify-e2e-$$"
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-15}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-notify-e2e.XXXXXX")
+SERVER_PID=""
+URL=""
+NAVY_BG="48;2;12;23;41"
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  if [ -n "$SERVER_PID" ]; then kill -TERM "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+dev() { curl -fsS -X "$1" "$URL$2"; }
+api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# start NAME COLORTERM: the dashboard with its raw output piped to $SCRATCH/NAME.raw.
+start() {
+  local name=$1 colorterm=$2
+  t new-session -d -s "$name" -x 120 -y 40 \
+    "env TERM=tmux-256color COLORTERM=$colorterm LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c 'sleep 0.5; $BIN; echo EXITED:\$?; sleep 600'"
+  t pipe-pane -O -t "$name" "cat >> '$SCRATCH/$name.raw'"
+}
+
+# osc_wrapped NAME TITLE: the pane's raw output holds the failed task's OSC 777 and OSC 9,
+# each whole inside tmux's passthrough wrapper (ESC P tmux; … ESC \, inner ESCs doubled).
+osc_wrapped() {
+  python3 - "$SCRATCH/$1.raw" "$2" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+title = sys.argv[2].encode()
+want = (b"\x1bPtmux;\x1b\x1b]777;notify;Task failed;" + title + b"\x07\x1b\\"
+        + b"\x1bPtmux;\x1b\x1b]9;Task failed: " + title + b"\x07\x1b\\")
+sys.exit(0 if want in data else 1)
+PY
+}
+
+ready="$SCRATCH/ready.txt"
+python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
+  --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
+SERVER_PID=$!
+deadline=$((SECONDS + 20))
+while [ $SECONDS -le $deadline ] && [ -z "$URL" ]; do URL=$(sed -n 's/^READY //p' "$ready"); sleep 0.1; done
+[ -n "$URL" ] || { echo "the dev server did not start"; tail -n 20 "$SCRATCH/server.log"; echo "0 passed, 1 failed"; exit 1; }
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+
+task=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstance(d, dict) else d[0]["id"]')
+title=$(api "/mesh/tasks/$task" | json 'd["title"]')
+echo "# failing $task ($title)"
+
+# --- True colour --------------------------------------------------------------------------------
+start tc truecolor
+expect "the pill reaches WS//ONLINE" tc wait_for tc "WS//ONLINE"
+expect "Home says true colour through tmux-direct" tc wait_for tc "Colours +TRUE COLOUR \\(TMUX-DIRECT\\)"
+expect "the navy background is drawn as a direct colour ($NAVY_BG)" tc wait_for tc $'\e\\['"[0-9;]*${NAVY_BG}m" -e
+start pal ""
+expect "without COLORTERM the same TERM stays at 256 colours" pal wait_for pal "Colours +256"
+no_direct() { ! capture pal -e | grep -q "48;2;"; }
+expect "… and draws no direct colour" pal no_direct
+
+# --- A failed task: OSC 777 and OSC 9 in tmux's passthrough -------------------------------------
+dev POST "/_dev/task/$task/status?status=failed" >/dev/null
+expect "a failed task raises a toast naming it" tc wait_for tc "● Task failed: ${title:0:30}"
+expect "the raw output holds OSC 777 and OSC 9 for it, each tmux-wrapped" tc wait_until osc_wrapped tc "$title"
+key_absent() { ! grep -qF "$KEY" "$SCRATCH/tc.raw" "$SCRATCH/pal.raw"; }
+expect "the API key is in none of the raw output ($(cat "$SCRATCH"/*.raw | wc -c) bytes)" tc key_absent
+
+finish
