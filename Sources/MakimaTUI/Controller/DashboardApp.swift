@@ -49,6 +49,13 @@ public final class DashboardSession {
 
     public func setConnectionPill(_ state: ConnectionPillState) { loop.setConnectionPill(state) }
 
+    /// The server named in the masthead (after signing in to another one).
+    public func setServerLabel(_ label: String) {
+        guard loop.app.masthead.serverLabel != label else { return }
+        loop.app.masthead.serverLabel = label
+        loop.setNeedsDisplay()
+    }
+
     /// Changes panes (their view models) and redraws.
     public func updatePanes(_ body: (inout PaneStack) -> Void) {
         body(&loop.app.stack)

@@ -11,6 +11,8 @@ protocol DashboardEngine: AnyObject {
     var connectionsOpened: Int { get }
     func start()
     func stop()
+    /// Ends the live connection without blocking (after a refused key); `stop()` still follows.
+    func halt()
     func cachedSnapshot() -> [SyncUpdate]
     func cachedOutput(taskID: String) -> [TaskEvent]
     func refresh(_ query: ListQuery, force: Bool)
@@ -40,6 +42,7 @@ final class LiveSyncEngine: DashboardEngine {
     var connectionsOpened: Int { engine.connectionStats.connectionsOpened }
     func start() { engine.start() }
     func stop() { engine.stop() }
+    func halt() { engine.halt() }
     func cachedSnapshot() -> [SyncUpdate] { engine.cachedSnapshot() }
     func cachedOutput(taskID: String) -> [TaskEvent] { engine.cachedOutput(taskID: taskID) }
     func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }

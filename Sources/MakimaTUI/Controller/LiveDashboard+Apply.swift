@@ -34,7 +34,8 @@ extension LiveDashboard {
                 taskTitles[t.id] = oneLine(t.displayTitle)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
-                session.setConnectionPill(ConnectionPillState(status, now: Date()))
+                // After a refused key the pill stays AUTH whatever the halted engine says last.
+                session.setConnectionPill(unauthorized ? .auth : ConnectionPillState(status, now: Date()))
                 if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
             case .unauthorized:
                 keyRefused()

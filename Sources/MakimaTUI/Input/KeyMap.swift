@@ -23,6 +23,15 @@ public enum KeyAction: Hashable, Sendable {
     case nextFilter
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
+    /// Enter a new API key (after the server refused the key in use).
+    case enterKey
+    // Signing in (the sign-in pane, while typing).
+    /// "Where do I get a key?": show the server's settings page and copy its address.
+    case keyHelp
+    /// Allow plain http:// to a host that is not loopback, after the warning.
+    case confirmInsecure
+    /// Empty the field being typed in.
+    case clearField
 }
 
 /// Where a binding applies. Panes list their contexts most specific first; `global` is last.
@@ -41,6 +50,7 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
+    public static let signIn = KeyContext("signin", title: "SIGN IN (SERVER, API KEY)")
 }
 
 public struct KeyBinding: Hashable, Sendable {
@@ -164,6 +174,9 @@ public struct KeyMap: Sendable {
             [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
             footer: "refresh"),
         KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
+        KeyBinding(
+            [.char("K")], .enterKey, "enter a new API key (the banner offers it when the server refuses the key)",
+            context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
@@ -188,5 +201,14 @@ public struct KeyMap: Sendable {
         KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),
         KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
         KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
+
+        KeyBinding(
+            [.ctrl("k")], .keyHelp,
+            "where do I get a key? shows <server>/settings, copies it (OSC 52) and opens it (xdg-open)",
+            context: .signIn, footer: "get a key"),
+        KeyBinding(
+            [.ctrl("y")], .confirmInsecure, "use plain http:// with a host that is not this machine (insecure mode)",
+            context: .signIn),
+        KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
     ])
 }

@@ -1,0 +1,194 @@
+import Foundation
+import MakimaKit
+
+/// Signing in with the dashboard running: onboarding on an unconfigured start, a key entered
+/// again after a 401 (`K`), `r` asking the server whether it takes the key again, and the
+/// switch to a server and key the server accepted (`adopt`), which starts a new engine
+/// without a restart. Every check runs through `setup.signIn` off the UI thread; its answer
+/// comes back as a job on the UI bus.
+extension LiveDashboard {
+    func handleSignIn(_ request: SignInRequest) {
+        switch request {
+        case .submit: submitSignIn()
+        case .keyHelp: showKeyHelp()
+        case .close:
+            guard let m = onboarding, m.reentry else { return }
+            closeOnboarding()
+        case .enterKey: enterNewKey()
+        }
+    }
+
+    /// The sign-in pane's model, when it is on top.
+    var onboarding: OnboardingModel? { (session.topPane as? OnboardingPane)?.model }
+
+    func updateOnboarding(_ body: (inout OnboardingModel) -> Void) {
+        session.updatePanes { stack in
+            stack.withTop { pane in
+                guard var p = pane as? OnboardingPane else { return }
+                body(&p.model)
+                pane = p
+            }
+        }
+    }
+
+    /// Step 1 of onboarding over Home (an unconfigured start, after signing out).
+    func showOnboarding() {
+        guard let service = setup.signIn else { return }
+        let model = OnboardingModel(server: service.suggestedServer)
+        session.updatePanes { stack in
+            while stack.top is OnboardingPane || !stack.top.isTopLevel { if !stack.pop() { break } }
+            stack.jump(to: .home)
+            stack.push(OnboardingPane(model: model))
+        }
+    }
+
+    /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
+    func enterNewKey() {
+        guard setup.signIn != nil else { return toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
+        if session.topPane is OnboardingPane { return }
+        var model = OnboardingModel(
+            server: client.profile.baseURL.absoluteString, reentry: true,
+            checkedServer: client.profile.baseURL.absoluteString)
+        model.insecureAllowed = client.profile.allowInsecureHTTP
+        session.push(OnboardingPane(model: model))
+    }
+
+    static let noSignIn = "signing in is not available here — run `makima-tui login`"
+
+    private func closeOnboarding() {
+        session.updatePanes { stack in
+            while stack.top is OnboardingPane { if !stack.pop() { break } }
+        }
+        shown(session.topPane.id)
+    }
+
+    private func submitSignIn() {
+        guard let service = setup.signIn, let m = onboarding, !signInBusy else { return }
+        let bus = session.bus
+        switch m.step {
+        case .server:
+            let typed = m.server.trimmingCharacters(in: .whitespacesAndNewlines)
+            signInBusy = true
+            updateOnboarding {
+                $0.busy = "checking \(typed.isEmpty ? ServerURL.defaultServer : typed) …"
+                $0.problem = nil
+            }
+            service.checkServer(typed, allowInsecureHTTP: m.insecureAllowed) { result in
+                bus.post { [weak self] in self?.serverChecked(result) }
+            }
+        case .key:
+            let key = m.key.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let why = APIKey.validationError(key) {
+                updateOnboarding { $0.problem = SignInProblem.invalidKey(why).description }
+                return
+            }
+            signInBusy = true
+            updateOnboarding {
+                $0.busy = "checking the key with \(m.serverForKey) …"
+                $0.problem = nil
+            }
+            service.signIn(server: m.serverForKey, key: key, allowInsecureHTTP: m.insecureAllowed) { result in
+                bus.post { [weak self] in self?.keyChecked(result) }
+            }
+        }
+    }
+
+    private func serverChecked(_ result: Result<String, SignInProblem>) {
+        signInBusy = false
+        updateOnboarding { m in
+            m.busy = nil
+            switch result {
+            case .success(let url):
+                m.checkedServer = url
+                m.step = .key
+                m.problem = nil
+            case .failure(let problem):
+                if case .insecureHTTPNeedsConfirmation(let host) = problem { m.confirmInsecureFor = host }
+                m.problem = problem.description
+            }
+        }
+    }
+
+    private func keyChecked(_ result: Result<SignedIn, SignInProblem>) {
+        signInBusy = false
+        switch result {
+        case .success(let signedIn):
+            let host = signedIn.client.profile.displayHost
+            closeOnboarding()
+            adopt(signedIn, message: "signed in to \(host) — key stored")
+        case .failure(let problem):
+            updateOnboarding {
+                $0.busy = nil
+                $0.problem = problem.description
+            }
+        }
+    }
+
+    /// "Where do I get a key?": the address is shown, copied with OSC 52, and opened with
+    /// xdg-open when a desktop has one.
+    private func showKeyHelp() {
+        guard let m = onboarding else { return }
+        let url = m.keySettingsURL
+        session.writeTerminalControl(ClipboardCopy.osc52(url))
+        var info = "copied \(url): make a key there, then paste it here"
+        if let opener = BrowserOpener.command(environment: setup.environment) {
+            let environment = setup.environment
+            Thread.detachNewThread { BrowserOpener.open(url, with: opener, environment: environment) }
+            info += " (opening it in the browser)"
+        }
+        updateOnboarding { $0.info = info }
+    }
+
+    /// `r` (or `R`) after a refused key: one authenticated call; if the server takes the key
+    /// again, the dashboard resumes (a new engine: polling, WebSocket, resync).
+    func retryKey() {
+        guard case .configured(let client, let key, let source, let cacheKey) = setup.access else { return }
+        let current = SignedIn(client: client, key: key, keySource: source, cacheKey: cacheKey)
+        guard let service = setup.signIn else {
+            return adopt(current, message: "trying the key again …")
+        }
+        guard !signInBusy else { return }
+        signInBusy = true
+        toast(NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .muted))
+        let bus = session.bus
+        service.verify(current) { problem in
+            bus.post { [weak self] in self?.keyVerified(current, problem) }
+        }
+    }
+
+    private func keyVerified(_ current: SignedIn, _ problem: SignInProblem?) {
+        signInBusy = false
+        if let problem {
+            toast(NoticeLine("still refused: \(problem.description) — K enters a new key", level: .danger))
+            return
+        }
+        adopt(current, message: "the server takes the key again — live updates resumed")
+    }
+
+    /// Runs the dashboard against `signedIn` from now on: the old engine is halted (stopped at
+    /// quit), the server's own cache is opened (another server's stays on disk), a new engine
+    /// starts and the pane on screen is fetched at once.
+    func adopt(_ signedIn: SignedIn, message: String) {
+        var oldCacheKey: String?
+        if case .configured(_, _, _, let k) = setup.access { oldCacheKey = k }
+        engine?.halt()
+        let keepCache = oldCacheKey == signedIn.cacheKey
+        retired.append((engine, keepCache ? nil : cache))
+        engine = nil
+        if !keepCache { cache = nil }
+        setup.access = .configured(
+            client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
+        unauthorized = false
+        lostConnection = false
+        session.setBanner(nil)
+        session.setServerLabel(signedIn.client.profile.displayHost)
+        session.setConnectionPill(.connecting)
+        session.updateHome { $0.notice = nil }
+        setNetworkRow("CONNECTING", .warn)
+        connectEngine()
+        for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
+        session.setNeedsDisplay()
+        toast(NoticeLine(message, level: .ok))
+    }
+}
