@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import TestSupport
 import Testing
 
 /// `makima-tui login` run as a subprocess against the dev server: the typed server is

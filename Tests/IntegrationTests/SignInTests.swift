@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import TestSupport
 import Testing
 
 /// Onboarding's checks and Settings' key actions against the dev server, with real files in a

@@ -150,7 +150,8 @@ extension LiveDashboard {
         }
         guard !signInBusy else { return }
         signInBusy = true
-        toast(NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .muted))
+        session.setBanner(
+            NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .warn))
         let bus = session.bus
         service.verify(current) { problem in
             bus.post { [weak self] in self?.keyVerified(current, problem) }
@@ -160,7 +161,8 @@ extension LiveDashboard {
     private func keyVerified(_ current: SignedIn, _ problem: SignInProblem?) {
         signInBusy = false
         if let problem {
-            toast(NoticeLine("still refused: \(problem.description) — K enters a new key", level: .danger))
+            session.setBanner(
+                NoticeLine("still refused: \(problem.description) — r retries it · K enters a new key", level: .danger))
             return
         }
         adopt(current, message: "the server takes the key again — live updates resumed")

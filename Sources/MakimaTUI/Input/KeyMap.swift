@@ -175,7 +175,7 @@ public struct KeyMap: Sendable {
             footer: "refresh"),
         KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
         KeyBinding(
-            [.char("K")], .enterKey, "enter a new API key (the banner offers it when the server refuses the key)",
+            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
             context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
@@ -204,10 +204,10 @@ public struct KeyMap: Sendable {
 
         KeyBinding(
             [.ctrl("k")], .keyHelp,
-            "where do I get a key? shows <server>/settings, copies it (OSC 52) and opens it (xdg-open)",
+            "where do I get a key? shows and copies <server>/settings",
             context: .signIn, footer: "get a key"),
         KeyBinding(
-            [.ctrl("y")], .confirmInsecure, "use plain http:// with a host that is not this machine (insecure mode)",
+            [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
             context: .signIn),
         KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
     ])
