@@ -61,6 +61,12 @@ final class ScriptedSignIn: SignInService, Sendable {
 
     func signOut() throws(SignInProblem) { script.withLock { $0.signedOut += 1 } }
 
+    var configPath: String { "/tmp/makima-test/config.json" }
+    func saveTheme(_ theme: String) throws(SignInProblem) { script.withLock { $0.asked.append("theme \(theme)") } }
+    func saveNotifications(_ preferences: NotificationPreferences) throws(SignInProblem) {
+        script.withLock { $0.asked.append("notifications bell=\(preferences.bell) failed=\(preferences.taskFailed)") }
+    }
+
     var asked: [String] { script.withLock { $0.asked } }
 }
 

@@ -4,7 +4,9 @@
 # onboarding (01 SERVER → 02 KEY); a wrong key is refused in words and the pane stays on step 2;
 # the right key lands on Home with the seeded numbers, stored 0600, with no restart. Then a
 # 401 turns the pill to WS//AUTH with the data kept (STALE), `r` says it is still refused, and
-# once the server takes the key again `r` resumes live updates in the same process.
+# once the server takes the key again `r` resumes live updates in the same process. In Settings a
+# key rotation the server refuses keeps the old key, one it confirms stores the new key, and
+# sign out (Enter twice) removes the key and returns to onboarding.
 # The API key must never be on screen. Captures are polled with a timeout.
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
@@ -56,6 +58,15 @@ key_file_is_private() {
   files=$(find "$SCRATCH/config" -path '*credentials*' -type f 2>/dev/null)
   [ "$(echo "$files" | grep -c .)" = 1 ] && [ "$(stat -c %a "$files")" = 600 ] && grep -q "$KEY" "$files"
 }
+
+# stored_key_changed: one stored key, 0600, and it is not the demo key any more.
+stored_key_changed() {
+  local files
+  files=$(find "$SCRATCH/config" -path '*credentials*' -type f 2>/dev/null)
+  [ "$(echo "$files" | grep -c .)" = 1 ] && [ "$(stat -c %a "$files")" = 600 ] && ! grep -q "$KEY" "$files" \
+    && grep -q '^mk_' "$files"
+}
+no_key_file() { [ -z "$(find "$SCRATCH/config" -path '*credentials*' -type f 2>/dev/null)" ]; }
 
 start_server() {
   local ready="$SCRATCH/ready.txt"
@@ -127,9 +138,31 @@ expect "the STALE marks are gone after the resync" app wait_gone app "DAEMONS// 
 dev POST "/_dev/task?status=running" >/dev/null
 expect "live updates resumed: a new running task is counted ($((running + 1)) RUNNING)" app \
   wait_for app "(^|[^0-9])$((running + 1)) RUNNING"
+
+# --- Settings: key rotation (refused, then done), sign out ------------------------------------
+key app 7
+expect "Settings lists its actions" app wait_for app "› ROTATE KEY"
+expect "Settings › About names the config file" app wait_for app "CONFIG +.*config\.json"
+expect "Settings › About shows the colour mode" app wait_for app "COLOUR MODE +"
+dev POST "/_dev/fail?count=1&status=500" >/dev/null
+key app j; key app j
+key app Enter
+expect "a refused rotation is reported and the old key kept" app wait_for app "not rotated: .*the old key is kept"
+expect "the old key is still the stored one" app wait_until key_file_is_private
+key app Enter
+expect "a rotation the server confirms stores the new key" app wait_for app "rotated: new key mk_…[A-Za-z0-9]{4} stored"
+expect "the stored key is no longer the old one" app wait_until stored_key_changed
+expect "after the rotation the dashboard is live with the new key" app wait_for app "WS//ONLINE"
+ROTATED=$(cat "$(find "$SCRATCH/config" -path '*credentials*' -type f | head -n 1)" 2>/dev/null)
+key app j
+key app Enter
+expect "sign out asks for a second Enter" app wait_for app "press Enter again to sign out"
+key app Enter
+expect "sign out returns to onboarding" app wait_for app "01 SERVER → 02 KEY"
+expect "sign out removed the stored key" app wait_until no_key_file
 quit app
 
-if grep -qF "$KEY" "$SCREENS" || grep -qF "$WRONG" "$SCREENS"; then fail "a key appeared on screen"; else pass "no key ever appeared on screen"; fi
+if grep -qF "$KEY" "$SCREENS" || grep -qF "$WRONG" "$SCREENS" || { [ -n "${ROTATED:-}" ] && grep -qF "$ROTATED" "$SCREENS"; }; then fail "a key appeared on screen"; else pass "no key ever appeared on screen"; fi
 }
 
 run

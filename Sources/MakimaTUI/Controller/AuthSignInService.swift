@@ -79,6 +79,18 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
         do { try store.signOut() } catch { throw SignInProblem.classify(error, host: "") }
     }
 
+    public var configPath: String { store.location.configFile }
+
+    public func saveTheme(_ theme: String) throws(SignInProblem) {
+        guard gate.withLock({ !$0 }) else { throw .local("another sign-in step is still running") }
+        try store.saveTheme(theme)
+    }
+
+    public func saveNotifications(_ preferences: NotificationPreferences) throws(SignInProblem) {
+        guard gate.withLock({ !$0 }) else { throw .local("another sign-in step is still running") }
+        try store.saveNotificationPreferences(preferences)
+    }
+
     /// One operation at a time, off the caller's thread.
     private func run<T: Sendable>(
         _ done: @escaping @Sendable (Result<T, SignInProblem>) -> Void,

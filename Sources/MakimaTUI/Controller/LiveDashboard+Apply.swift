@@ -80,6 +80,19 @@ extension LiveDashboard {
     }
 
     func settingsFacts() -> SettingsFacts {
+        var facts = baseSettingsFacts()
+        facts.actions = setup.signIn != nil
+        facts.theme = session.themeName
+        facts.notifications = notifier.preferences
+        facts.configPath = setup.signIn?.configPath ?? ""
+        facts.cacheBytes = cacheSize()
+        facts.terminal = setup.environment["TERM"] ?? "?"
+        facts.colorMode = session.colorMode
+        facts.actionStatus = settingsStatus
+        return facts
+    }
+
+    private func baseSettingsFacts() -> SettingsFacts {
         guard case .configured(let client, let key, let source, _) = setup.access else {
             return SettingsFacts(
                 server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",

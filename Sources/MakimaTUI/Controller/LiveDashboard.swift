@@ -29,6 +29,9 @@ public final class LiveDashboard {
     var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
     /// A sign-in check is running (one at a time).
     var signInBusy = false
+    /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
+    var settingsStatus: [String: String] = [:]
+    var signOutArmed = false
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
     /// Every task title seen this run: a toast names a task even after it left every list.
@@ -181,6 +184,7 @@ public final class LiveDashboard {
     }
 
     private func openRow(_ pane: PaneID, _ rowID: String) {
+        if let action = pane.spec.rowAction(rowID) { return perform(action) }
         if let task = pane.spec.openTask(hub, rowID) { openTask(task) }
     }
 

@@ -44,4 +44,9 @@ public protocol SignInService: AnyObject, Sendable {
     func rotateKey(done: @escaping @Sendable (Result<SignedIn, SignInProblem>) -> Void)
     /// Settings › sign out: the stored key and profile removed (local only).
     func signOut() throws(SignInProblem)
+    /// The config file (Settings › About).
+    var configPath: String { get }
+    /// Settings › theme and notifications, saved in the config file.
+    func saveTheme(_ theme: String) throws(SignInProblem)
+    func saveNotifications(_ preferences: NotificationPreferences) throws(SignInProblem)
 }

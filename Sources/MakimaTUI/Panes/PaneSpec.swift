@@ -40,6 +40,8 @@ struct PaneSpec: Sendable {
     let build: @MainActor @Sendable (PaneSource) -> PaneContent
     /// The task Enter on a row opens, if any.
     var openTask: @MainActor @Sendable (StoreHub, String) -> String? = { _, _ in nil }
+    /// What Enter on a row does besides opening a task (Settings' actions), if anything.
+    var rowAction: @Sendable (String) -> SettingsAction? = { _ in nil }
     /// Makes the pane (before any data arrives).
     let make: @Sendable () -> any Pane
 }

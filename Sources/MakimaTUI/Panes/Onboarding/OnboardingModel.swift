@@ -23,8 +23,10 @@ public struct OnboardingModel: Equatable, Sendable {
     public var problem: String?
     /// The answer to "where do I get a key?" (`<server>/settings`, copied).
     public var info: String?
-    /// Re-entering a key after the server refused one: the server is fixed, Esc closes.
+    /// Opened over a running dashboard (a re-entered key, Settings' server): Esc closes it.
     public var reentry: Bool
+    /// Only the key is asked for (the signed-in server).
+    public var serverFixed: Bool
 
     /// Keys longer than this are not a Makima key; the field stops growing.
     static let maxKeyLength = 512
@@ -35,6 +37,7 @@ public struct OnboardingModel: Equatable, Sendable {
         serverPrefilled = true
         self.reentry = reentry
         self.checkedServer = checkedServer
+        serverFixed = checkedServer != nil
         step = checkedServer == nil ? .server : .key
     }
 
@@ -102,7 +105,7 @@ public struct OnboardingModel: Equatable, Sendable {
 
     /// Esc on step 2 goes back to step 1 (not when the server is fixed).
     mutating func stepBack() -> Bool {
-        guard step == .key, !reentry, busy == nil else { return false }
+        guard step == .key, !serverFixed, busy == nil else { return false }
         step = .server
         key = ""
         problem = nil

@@ -48,7 +48,7 @@ public struct OnboardingPane: Pane {
         guard !region.isEmpty else { return }
         buffer.fill(region, style: .plain)
         PaneHeader.render(
-            title: model.reentry ? "NEW API KEY" : "SIGN IN", term: nil, detail: nil, into: &buffer,
+            title: model.serverFixed ? "NEW API KEY" : "SIGN IN", term: nil, detail: nil, into: &buffer,
             row: region.row(0), context: context)
         let x = region.x + 2
         let maxX = region.maxX - 1
