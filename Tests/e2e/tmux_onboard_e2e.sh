@@ -144,8 +144,15 @@ key app 7
 expect "Settings lists its actions" app wait_for app "› ROTATE KEY"
 expect "Settings › About names the config file" app wait_for app "CONFIG +.*config\.json"
 expect "Settings › About shows the colour mode" app wait_for app "COLOUR MODE +"
+before_theme=$(t capture-pane -p -e -t app | sed -n 2p)
+key app j; key app j; key app j; key app j
+key app Enter
+expect "the theme row switches to high-contrast and saves it" app wait_for app "› THEME +high-contrast · saved"
+expect "the theme is saved in the config file" app wait_until grep -q '"high-contrast"' "$SCRATCH/config/makima-tui/config.json"
+expect "the new theme is drawn at once (the masthead's colours changed)" app \
+  wait_until test "$(t capture-pane -p -e -t app | sed -n 2p)" != "$before_theme"
 dev POST "/_dev/fail?count=1&status=500" >/dev/null
-key app j; key app j
+key app k; key app k
 key app Enter
 expect "a refused rotation is reported and the old key kept" app wait_for app "not rotated: .*the old key is kept"
 expect "the old key is still the stored one" app wait_until key_file_is_private

@@ -21,3 +21,23 @@ extension StoreHub {
         mark(&listen.latest)
     }
 }
+
+extension StoreHub {
+    /// Forgets everything one server said (signing out, switching to another server): the next
+    /// server's cache and fetches fill the stores again. Notifications already shown stay listed.
+    public func forgetServer() {
+        daemons.list = ListState()
+        contracts.lists = [:]
+        contracts.details = [:]
+        tasks.lists = [:]
+        tasks.details = [:]
+        tasks.outputs = [:]
+        directives.list = ListState()
+        directives.pending = ListState()
+        listen.list = ListState()
+        listen.latest = ListState()
+        listen.details = [:]
+        connection.link = .idle
+        connection.unauthorizedMessage = nil
+    }
+}

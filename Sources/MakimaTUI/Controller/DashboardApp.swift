@@ -118,14 +118,14 @@ public final class DashboardSession {
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
     /// The theme on screen, and how to change it live (Settings): nil when the terminal cannot.
-    public internal(set) var themeName = ""
+    public internal(set) var themeName = ThemeSelection.defaultName
     var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
 
     /// Loads `request` (a built-in name or a theme file) and draws with it from the next frame.
     /// Returns the theme's name, or why it could not be loaded (the theme on screen stays).
     public func applyTheme(_ request: String) -> Result<String, ThemeLoadError> {
-        guard let themeChanger else { return .success(request) }
-        let result = themeChanger(request)
+        // Without a changer (a memory terminal) the name is only recorded.
+        let result = themeChanger?(request) ?? .success(request)
         if case .success(let name) = result {
             themeName = name
             loop.setNeedsDisplay()

@@ -106,11 +106,17 @@ extension LiveDashboard {
         retired.append((engine, cache))
         engine = nil
         cache = nil
+        hub.forgetServer()
+        taskTitles = [:]
         setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
         unauthorized = false
         session.setBanner(nil)
         session.setConnectionPill(.idle)
         setNetworkRow("SIGNED OUT", .warn)
+        session.updateHome {
+            $0.mesh = nil
+            $0.notice = NoticeLine("signed out", level: .warn)
+        }
         showOnboarding()
         toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }

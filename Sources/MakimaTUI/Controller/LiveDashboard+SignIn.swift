@@ -178,7 +178,12 @@ extension LiveDashboard {
         let keepCache = oldCacheKey == signedIn.cacheKey
         retired.append((engine, keepCache ? nil : cache))
         engine = nil
-        if !keepCache { cache = nil }
+        if !keepCache {
+            // Another server: nothing of the old one stays on screen (its cache stays on disk).
+            cache = nil
+            hub.forgetServer()
+            taskTitles = [:]
+        }
         setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
         unauthorized = false
