@@ -221,6 +221,7 @@ async def seeded(request: web.Request) -> web.Response:
         "events": count("SELECT COUNT(*) FROM events"),
         "next_event_id": store.next_event_id,
         "seed": int(store.meta("seed", "0")),
+        "subscribers": len(request.app["hub"].subscribers),
     })
 
 

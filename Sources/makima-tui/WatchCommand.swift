@@ -2,46 +2,92 @@ import Foundation
 import MakimaKit
 import Synchronization
 
-/// `makima-tui watch`: the sync engine without a screen. Keeps this server's cache warm (so
-/// `status --cached` and the next dashboard start have fresh data) and prints one line per
-/// notification (`makima://task/{id}  Task failed  <title>`) until interrupted.
+/// `makima-tui watch [--notify]`: the sync engine without a screen. Keeps this server's cache
+/// warm (so `status --cached` and the next dashboard start have fresh data) and prints one line
+/// per notification (`makima://task/{id}  Task failed  <task title> — <reason>`) until
+/// interrupted. Titles come from the task lists it refreshes, or one `GET /mesh/tasks/{id}`
+/// (at most `lookupsPerBatch` per batch, short timeout, a failed id never asked again).
+/// `--notify` also sends desktop notifications, as the dashboard does (`DesktopNotifier`).
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
         summary: "stream notifications (task completed/failed, questions) as lines; keeps the cache warm",
-        flags: [], positionals: nil, run: run)
+        flags: [
+            FlagSpec(
+                "--notify",
+                help: "also send desktop notifications (OSC 777/9 on this terminal, tmux-wrapped inside tmux; "
+                    + "else notify-send)")
+        ], positionals: nil, run: run)
+
+    static let lookupsPerBatch = 4
 
     static func run(_ inv: Invocation) async -> Int32 {
         do {
             let (client, key) = try Session.credentials(inv.global)
-            return try await onDedicatedThread("makima-watch") { try watch(client: client, key: key) }
+            let preferences =
+                (try? ConfigStore(location: Session.location(inv.global)).load())?.notificationPreferences
+                ?? NotificationPreferences()
+            let notify = inv.has("--notify")
+            return try await onDedicatedThread("makima-watch") {
+                try watch(client: client, key: key, notify: notify, preferences: preferences)
+            }
         } catch {
             return Console.fail(error)
         }
     }
 
-    private static func watch(client: APIClient, key: APIKey) throws -> Int32 {
+    private static func watch(client: APIClient, key: APIKey, notify: Bool, preferences: NotificationPreferences)
+        throws -> Int32
+    {
         let (cache, notice) = CacheSession.open(for: client.profile)
         if let notice { Console.error(notice) }
         let outbox = SyncOutbox()
         let engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox)
         engine.start()
         defer { engine.stop() }
+        let environment = ProcessInfo.processInfo.environment
+        let notifier =
+            notify
+            ? DesktopNotifier(
+                route: .detect(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1),
+                preferences: preferences, environment: environment) : nil
+        defer { notifier?.stop() }
+        let lookups = APIClient(
+            profile: client.profile, key: key,
+            transport: HTTPTransport(
+                configuration: HTTPConfiguration(connectTimeout: .seconds(5), totalTimeout: .seconds(5))))
+        var titles = TaskTitleBook()
         let stop = StopSignal()
         var nextPoll = Date.distantPast
+        var flushAt: Date?
         while !stop.requested {
             if Date() >= nextPoll {
                 for query in MeshSummary.queries { engine.refresh(query) }
                 nextPoll = Date().addingTimeInterval(30)
             }
-            for update in outbox.wait(until: min(nextPoll, Date().addingTimeInterval(1))) {
+            if let at = flushAt, Date() >= at, let notifier {
+                flushAt = deliver(notifier.flush(now: monotonic()))
+            }
+            let deadline = min(nextPoll, flushAt ?? .distantFuture, Date().addingTimeInterval(1))
+            let updates = outbox.wait(until: deadline)
+            for update in updates { titles.learn(from: update) }
+            for update in updates {
                 switch update {
                 case .notifications(let list):
-                    for n in list {
+                    for id in titles.unknown(in: list, limit: lookupsPerBatch) {
+                        if let task = try? lookups.getBlocking(MeshTask.self, .task(id: id)) {
+                            titles.learn(task)
+                        } else {
+                            titles.lookupFailed(id)
+                        }
+                    }
+                    let named = list.map(titles.named)
+                    for n in named {
                         Console.out(
                             "\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))"
                         )
                     }
+                    if let notifier { flushAt = deliver(notifier.notify(named, now: monotonic())) ?? flushAt }
                 case .unauthorized(let message):
                     Console.error(message)
                     return ExitCode.unauthorized.rawValue
@@ -54,6 +100,15 @@ enum WatchCommand {
         }
         return ExitCode.ok.rawValue
     }
+
+    /// Writes the notifier's terminal bytes after the lines already printed; returns when to
+    /// flush what it held back.
+    private static func deliver(_ d: DesktopNotifier.Delivery) -> Date? {
+        if !d.terminalBytes.isEmpty { FileHandle.standardOutput.write(Data(d.terminalBytes)) }
+        return d.flushAfter.map { Date().addingTimeInterval($0) }
+    }
+
+    private static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 /// SIGINT/SIGTERM ask a headless command to finish cleanly (the cache writer flushes).

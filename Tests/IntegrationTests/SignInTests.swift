@@ -124,6 +124,32 @@ import Testing
         #expect(try c.storedKey(profile) == nil)
     }
 
+    @Test("switching between stored servers: checked first, nothing changes on failure, each keeps its key")
+    func switchServers() async throws {
+        let a = try DevServer()
+        let b = try DevServer(seed: 3)
+        let c = Config()
+        let store = c.store()
+        let onA = try await store.signIn(server: a.baseURL.absoluteString, key: a.apiKey.secret)
+        let onB = try await store.signIn(server: b.baseURL.absoluteString, key: b.apiKey.secret)
+        #expect(store.config.profiles.count == 2)
+        #expect(store.state == .authenticated(onB))
+        let back = try await store.switchServer(to: onA.id)
+        #expect(back.id == onA.id)
+        #expect(store.state == .authenticated(back))
+        #expect(c.store().profile?.id == onA.id, "the switch is saved")
+        b.stop()
+        do {
+            try await store.switchServer(to: onB.id)
+            Issue.record("switched to a stopped server")
+        } catch {
+            guard case .unreachable = error else { return #expect(Bool(false), "\(error)") }
+        }
+        #expect(store.state == .authenticated(back), "a failed switch changes nothing")
+        #expect(c.store().profile?.id == onA.id)
+        #expect(try c.storedKey(onB) == b.apiKey, "the other server's key is kept")
+    }
+
     @Test("theme and notification preferences are saved in the config file")
     func settings() async throws {
         let server = try DevServer()

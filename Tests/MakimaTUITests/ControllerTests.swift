@@ -48,8 +48,12 @@ final class ControllerHarness {
     var engine: RecordingEngine! { engines.all.last }
     let cacheDir: URL
 
-    /// `access` nil: configured for a test server; `signIn`: signing in inside the dashboard.
-    init(access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil) throws {
+    /// `access` nil: configured for a test server; `signIn`: signing in inside the dashboard;
+    /// `configure` changes the setup before the controller starts (environment, preferences).
+    init(
+        access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil,
+        configure: (inout LiveSetup) -> Void = { _ in }
+    ) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
         let bus = UIBus(wakePipe: wake)
@@ -65,6 +69,7 @@ final class ControllerHarness {
             access: access ?? .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
             environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
         setup.signIn = signIn
+        configure(&setup)
         let engines = self.engines
         live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
             let e = RecordingEngine(outbox: outbox)

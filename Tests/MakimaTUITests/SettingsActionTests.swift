@@ -98,6 +98,38 @@ struct SettingsActionTests {
         #expect(h.engines.all.count == 1)
     }
 
+    @Test("server row, another server with a stored key: switched at once, its own cache, the old data gone")
+    func switchServer() throws {
+        let service = ScriptedSignIn()
+        let other = try signedIn("http://127.0.0.1:2", "mk_other_server_key_2222")
+        service.script.withLock {
+            $0.servers = [.success("http://127.0.0.1:2")]
+            $0.stored = [.success(other)]
+        }
+        let h = try ControllerHarness(signIn: service)
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .daemons, .daemons([Daemon(id: "d1", hostname: "host-one", status: .online)]), fetchedAt: Date(),
+                fromCache: false))
+        try select(.editServer, in: h)
+        h.type(.enter)
+        h.type(.ctrl("u"))
+        for c in "http://127.0.0.1:2" { h.type(.char(c)) }
+        h.type(.enter)
+        #expect(!h.shows("01 SERVER"), "\(h.screen)")
+        #expect(h.engines.all.count == 2)
+        #expect(h.live.hub.daemons.list.items.isEmpty)
+        guard case .configured(let client, _, _, let cacheKey) = h.live.setup.access else {
+            Issue.record("not configured")
+            return
+        }
+        #expect(client.profile.baseURL.absoluteString == "http://127.0.0.1:2")
+        #expect(cacheKey == CacheLocation.profileKey(serverURL: "http://127.0.0.1:2"))
+        #expect(h.live.retired.last?.cache != nil)  // the old server's cache is closed at quit, not deleted
+        #expect(service.asked == ["server http://127.0.0.1:2", "stored http://127.0.0.1:2"])
+    }
+
     @Test("theme row saves the next theme (makima → high-contrast)")
     func theme() throws {
         let service = ScriptedSignIn()

@@ -14,6 +14,7 @@ final class ScriptedSignIn: SignInService, Sendable {
         var keys: [Result<SignedIn, SignInProblem>] = []
         var verifies: [SignInProblem?] = []
         var rotations: [Result<SignedIn, SignInProblem>] = []
+        var stored: [Result<SignedIn, SignInProblem>] = []
         /// The servers and the masked keys the controller asked about, in order.
         var asked: [String] = []
         var signedOut = 0
@@ -39,6 +40,16 @@ final class ScriptedSignIn: SignInService, Sendable {
         let answer = script.withLock { s in
             s.asked.append("key \(APIKey.displayMask(key)) for \(server)")
             return s.keys.isEmpty ? .failure(.server("no scripted answer")) : s.keys.removeFirst()
+        }
+        done(answer)
+    }
+
+    func storedSignIn(
+        forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
+    ) {
+        let answer = script.withLock { s in
+            s.asked.append("stored \(url)")
+            return s.stored.isEmpty ? nil : s.stored.removeFirst()
         }
         done(answer)
     }

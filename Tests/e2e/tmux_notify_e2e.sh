@@ -4,7 +4,8 @@
 # With COLORTERM=truecolor the dashboard starts curses on tmux-direct and paints the makima
 # navy (#0c1729) as a direct colour; a failed task writes OSC 777 and OSC 9 wrapped in tmux's
 # passthrough, read from the raw bytes the pane wrote (tmux pipe-pane -O). The API key must
-# never be in those bytes. Prints one line per check and "N passed, M failed"; exits 1 on failure.
+# never be in those bytes. `watch --notify` prints a failed task by its title (fetched when no
+# list had it) and writes the same notification. Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
@@ -83,7 +84,25 @@ expect "… and draws no direct colour" pal no_direct
 dev POST "/_dev/task/$task/status?status=failed" >/dev/null
 expect "a failed task raises a toast naming it" tc wait_for tc "● Task failed: ${title:0:30}"
 expect "the raw output holds OSC 777 and OSC 9 for it, each tmux-wrapped" tc wait_until osc_wrapped tc "$title"
-key_absent() { ! grep -qF "$KEY" "$SCRATCH/tc.raw" "$SCRATCH/pal.raw"; }
+# --- watch --notify: titles, not ids; the same desktop notification ------------------------------
+subscribers() { dev GET /_dev/seeded | json 'd["subscribers"]'; }
+before=$(subscribers)
+t new-session -d -s watch -x 200 -y 20 \
+  "env TERM=tmux-256color LANG=C.UTF-8 XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/wcache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c 'sleep 0.5; $BIN watch --notify; echo EXITED:\$?; sleep 600'"
+t pipe-pane -O -t watch "cat >> '$SCRATCH/watch.raw'"
+# Once watch's WebSocket is subscribed, make a task no list it fetched holds, so its title has
+# to be fetched on its own.
+watch_subscribed() { [ "$(subscribers)" -gt "$before" ]; }
+expect "watch subscribes to the live stream" watch wait_until watch_subscribed
+fresh_title="Watch me fail %H #{pane_id}"
+fresh=$(curl -fsS -X POST -G "$URL/_dev/task" --data-urlencode "title=$fresh_title" | json 'd["id"]')
+dev POST "/_dev/task/$fresh/status?status=failed" >/dev/null
+expect "watch prints the task's title, not its id" watch wait_for watch "makima://task/$fresh +Task failed +Watch me fail %H #\\{pane_id\\}"
+expect "watch --notify writes the same OSC 777 and OSC 9, tmux-wrapped" watch wait_until osc_wrapped watch "$fresh_title"
+t send-keys -t watch C-c
+expect "watch stops on Ctrl-C with status 0" watch wait_for watch "EXITED:0"
+
+key_absent() { ! grep -qF "$KEY" "$SCRATCH/tc.raw" "$SCRATCH/pal.raw" "$SCRATCH/watch.raw"; }
 expect "the API key is in none of the raw output ($(cat "$SCRATCH"/*.raw | wc -c) bytes)" tc key_absent
 
 finish

@@ -8,7 +8,9 @@ import Foundation
 /// - Step 2 (also the in-place re-entry after a 401): `APIKey.typingProblem` and
 ///   `APIKey.displayMask` while typing, then `signIn(server:key:)`; on success the key and the
 ///   profile are stored (0600) and `state` is `.authenticated`.
-/// - Settings: `rotateAPIKey()`, `signOut()`, `saveTheme(_:)`, `saveNotificationPreferences(_:)`.
+/// - Settings: `updateBaseURL(_:)` (edit and revalidate), `switchServer(to:)` (another stored
+///   profile, `config.profiles`), `rotateAPIKey()`, `signOut()`, `saveTheme(_:)`,
+///   `saveNotificationPreferences(_:)`.
 extension AuthStore {
     public nonisolated(nonsending) func checkServer(_ typed: String, allowInsecureHTTP: Bool = false)
         async throws(SignInProblem) -> SignInProbe.Server
@@ -45,6 +47,13 @@ extension AuthStore {
     public nonisolated(nonsending) func rotateAPIKey() async throws(SignInProblem) -> APIKey {
         let host = profile.map(\.displayHost) ?? "the server"
         do { return try await rotateKey() } catch { throw SignInProblem.classify(error, host: host) }
+    }
+
+    /// `switchProfile(to:)` with its failure in words.
+    @discardableResult
+    public nonisolated(nonsending) func switchServer(to id: UUID) async throws(SignInProblem) -> ServerProfile {
+        let host = config.profiles.first { $0.id == id }?.displayHost ?? "the server"
+        do { return try await switchProfile(to: id) } catch { throw SignInProblem.classify(error, host: host) }
     }
 
     /// Saves the theme (a built-in name or a theme file path) in the config file.

@@ -168,6 +168,36 @@ public final class AuthStore {
         return rotated.key
     }
 
+    /// Makes another stored profile the active one (Settings › Server › switch): its stored key
+    /// is checked with an authenticated call first; on any failure nothing changes. Each server
+    /// keeps its own cache, so switching back finds the old one.
+    @discardableResult
+    public nonisolated(nonsending) func switchProfile(to id: UUID) async throws -> ServerProfile {
+        guard var target = config.profiles.first(where: { $0.id == id }) else { throw ConfigError.notConfigured }
+        guard let storedKey = try credentials.key(for: target.credentialID) else {
+            throw ConfigError.noKeyForServer(target.baseURL.absoluteString)
+        }
+        let previous = state
+        state = .validating
+        do {
+            try await validate(target, storedKey)
+            target.markConnected()
+            var updated = config
+            updated.upsert(target)
+            updated.activeProfileID = target.id
+            try configStore.save(updated)
+            config = updated
+        } catch {
+            state = previous
+            throw error
+        }
+        profile = target
+        key = storedKey
+        keySource = .stored
+        state = .authenticated(target)
+        return target
+    }
+
     /// Local sign-out: removes the active profile's key file and the profile.
     public func signOut() throws {
         if let p = profile, config.profiles.contains(where: { $0.id == p.id }) {

@@ -47,6 +47,33 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
         }
     }
 
+    public func storedSignIn(
+        forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
+    ) {
+        run({ (answer: Result<SignedIn?, SignInProblem>) in
+            switch answer {
+            case .success(let s): done(s.map { .success($0) })
+            case .failure(let p): done(.failure(p))
+            }
+        }) { store in
+            guard let base = URL(string: url), let profile = store.config.profile(forBaseURL: base) else {
+                return .success(nil)
+            }
+            do {
+                let active = try await store.switchProfile(to: profile.id)
+                guard let key = store.apiKey else { return .success(nil) }
+                return .success(
+                    SignedIn(
+                        client: APIClient(profile: active, key: key, transport: store.transport), key: key,
+                        keySource: "stored"))
+            } catch ConfigError.noKeyForServer {
+                return .success(nil)
+            } catch {
+                return .failure(SignInProblem.classify(error, host: profile.displayHost))
+            }
+        }
+    }
+
     public func verify(_ session: SignedIn, done: @escaping @Sendable (SignInProblem?) -> Void) {
         let client = session.client
         let key = session.key

@@ -96,6 +96,7 @@ extension LiveDashboard {
 
     private func serverChecked(_ result: Result<String, SignInProblem>) {
         signInBusy = false
+        defer { if case .success(let url) = result, onboarding?.reentry == true { switchToStored(url) } }
         updateOnboarding { m in
             m.busy = nil
             switch result {
@@ -103,9 +104,28 @@ extension LiveDashboard {
                 m.checkedServer = url
                 m.step = .key
                 m.problem = nil
+                if m.reentry { m.busy = "looking for a stored key for \(url) …" }
             case .failure(let problem):
                 if case .insecureHTTPNeedsConfirmation(let host) = problem { m.confirmInsecureFor = host }
                 m.problem = problem.description
+            }
+        }
+    }
+
+    /// From Settings: a server with a key stored earlier is switched to at once (its key is
+    /// checked first); without one, step 2 asks for a key.
+    private func switchToStored(_ url: String) {
+        guard let service = setup.signIn, !signInBusy else { return }
+        signInBusy = true
+        let bus = session.bus
+        service.storedSignIn(forServer: url) { result in
+            bus.post { [weak self] in
+                guard let self else { return }
+                self.signInBusy = false
+                switch result {
+                case nil: self.updateOnboarding { $0.busy = nil }
+                case .some(let answer): self.keyChecked(answer)
+                }
             }
         }
     }
@@ -125,18 +145,20 @@ extension LiveDashboard {
         }
     }
 
-    /// "Where do I get a key?": the address is shown, copied with OSC 52, and opened with
-    /// xdg-open when a desktop has one.
+    /// "Where do I get a key?": the address is shown, copied with OSC 52 (`WebSettingsLink`),
+    /// and opened with xdg-open when a desktop session is there to show it.
     private func showKeyHelp() {
         guard let m = onboarding else { return }
-        let url = m.keySettingsURL
-        session.writeTerminalControl(ClipboardCopy.osc52(url))
-        var info = "copied \(url): make a key there, then paste it here"
-        if let opener = BrowserOpener.command(environment: setup.environment) {
-            let environment = setup.environment
-            Thread.detachNewThread { BrowserOpener.open(url, with: opener, environment: environment) }
-            info += " (opening it in the browser)"
+        guard let url = WebSettingsLink.url(forServer: m.serverForKey, allowInsecureHTTP: true) else {
+            return updateOnboarding { $0.info = "type the server first" }
         }
+        let environment = setup.environment
+        if let bytes = WebSettingsLink.copyBytes(url, insideTmux: !(environment["TMUX"] ?? "").isEmpty) {
+            session.writeTerminalControl(bytes)
+        }
+        var info = "copied \(url.absoluteString): make a key there, then paste it here"
+        let desktop = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        if desktop && WebSettingsLink.open(url, environment: environment) { info += " (opening it in the browser)" }
         updateOnboarding { $0.info = info }
     }
 

@@ -38,6 +38,10 @@ public protocol SignInService: AnyObject, Sendable {
     func signIn(
         server: String, key: String, allowInsecureHTTP: Bool,
         done: @escaping @Sendable (Result<SignedIn, SignInProblem>) -> Void)
+    /// Settings › server: the key stored earlier for that server, once the server accepted it
+    /// again (the server becomes the active one); nil when no key is stored for it.
+    func storedSignIn(
+        forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void)
     /// `r` after a refused key: whether the server takes the key again.
     func verify(_ session: SignedIn, done: @escaping @Sendable (SignInProblem?) -> Void)
     /// Settings › rotate key: the new key, stored only once the server confirmed it.
