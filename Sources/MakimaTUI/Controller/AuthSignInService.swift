@@ -50,12 +50,13 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
     public func storedSignIn(
         forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
     ) {
-        run({ (answer: Result<SignedIn?, SignInProblem>) in
+        let unwrap: @Sendable (Result<SignedIn?, SignInProblem>) -> Void = { answer in
             switch answer {
             case .success(let s): done(s.map { .success($0) })
             case .failure(let p): done(.failure(p))
             }
-        }) { store in
+        }
+        run(unwrap) { store in
             guard let base = URL(string: url), let profile = store.config.profile(forBaseURL: base) else {
                 return .success(nil)
             }
