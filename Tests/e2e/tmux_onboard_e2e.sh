@@ -4,7 +4,8 @@
 # onboarding (01 SERVER → 02 KEY); a wrong key is refused in words and the pane stays on step 2;
 # the right key lands on Home with the seeded numbers, stored 0600, with no restart. Then a
 # 401 turns the pill to WS//AUTH with the data kept (STALE), `r` says it is still refused, and
-# once the server takes the key again `r` resumes live updates in the same process. In Settings a
+# once the server takes the key again `r` resumes live updates in the same process; a key
+# rotated from another device is refused the same way and K takes the new one in place. In Settings a
 # key rotation the server refuses keeps the old key, one it confirms stores the new key, and
 # sign out (Enter twice) removes the key and returns to onboarding.
 # The API key must never be on screen. Captures are polled with a timeout.
@@ -139,6 +140,23 @@ dev POST "/_dev/task?status=running" >/dev/null
 expect "live updates resumed: a new running task is counted ($((running + 1)) RUNNING)" app \
   wait_for app "(^|[^0-9])$((running + 1)) RUNNING"
 
+# --- The key rotated from another device: the same path, then K and the new key --------------
+OTHER=$(curl -fsS -X POST -H "x-makima-api-key: $KEY" "$URL/api/v1/auth/api-keys/refresh" | json 'd["key"]')
+key app r
+expect "the key rotated elsewhere is refused: WS//AUTH" app wait_for app "WS//AUTH"
+expect "the banner offers K" app wait_for app "K enters a new key"
+key app K
+expect "K opens the key step in place" app wait_for app "NEW API KEY"
+type_text app "$OTHER"
+key app Enter
+expect "the new key resumes the dashboard: WS//ONLINE" app wait_for app "WS//ONLINE"
+expect "the banner is gone after the new key" app wait_gone app "the server refused the API key"
+OLD_KEY=$KEY
+KEY=$OTHER
+expect "the new key is stored, 0600" app wait_until key_file_is_private
+dev POST "/_dev/task?status=running" >/dev/null
+expect "live updates follow with the new key ($((running + 2)) RUNNING)" app wait_for app "(^|[^0-9])$((running + 2)) RUNNING"
+
 # --- Settings: key rotation (refused, then done), sign out ------------------------------------
 key app 7
 expect "Settings lists its actions" app wait_for app "› ROTATE KEY"
@@ -169,7 +187,7 @@ expect "sign out returns to onboarding" app wait_for app "01 SERVER → 02 KEY"
 expect "sign out removed the stored key" app wait_until no_key_file
 quit app
 
-if grep -qF "$KEY" "$SCREENS" || grep -qF "$WRONG" "$SCREENS" || { [ -n "${ROTATED:-}" ] && grep -qF "$ROTATED" "$SCREENS"; }; then fail "a key appeared on screen"; else pass "no key ever appeared on screen"; fi
+if grep -qF "$KEY" "$SCREENS" || grep -qF "${OLD_KEY:-$KEY}" "$SCREENS" || grep -qF "$WRONG" "$SCREENS" || { [ -n "${ROTATED:-}" ] && grep -qF "$ROTATED" "$SCREENS"; }; then fail "a key appeared on screen"; else pass "no key ever appeared on screen"; fi
 }
 
 run
