@@ -22,6 +22,7 @@ final class RecordingEngine: DashboardEngine {
     func start() { started += 1 }
     func stop() {}
     func halt() { halted += 1 }
+    var hasStopped: Bool { halted > 0 }
     func cachedSnapshot() -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }

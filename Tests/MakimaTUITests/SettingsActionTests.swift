@@ -45,6 +45,11 @@ struct SettingsActionTests {
         }
         #expect(after == rotated.key)
         #expect(!h.shows("mk_rotated_key_value"), "\(h.screen)")
+        // Any number of rotations leaves only the last replaced engine waiting to stop.
+        service.script.withLock { $0.rotations = Array(repeating: .success(rotated), count: 5) }
+        for _ in 0..<5 { h.type(.enter) }
+        #expect(h.engines.all.count == 7)
+        #expect(h.live.retired.count == 1)
     }
 
     @Test("sign out: the first Enter asks, the second removes the key and opens onboarding; unarmed after 5 s")

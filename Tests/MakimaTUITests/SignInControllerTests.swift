@@ -143,6 +143,19 @@ struct SignInControllerTests {
         #expect(h.shows("WS//ONLINE"), "\(h.screen)")
     }
 
+    @Test("Esc on step 1 shows the dashboard underneath, which says K signs in; K opens sign-in again")
+    func closeAndReopen() throws {
+        let h = try ControllerHarness(access: unconfigured, signIn: ScriptedSignIn())
+        defer { h.cleanUp() }
+        #expect(h.shows("01 SERVER → 02 KEY"), "\(h.screen)")
+        h.type(.escape)
+        #expect(!h.shows("01 SERVER"), "\(h.screen)")
+        #expect(h.shows("no server configured · K signs in here"), "\(h.screen)")
+        h.type(.char("K"))
+        #expect(h.shows("01 SERVER → 02 KEY"), "\(h.screen)")
+        #expect(h.engines.all.isEmpty)
+    }
+
     @Test("plain http:// to another host waits for Ctrl-Y, then is checked in insecure mode")
     func insecureConfirmation() throws {
         let service = ScriptedSignIn()

@@ -102,8 +102,7 @@ extension LiveDashboard {
         }
         setStatus(.signOut, nil)
         session.cancelTimer(id: "poll")
-        engine?.halt()
-        retired.append((engine, cache))
+        retire(engine, cache: cache)
         engine = nil
         cache = nil
         hub.forgetServer()

@@ -12,7 +12,8 @@ extension LiveDashboard {
         case .submit: submitSignIn()
         case .keyHelp: showKeyHelp()
         case .close:
-            guard let m = onboarding, m.reentry else { return }
+            // The dashboard under it stays usable unconfigured; K opens sign-in again.
+            guard onboarding != nil, !signInBusy else { return }
             closeOnboarding()
         case .enterKey: enterNewKey()
         }
@@ -196,9 +197,8 @@ extension LiveDashboard {
     func adopt(_ signedIn: SignedIn, message: String) {
         var oldCacheKey: String?
         if case .configured(_, _, _, let k) = setup.access { oldCacheKey = k }
-        engine?.halt()
         let keepCache = oldCacheKey == signedIn.cacheKey
-        retired.append((engine, keepCache ? nil : cache))
+        retire(engine, cache: keepCache ? nil : cache)
         engine = nil
         if !keepCache {
             // Another server: nothing of the old one stays on screen (its cache stays on disk).
@@ -219,5 +219,18 @@ extension LiveDashboard {
         for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
         session.setNeedsDisplay()
         toast(NoticeLine(message, level: .ok))
+    }
+
+    /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine
+    /// uses any more, until it has stopped: then the cache is closed and both are let go, so
+    /// any number of sign-ins leaves no thread or open file behind. Quit stops what is left.
+    func retire(_ old: (any DashboardEngine)?, cache oldCache: CacheStore?) {
+        old?.halt()
+        retired.removeAll { r in
+            guard r.engine?.hasStopped ?? true else { return false }
+            r.cache?.close()
+            return true
+        }
+        if old != nil || oldCache != nil { retired.append((old, oldCache)) }
     }
 }

@@ -70,7 +70,8 @@ public final class LiveDashboard {
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
-                session.updateHome { $0.notice = NoticeLine(message, level: .warn) }
+                let hint = setup.signIn == nil ? "" : " · K signs in here"
+                session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
                 setNetworkRow("NOT CONFIGURED", .warn)
                 if setup.signIn != nil { showOnboarding() }
             }

@@ -23,7 +23,8 @@ public struct OnboardingModel: Equatable, Sendable {
     public var problem: String?
     /// The answer to "where do I get a key?" (`<server>/settings`, copied).
     public var info: String?
-    /// Opened over a running dashboard (a re-entered key, Settings' server): Esc closes it.
+    /// Opened over a running dashboard (a re-entered key, Settings' server) rather than at an
+    /// unconfigured start: a server with a stored key is switched to at once.
     public var reentry: Bool
     /// Only the key is asked for (the signed-in server).
     public var serverFixed: Bool

@@ -38,7 +38,7 @@ public struct OnboardingPane: Pane {
         case .submit: return model.busy == nil ? .request(.signIn(.submit)) : .ignored
         case .cancel:
             if model.stepBack() { return .handled }
-            return model.reentry ? .request(.signIn(.close)) : .ignored
+            return model.busy == nil ? .request(.signIn(.close)) : .ignored
         case .complete: return .ignored
         }
         return .handled
