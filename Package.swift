@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CSQLiteShim", path: "Sources/CSQLiteShim"),
         .systemLibrary(name: "CWslayShim", path: "Sources/CWslayShim"),
         .systemLibrary(name: "CSHA1Shim", path: "Sources/CSHA1Shim"),
+        // cmark-gfm (GitHub-flavoured CommonMark) with its table/strikethrough/tasklist/autolink extensions.
+        .systemLibrary(name: "CCmarkShim", path: "Sources/CCmarkShim"),
         // libcurl's setopt/getinfo are variadic: a small C target wraps them.
         .target(name: "CCurlShim", path: "Sources/CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
         .target(
@@ -25,7 +27,7 @@ let package = Package(
         ),
         .target(
             name: "MakimaTUI",
-            dependencies: ["MakimaKit", "CNcursesShim"],
+            dependencies: ["MakimaKit", "CNcursesShim", "CCmarkShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -118,6 +118,20 @@ BASH_SNIPPETS = [
     "curl -s -H \"x-makima-api-key: $MAKIMA_API_KEY\" http://127.0.0.1:8787/api/v1/mesh/daemons | jq length",
 ]
 
+OTHER_SNIPPETS = [
+    ("python", 'def backoff(attempt: int) -> float:\n    """Capped exponential backoff."""\n    return min(30.0, 2 ** attempt)  # seconds'),
+    ("json", '{\n  "task_id": "t_42",\n  "ready": true,\n  "retries": 3,\n  "note": null\n}'),
+    ("yaml", "runner:\n  image: swift:6.0\n  retries: 3  # per job\n  cache: true"),
+    ("diff", "--- a/Sources/Ledger/BatchWriter.swift\n+++ b/Sources/Ledger/BatchWriter.swift\n@@ -12,3 +12,3 @@\n"
+             "-            try db.insert(row)\n+            try db.upsert(row)\n         }"),
+    ("rust", "fn pick(daemons: &[Daemon]) -> Option<&Daemon> {\n    daemons.iter().filter(|d| d.online).min_by_key(|d| d.load)\n}"),
+    ("typescript", "export async function fetchTasks(status: string): Promise<Task[]> {\n"
+                   "  const res = await fetch(`/api/v1/mesh/tasks?status=${status}`);\n  return res.json();\n}"),
+]
+
+TABLE_ROWS = [("parse", "完了 · done", "12"), ("write", "running", "140"), ("index", "契約 待ち", "—"),
+              ("verify", "queued", "0")]
+
 TOOL_CALLS = [
     ("Bash", '{"command": "swift test --filter LedgerTests"}'),
     ("Read", '{"path": "{file}"}'),
@@ -238,6 +252,18 @@ def _block(r: Random, kind: str) -> list[tuple[str, str]]:
     if kind == "bash":
         cmds = r.sample(BASH_SNIPPETS, r.randint(1, 3))
         return [("```bash\n" + "\n".join(cmds) + "\n```\n\n", "assistant")]
+    if kind == "code":
+        lang, code = r.choice(OTHER_SNIPPETS)
+        return [(f"```{lang}\n{code}\n```\n\n", "assistant")]
+    if kind == "table":
+        rows = r.sample(TABLE_ROWS, 3)
+        body = "| Step | 状態 · state | ms |\n|:-----|:----:|---:|\n" + "".join(f"| {a} | {b} | {c} |\n" for a, b, c in rows)
+        return [(body + "\n", "assistant")]
+    if kind == "tasks":
+        items = r.sample(LIST_ITEMS, 3)
+        return [("".join(f"- [{'x' if n == 0 else ' '}] {i}\n" for n, i in enumerate(items)) + "\n", "assistant")]
+    if kind == "quote":
+        return [(f"> {prose(r, 1)}\n> See [the runbook](https://makima.jp/docs/runbook) first.\n\n", "assistant")]
     if kind == "tool":
         name, args = r.choice(TOOL_CALLS)
         return [(f"→ tool_use: {name} {_fill(r, args)}\n", "tool"), (r.choice(TOOL_RESULTS), "tool")]
@@ -261,8 +287,9 @@ def _split(r: Random, text: str) -> list[str]:
     return [text[:cut], text[cut:]]
 
 
-KINDS = ["prose", "ja", "heading", "list", "swift", "bash", "tool", "stderr", "hostile"]
-WEIGHTS = [30, 5, 8, 10, 8, 8, 18, 5, 0.6]
+KINDS = ["prose", "ja", "heading", "list", "swift", "bash", "tool", "stderr", "hostile", "code", "table", "tasks",
+         "quote"]
+WEIGHTS = [30, 5, 8, 10, 8, 8, 18, 5, 0.6, 6, 4, 4, 3]
 
 
 def gate_block(ready: bool, summary: str, extra: str | None = None) -> str:

@@ -18,6 +18,14 @@ struct CellWidthTests {
         }
     }
 
+    @Test("VS16 asks for emoji presentation: two cells, as terminals draw it; without it, one")
+    func variationSelector16() {
+        #expect(CellWidth.of("\u{2764}\u{FE0F}" as Character) == 2)
+        #expect(CellWidth.of("1\u{FE0F}\u{20E3}" as Character) == 2)
+        #expect(CellWidth.of("\u{2764}" as Character) == 1)
+        #expect(CellWidth.of("I \u{2764}\u{FE0F} it") == 7)
+    }
+
     @Test("zero cells: controls, combining marks alone, ZWJ, format characters")
     func zero() {
         for s: Unicode.Scalar in [

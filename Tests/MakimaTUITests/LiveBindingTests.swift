@@ -50,7 +50,8 @@ struct LiveBindingTests {
         a.handle(.char("3"), now: 0)
         a.stack.push(
             TaskOutputPane(
-                model: TaskOutputViewModel(taskID: "t", title: "x", lines: (0..<50).map { StyledLine("l\($0)") })))
+                model: TaskOutputViewModel(
+                    taskID: "t", title: "x", lines: (0..<50).map { RenderedLine(text: "l\($0)") })))
         _ = a.takeRequests()
         a.handle(.char("k"), now: 0)
         #expect((a.stack.top as? TaskOutputPane)?.following == false)

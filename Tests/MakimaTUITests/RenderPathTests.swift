@@ -44,7 +44,8 @@ struct RenderPathTests {
     @Test("stray bytes that are not normalised SGR never reach a span")
     func strayEscapes() {
         let lines = StyledTextBuilder.lines("a\u{1B}[2Jb\u{1B}c\u{07}d\u{1B}[31")
-        #expect(lines.map(\.text) == ["a[2Jbcd[31"])
+        // The unfinished `ESC [31` at the end is a chunk cut inside a sequence: dropped whole.
+        #expect(lines.map(\.text) == ["a[2Jbcd"])
         for span in lines[0].spans { #expect(!span.text.unicodeScalars.contains { $0.value < 0x20 }) }
     }
 

@@ -13,7 +13,7 @@ struct TaskOutputViewTests {
     }
 
     /// What a fresh conversion of the whole buffer gives (the reference for the incremental one).
-    func full(_ buffer: TaskOutputBuffer) -> [StyledLine] {
+    func full(_ buffer: TaskOutputBuffer) -> [RenderedLine] {
         var fresh = TaskOutputLines()
         return fresh.lines(of: buffer)
     }
@@ -27,7 +27,7 @@ struct TaskOutputViewTests {
         for round in 0..<12 {
             let events = (0..<9).map { i -> TaskEvent in
                 seq += 1
-                return output(seq, i == 8 ? "open \(round)" : "line \(seq)\n")
+                return output(seq, i == 8 ? "open \(round)" : "line \(seq)\n\n")
             }
             buffer.append(events)
             #expect(lines.lines(of: buffer) == full(buffer), "round \(round)")
@@ -48,51 +48,44 @@ struct TaskOutputViewTests {
         #expect(after == full(live))
     }
 
-    @Test("colours from SGR carry to the next line of the same stream, never into another stream")
+    @Test("tool output: colours from SGR carry to the next line of the same stream, never into another stream")
     func sgrCarries() {
         var buffer = TaskOutputBuffer()
         buffer.append([
-            output(1, "\u{1B}[32mgreen starts\nstill green\n"), output(2, "boom\n", stream: "stderr"),
-            output(3, "more green\u{1B}[0m plain\n"),
+            output(1, "\u{1B}[32mgreen starts\nstill green\n", stream: "tool"), output(2, "boom\n", stream: "stderr"),
+            output(3, "more green\u{1B}[0m plain\n", stream: "tool"),
         ])
         var conv = TaskOutputLines()
-        let lines = conv.lines(of: buffer)
-        #expect(lines.map(\.text) == ["green starts", "still green", "boom", "more green plain"])
-        #expect(lines[1].spans.first?.style.fg == .ok)
-        #expect(lines[2].spans.first?.style.fg == .danger)
-        #expect(lines[3].spans.first == Span("more green", CellStyle(fg: .ok)))
-        #expect(lines[3].spans.last == Span(" plain", CellStyle(fg: .body)))
+        let lines = conv.lines(of: buffer).filter { !$0.content.spans.isEmpty }
+        #expect(lines.map(\.content.text) == ["green starts", "still green", "boom", "more green plain"])
+        #expect(lines[1].content.spans.first?.style.fg == .ok)
+        #expect(lines[2].content.spans.first?.style.fg == .danger)
+        #expect(lines[2].prefix.spans.first?.style.fg == .danger)
+        #expect(lines[3].content.spans.first == Span("more green", CellStyle(fg: .ok)))
+        #expect(lines[3].content.spans.last == Span(" plain", CellStyle(fg: .foregroundMuted)))
     }
 
-    @Test("status, completion gate and question events become marked lines in their colours")
-    func markers() {
+    @Test("an SGR sequence split across two chunks is joined, not shown as text")
+    func splitSGR() {
         var buffer = TaskOutputBuffer()
-        buffer.append([
-            output(1, "work\n"),
-            TaskEvent(
-                eventID: 2, taskID: "t", seq: 2, type: .supervisorQuestion,
-                payload: .supervisorQuestion(questionID: "q", text: "Proceed?", directiveID: nil)),
-            TaskEvent(
-                eventID: 3, taskID: "t", seq: 3, type: .completionGate,
-                payload: .completionGate(ready: true, summary: "all green", body: "")),
-            TaskEvent(
-                eventID: 4, taskID: "t", seq: 4, type: .status,
-                payload: .status(status: .failed, previous: .running, reason: "exit 1")),
-        ])
+        buffer.append([output(1, "ok \u{1B}[3", stream: "tool"), output(2, "1mred\n", stream: "tool")])
         var conv = TaskOutputLines()
-        let lines = conv.lines(of: buffer)
-        #expect(
-            lines.map(\.text) == [
-                "work", "? QUESTION: Proceed?", "[COMPLETION GATE · READY] all green", "── STATUS FAILED · exit 1 ──",
-            ])
-        #expect(lines.map { $0.spans.first?.style.fg } == [.body, .warn, .ok, .danger])
+        let line = conv.lines(of: buffer).first { !$0.content.spans.isEmpty }
+        #expect(line?.content.text == "ok red")
+        #expect(line?.content.spans.last == Span("red", CellStyle(fg: .danger)))
+        // While the second half has not come, the unfinished sequence shows as nothing.
+        var half = TaskOutputBuffer()
+        half.append([output(1, "ok \u{1B}[3", stream: "tool")])
+        var conv2 = TaskOutputLines()
+        #expect(conv2.lines(of: half).last?.content.text == "ok ")
     }
 
     func pane(lines count: Int, dropped: Int = 0) -> TaskOutputPane {
         TaskOutputPane(
             model: TaskOutputViewModel(
                 taskID: "t", title: "Build 契約", status: .running,
-                lines: (dropped..<(dropped + count)).map { StyledLine("line \($0)") }, firstLineNumber: dropped))
+                lines: (dropped..<(dropped + count)).map { RenderedLine(text: "line \($0)") }, firstLineNumber: dropped)
+        )
     }
 
     @Test("follow mode keeps the newest line at the bottom; k pauses and new output does not move the view; G follows")
@@ -108,7 +101,8 @@ struct TaskOutputViewTests {
         #expect(!p.following)
         p.update(
             TaskOutputViewModel(
-                taskID: "t", title: "Build 契約", lines: (10..<130).map { StyledLine("line \($0)") }, firstLineNumber: 10)
+                taskID: "t", title: "Build 契約", lines: (10..<130).map { RenderedLine(text: "line \($0)") },
+                firstLineNumber: 10)
         )
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.trimmedLine(3) == " line 89")
@@ -122,7 +116,8 @@ struct TaskOutputViewTests {
     func wrapping() {
         var p = TaskOutputPane(
             model: TaskOutputViewModel(
-                taskID: "t", title: "x", lines: [StyledLine(String(repeating: "契", count: 25)), StyledLine("end")]))
+                taskID: "t", title: "x",
+                lines: [RenderedLine(text: String(repeating: "契", count: 25)), RenderedLine(text: "end")]))
         var b = CellBuffer(width: 22, height: 10)
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.isWellFormed)
@@ -140,7 +135,7 @@ struct TaskOutputViewTests {
 
 @Suite struct TaskOutputOlderLinesTests {
     @Test func reachingTheTopAsksForOlderLinesOnlyWhenSomeWereDropped() {
-        let lines = (1...50).map { StyledLine("line \($0)") }
+        let lines = (1...50).map { RenderedLine(text: "line \($0)") }
         var trimmed = TaskOutputPane(
             model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
         guard case .request(.loadOlderOutput(let id)) = trimmed.handle(.top) else {
@@ -157,13 +152,13 @@ struct TaskOutputViewTests {
     }
 
     @Test func olderLinesInFrontKeepTheViewOnItsLine() {
-        let lines = (121...170).map { StyledLine("line \($0)") }
+        let lines = (121...170).map { RenderedLine(text: "line \($0)") }
         var pane = TaskOutputPane(
             model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
         _ = pane.handle(.top)
-        let older = (21...170).map { StyledLine("line \($0)") }
+        let older = (21...170).map { RenderedLine(text: "line \($0)") }
         pane.update(TaskOutputViewModel(taskID: "t", title: "T", lines: older, firstLineNumber: 20))
         #expect(pane.top == 100)
-        #expect(pane.model.lines[pane.top] == StyledLine("line 121"))
+        #expect(pane.model.lines[pane.top] == RenderedLine(text: "line 121"))
     }
 }

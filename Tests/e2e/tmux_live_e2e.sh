@@ -164,6 +164,19 @@ expect "the output view shows the task's status and title" deep wait_for deep "^
 expect "the output view shows the status change" deep wait_for deep "── STATUS FAILED"
 quit deep
 
+# --- Rendered output ----------------------------------------------------------------------------
+# A seeded task (its simulated output holds markdown, code and a completion gate), not one
+# the checks above created.
+done_task=$(api "/mesh/tasks?status=completed" |
+  json 'next(x["id"] for x in (d["items"] if isinstance(d, dict) else d) if not x["title"].startswith("e2e"))')
+start rendered "makima://task/$done_task"
+expect "a completed task's output ends in a READY completion-gate card" rendered \
+  wait_for rendered "╭┄ COMPLETION GATE// ┄+ READY ┄╮"
+expect "the gate's fields are a table, not the raw block" rendered wait_for rendered "┆ summary +[^ ]"
+raw_markup_gone() { ! capture rendered | grep -qE '\*\*|```|COMPLETION_GATE|^ +#{1,6} |^ +ready: '; }
+expect "no raw markdown on screen (**, fences, gate tags, # headings)" rendered raw_markup_gone
+quit rendered
+
 # --- The key is refused ----------------------------------------------------------------------
 dev POST "/_dev/unauthorized?on=true" >/dev/null
 t send-keys -t live r

@@ -18,6 +18,8 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         public var kind: Kind
         /// Text with normalised SGR kept (see `UntrustedText.cleanKeepingSGR`).
         public var text: String
+        /// When the event came (status changes show it).
+        public var time: Date? = nil
     }
 
     public let capacity: Int
@@ -53,7 +55,7 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         case .status(let s, _, let reason):
             status = s
             closeOpenLine()
-            lines.append(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue))
+            lines.append(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue, time: event.ts))
         case .completionGate(let ready, let summary, let body):
             closeOpenLine()
             lines.append(

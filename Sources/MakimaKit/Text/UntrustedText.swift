@@ -9,7 +9,9 @@ public enum UntrustedText {
     public static func clean(_ raw: String) -> String { sanitize(raw, keepSGR: false) }
 
     /// As `clean`, but SGR colour sequences (`CSI params m`) are kept, rewritten to a normal form
-    /// holding only digits and semicolons, so the renderer can map them onto the palette.
+    /// holding only digits and semicolons, so the renderer can map them onto the palette; tabs
+    /// are kept for the renderer to expand, and an SGR sequence cut off by the end of the text
+    /// is kept unfinished (`ESC [ digits`) so the next chunk of a stream can complete it.
     public static func cleanKeepingSGR(_ raw: String) -> String { sanitize(raw, keepSGR: true) }
 
     /// Decodes bytes from the network (invalid UTF-8 becomes U+FFFD) and cleans them.
@@ -19,7 +21,7 @@ public enum UntrustedText {
 
     /// Removes the normalised SGR sequences `cleanKeepingSGR` kept (for plain-text output).
     public static func stripSGR(_ s: String) -> String {
-        guard s.unicodeScalars.contains("\u{1B}") else { return s }
+        guard s.unicodeScalars.contains(where: { $0 == "\u{1B}" || $0 == "\t" }) else { return s }
         return sanitize(s, keepSGR: false)
     }
 
@@ -69,6 +71,8 @@ public enum UntrustedText {
                 csiValid = true
             case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
             case 0x0A: emit(v)
+            case 0x09 where keepSGR:
+                emit(v)  // the renderer expands tabs counting cells, which this layer cannot measure
             case 0x09:
                 let spaces = 8 - (column % 8)
                 for _ in 0..<spaces { emit(" ") }
@@ -128,6 +132,14 @@ public enum UntrustedText {
             case .stringEscape:
                 state = (x == 0x5C) ? .text : .string
             }
+        }
+        // A stream chunk can end inside an SGR sequence whose rest starts the next chunk: the
+        // unfinished part is kept (normal form, no final `m`) for the renderer to join or drop.
+        if keepSGR && state == .escape { out.append("\u{1B}") }
+        if keepSGR && state == .csi && csiValid && params.count <= 64 {
+            out.append("\u{1B}")
+            out.append("[")
+            out.append(contentsOf: params)
         }
         return String(out)
     }

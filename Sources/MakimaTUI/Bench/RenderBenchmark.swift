@@ -8,6 +8,7 @@ public enum RenderBenchmark {
     /// - `render_home_200x50_ms`: AppState.render (chrome + Home) into a new buffer;
     /// - `flush_full_200x50_ms`: every cell through `mk_setcchar`/`mvwadd_wch` and a complete
     ///   repaint by `doupdate` (what a resize costs);
+    /// - the task view's figures (`TaskViewBenchmark`: 2,000 lines of markdown, median and p99);
     /// - `flush_clock_change_200x50_ms`: a frame where only the clock changed (the idle case).
     @MainActor
     public static func run(iterations: Int = 200, term: String = "xterm-256color") -> [String: Double] {
@@ -23,6 +24,7 @@ public enum RenderBenchmark {
         }
         var results: [String: Double] = [:]
         results["render_home_200x50_ms"] = median(iterations) { _ = app.render(width: width, height: height) }
+        results.merge(TaskViewBenchmark.run(), uniquingKeysWith: { a, _ in a })
 
         guard let screen = try? NcursesScreen(nullDeviceTerm: term, width: width, height: height) else {
             results["flush_error"] = 1

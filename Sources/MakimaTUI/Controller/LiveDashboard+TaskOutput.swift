@@ -46,7 +46,7 @@ extension LiveDashboard {
             output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
         return TaskOutputViewModel(
             taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
-            lines: lines, firstLineNumber: buffer.droppedLines, note: note)
+            lines: lines, firstLineNumber: output?.lines.firstLineNumber ?? 0, note: note)
     }
 
 }

@@ -15,13 +15,15 @@ public enum CellWidth {
 
     /// Cells taken by one grapheme cluster: the widest of its scalars (a base character with
     /// combining marks keeps the base's width; an emoji ZWJ sequence is one wide glyph), and a
-    /// pair of regional indicators (a flag) is 2.
+    /// pair of regional indicators (a flag) is 2, and so is a character asking for emoji
+    /// presentation with VS16 (`❤️`, `1️⃣`), as terminals draw it.
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         if scalars.count == 1, let only = scalars.first { return of(only) }
         var width = 0
         var regionalIndicators = 0
         for s in scalars {
+            if s.value == 0xFE0F { return 2 }
             if (0x1F1E6...0x1F1FF).contains(s.value) { regionalIndicators += 1 }
             width = max(width, of(s))
             if width == 2 { return 2 }

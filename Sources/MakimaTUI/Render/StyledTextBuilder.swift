@@ -33,11 +33,15 @@ public struct StyledTextBuilder: Sendable {
                 current = StyledLine()
             case "\u{1B}":
                 flushText()
-                // Only `[ params m` is honoured; a malformed sequence loses just its ESC.
+                // Only `[ params m` is honoured; a malformed sequence loses just its ESC, and an
+                // unfinished one (a chunk cut inside it, see `cleanKeepingSGR`) is dropped whole.
                 guard scalars.first == "[" else { continue }
                 let body = scalars.dropFirst().prefix { ("0"..."9").contains($0) || $0 == ";" }
                 let end = scalars.index(scalars.startIndex, offsetBy: 1 + body.count)
-                guard end < scalars.endIndex, scalars[end] == "m" else { continue }
+                guard end < scalars.endIndex, scalars[end] == "m" else {
+                    if end == scalars.endIndex || scalars[end] == "\n" { scalars = scalars[end...] }
+                    continue
+                }
                 sgr.apply(String(String.UnicodeScalarView(body)))
                 scalars = scalars[scalars.index(after: end)...]
             default:

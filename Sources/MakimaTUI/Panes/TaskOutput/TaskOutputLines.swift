@@ -1,71 +1,54 @@
 import MakimaKit
 
-/// Turns a task's `TaskOutputBuffer` into styled lines for the output view, converting only
-/// what changed since the last call: new lines at the end, lines dropped off the front, and
-/// the open (unfinished) line. Anything else (older output put in front) converts it all
-/// again. Colours set by SGR carry from line to line within a stream, as in a terminal.
+/// Turns a task's `TaskOutputBuffer` into rendered lines for the output view (through
+/// `OutputDocument`: markdown, logs, cards), converting only what changed since the last
+/// call: new lines at the end, lines dropped off the front, and the open (unfinished) line.
+/// Older output put in front renders it all again, keeping the view on the line it was on.
 struct TaskOutputLines {
-    private(set) var converted: [StyledLine] = []
+    private var document: OutputDocument
+    /// How many of `buffer.lines` the document holds.
+    private var consumed = 0
     private var dropped = 0
     /// `buffer.lines.first` at the last call: if it changed with nothing dropped, lines were put in front.
     private var first: TaskOutputBuffer.Line?
-    /// One SGR state per output stream (stderr colours do not leak into the assistant's text).
-    private var builders: [String: StyledTextBuilder] = [:]
     private let glyphs: Glyphs
 
-    init(glyphs: Glyphs = .unicode) { self.glyphs = glyphs }
+    init(glyphs: Glyphs = .unicode) {
+        self.glyphs = glyphs
+        document = OutputDocument(glyphs: glyphs)
+    }
 
-    /// The lines of `buffer`, the open line last.
-    mutating func lines(of buffer: TaskOutputBuffer) -> [StyledLine] {
+    /// Rendered lines removed off the front (the view's scroll position counts from here).
+    var firstLineNumber: Int { document.removedFront }
+
+    /// The link table: `[n]` in the output is `links[n - 1]`.
+    var links: [MarkdownRenderer.Link] { document.links }
+
+    /// The lines of `buffer`, the open line's last.
+    mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
         let newlyDropped = buffer.droppedLines - dropped
-        let prepended = newlyDropped == 0 && !converted.isEmpty && buffer.lines.first != first
-        if newlyDropped < 0 || prepended || converted.count - newlyDropped > buffer.lines.count {
-            converted = []
-            builders = [:]
+        let prepended = newlyDropped == 0 && consumed > 0 && buffer.lines.first != first
+        if newlyDropped < 0 || prepended || consumed - newlyDropped > buffer.lines.count {
+            // Render again from the start; the line that was first stays where the view had it.
+            let before = document.removedFront
+            let oldFirst = dropped
+            document = OutputDocument(glyphs: glyphs)
+            consumed = 0
+            feed(buffer)
+            document.setRemovedFront(before - document.firstLine(from: oldFirst))
         } else {
-            converted.removeFirst(min(newlyDropped, converted.count))
+            consumed = max(0, consumed - newlyDropped)
+            feed(buffer)
         }
+        return document.lines(open: buffer.openLine)
+    }
+
+    private mutating func feed(_ buffer: TaskOutputBuffer) {
         dropped = buffer.droppedLines
         first = buffer.lines.first
-        for line in buffer.lines.dropFirst(converted.count) { converted.append(convert(line)) }
-        guard let open = buffer.openLine else { return converted }
-        var scratch = self  // the open line may still grow: its text must not move the SGR state yet
-        return converted + [scratch.convert(open, finished: false)]
-    }
-
-    private mutating func convert(_ line: TaskOutputBuffer.Line, finished: Bool = true) -> StyledLine {
-        guard case .text(let stream) = line.kind else { return Self.marker(line, glyphs) }
-        var builder = builders[stream] ?? StyledTextBuilder(base: Self.base(stream))
-        builder.append(line.text.replacingOccurrences(of: "\t", with: "    ") + (finished ? "\n" : ""))
-        let out = finished ? builder.takeLines().first : builder.current
-        builders[stream] = builder
-        return out ?? StyledLine()
-    }
-
-    static func base(_ stream: String) -> CellStyle {
-        switch stream {
-        case "stderr": return CellStyle(fg: .danger)
-        case "tool": return CellStyle(fg: .foregroundMuted)
-        default: return CellStyle(fg: .body)
-        }
-    }
-
-    /// Status changes, completion gates and questions as one marked line each.
-    static func marker(_ line: TaskOutputBuffer.Line, _ g: Glyphs) -> StyledLine {
-        switch line.kind {
-        case .text: return StyledLine(line.text)
-        case .status(let status, let reason):
-            let rule = g.ruleHorizontal + g.ruleHorizontal
-            let text =
-                "\(rule) STATUS \(status.rawValue.uppercased())" + (reason.map { " · " + oneLine($0) } ?? "")
-                + " \(rule)"
-            return StyledLine(text, CellStyle(fg: StatusStyle.task(status), attributes: .bold))
-        case .completionGate(let ready, let summary, _):
-            let text =
-                "[COMPLETION GATE · \(ready ? "READY" : "NOT READY")]" + (summary.map { " " + oneLine($0) } ?? "")
-            return StyledLine(text, CellStyle(fg: ready ? .ok : .warn, attributes: .bold))
-        case .supervisorQuestion(let text, _):
-            return StyledLine("? QUESTION: " + oneLine(text), CellStyle(fg: .warn, attributes: .bold))
-        }
+        for (i, line) in buffer.lines.enumerated().dropFirst(consumed) { document.append(line, index: dropped + i) }
+        consumed = buffer.lines.count
+        document.settle()
+        document.drop(before: dropped)
     }
 }

@@ -1,19 +1,19 @@
 import MakimaKit
 
-/// What the task output view shows: the task's header and its output as styled lines (already
-/// through the SGR-to-palette path).
+/// What the task output view shows: the task's header and its output as rendered lines
+/// (markdown, logs and cards, see `OutputDocument`).
 public struct TaskOutputViewModel: Equatable, Sendable {
     public var taskID: String
     public var title: String
     public var status: TaskStatus?
-    public var lines: [StyledLine]
+    public var lines: [RenderedLine]
     /// Lines dropped off the front before `lines[0]` (the scroll position stays on its line).
     public var firstLineNumber: Int
     /// Said when there is no output (loading, or why it could not be loaded).
     public var note: String?
 
     public init(
-        taskID: String, title: String, status: TaskStatus? = nil, lines: [StyledLine] = [],
+        taskID: String, title: String, status: TaskStatus? = nil, lines: [RenderedLine] = [],
         firstLineNumber: Int = 0, note: String? = nil
     ) {
         self.taskID = taskID
@@ -26,7 +26,8 @@ public struct TaskOutputViewModel: Equatable, Sendable {
 }
 
 /// A task's output, following the newest line until the operator scrolls up (G follows
-/// again). Long lines wrap; only the lines in view are wrapped each frame.
+/// again). Prose wraps at words, code and tables scroll sideways; only the lines in view are
+/// laid out each frame.
 public struct TaskOutputPane: Pane {
     public let id = PaneID.tasks
     public private(set) var model: TaskOutputViewModel
@@ -36,12 +37,17 @@ public struct TaskOutputPane: Pane {
     private var shownTop = 0
     private var shownLines = 1
     private var endInView = true
+    /// Cells code and tables are scrolled left by.
+    public private(set) var scrollX = 0
 
     public init(model: TaskOutputViewModel) { self.model = model }
 
     public var title: String { "TASK" }
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
+
+    /// Scrolls code and tables sideways (prose keeps wrapping); never left of the first column.
+    public mutating func scrollSideways(by cells: Int) { scrollX = max(0, scrollX + cells) }
 
     public mutating func update(_ new: TaskOutputViewModel) {
         top = max(0, top - (new.firstLineNumber - model.firstLineNumber))
@@ -123,7 +129,7 @@ public struct TaskOutputPane: Pane {
         var rows: [StyledLine] = []
         var i = model.lines.count - 1
         while i >= 0 && rows.count < height {
-            rows.insert(contentsOf: model.lines[i].wrapped(to: width), at: 0)
+            rows.insert(contentsOf: model.lines[i].rows(width: width, scrollX: scrollX), at: 0)
             i -= 1
         }
         shownTop = i + 1
@@ -137,7 +143,7 @@ public struct TaskOutputPane: Pane {
         var rows: [StyledLine] = []
         var i = top
         while i < model.lines.count && rows.count < height {
-            rows.append(contentsOf: model.lines[i].wrapped(to: width))
+            rows.append(contentsOf: model.lines[i].rows(width: width, scrollX: scrollX))
             i += 1
         }
         shownTop = top

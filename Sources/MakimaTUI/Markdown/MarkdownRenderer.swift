@@ -1,0 +1,186 @@
+/// Turns one parsed top-level markdown block into rendered lines. Numbering (links, code
+/// blocks) runs on across blocks, so the renderer is a value the caller keeps between blocks.
+struct MarkdownRenderer: Sendable {
+    struct Link: Equatable, Sendable {
+        var number: Int
+        var url: String
+    }
+
+    let glyphs: Glyphs
+    /// Links seen so far; `[n]` after a link's text is its number here.
+    private(set) var links: [Link] = []
+    private(set) var codeBlocks = 0
+
+    init(glyphs: Glyphs) { self.glyphs = glyphs }
+
+    /// The lines of `block` (a child of the document).
+    mutating func render(_ block: MarkdownNode) -> [RenderedLine] {
+        let before = links.count
+        var lines = renderBlock(block, listDepth: 0)
+        // Numbered references under the block, so each URL stays readable (and selectable
+        // by number) without leaving the text.
+        for link in links[before...] {
+            lines.append(
+                RenderedLine(
+                    StyledLine(link.url, MarkdownStyle.muted),
+                    prefix: StyledLine("[\(link.number)] ", MarkdownStyle.linkNumber)))
+        }
+        return lines
+    }
+
+    private mutating func renderBlock(_ node: MarkdownNode, listDepth: Int) -> [RenderedLine] {
+        switch node.kind {
+        case .paragraph:
+            return inlineLines(node, base: MarkdownStyle.body).map { RenderedLine($0) }
+        case .heading(let level):
+            let base = level <= 3 ? MarkdownStyle.heading : MarkdownStyle.minorHeading
+            var lines = inlineLines(node, base: base)
+            if level == 1 { lines = lines.map { StyledLine($0.spans.map { Span($0.text.uppercased(), $0.style) }) } }
+            if !lines.isEmpty { lines[lines.count - 1].append("//", MarkdownStyle.headingMark) }
+            return lines.map { RenderedLine($0) }
+        case .thematicBreak:
+            return [RenderedLine(wrap: .none, fill: Span(glyphs.dashHorizontal, MarkdownStyle.rule))]
+        case .blockQuote:
+            let bar = StyledLine((glyphs.isUnicode ? "▎" : "|") + " ", MarkdownStyle.quoteBar)
+            let inner = blocks(node.children, listDepth: listDepth).map { line -> RenderedLine in
+                var l = line
+                l.content = StyledLine(
+                    l.content.spans.map {
+                        Span($0.text, $0.style.layered(MarkdownStyle.quoteText, keepForeground: $0.style.fg != .body))
+                    })
+                return l
+            }
+            return indent(inner, first: bar, rest: bar)
+        case .list(let ordered, let start, let tight):
+            var out: [RenderedLine] = []
+            let lastNumber = start + node.children.count - 1
+            let numberWidth = CellWidth.of("\(lastNumber).")
+            for (i, item) in node.children.enumerated() {
+                if i > 0 && !tight { out.append(RenderedLine()) }
+                var marker: StyledLine
+                if ordered {
+                    let n = "\(start + i)."
+                    marker = StyledLine(
+                        String(repeating: " ", count: max(0, numberWidth - CellWidth.of(n))) + n + " ",
+                        MarkdownStyle.marker)
+                } else {
+                    let bullets = glyphs.isUnicode ? ["•", "◦", "▪"] : ["*", "-", "+"]
+                    marker = StyledLine(bullets[listDepth % 3] + " ", MarkdownStyle.marker)
+                }
+                if case .item(let checked?) = item.kind {
+                    // A task item's box stands in for the bullet.
+                    let box =
+                        glyphs.isUnicode ? (checked ? "☑ " : "☐ ") : (checked ? "[x] " : "[ ] ")
+                    let boxStyle = checked ? MarkdownStyle.checked : MarkdownStyle.muted
+                    if ordered { marker.append(box, boxStyle) } else { marker = StyledLine(box, boxStyle) }
+                }
+                let body = blocks(item.children, listDepth: listDepth + 1, tight: tight)
+                let pad = StyledLine(String(repeating: " ", count: marker.width))
+                out += indent(body.isEmpty ? [RenderedLine()] : body, first: marker, rest: pad)
+            }
+            return out
+        case .item:
+            return blocks(node.children, listDepth: listDepth)
+        case .codeBlock(let info, let literal):
+            codeBlocks += 1
+            return CodeBlockRenderer.render(info: info, code: literal, number: codeBlocks, glyphs: glyphs)
+        case .htmlBlock(let html):
+            var lines = html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            return lines.map { RenderedLine(StyledLine($0, MarkdownStyle.muted), wrap: .characters) }
+        case .table(let alignments):
+            return TableRenderer.render(rows: tableRows(node), alignments: alignments, glyphs: glyphs)
+        default:
+            // Inline content where a block was expected (cmark does not produce it): as text.
+            return inlineLines(MarkdownNode(kind: .paragraph, children: [node]), base: MarkdownStyle.body).map {
+                RenderedLine($0)
+            }
+        }
+    }
+
+    /// Child blocks one after another, a blank line between them (none inside tight lists).
+    private mutating func blocks(_ nodes: [MarkdownNode], listDepth: Int, tight: Bool = false) -> [RenderedLine] {
+        var out: [RenderedLine] = []
+        for (i, child) in nodes.enumerated() {
+            if i > 0 && !tight { out.append(RenderedLine()) }
+            out += renderBlock(child, listDepth: listDepth)
+        }
+        return out
+    }
+
+    /// Puts `first` before the first line's gutter and `rest` before every other row.
+    private func indent(_ lines: [RenderedLine], first: StyledLine, rest: StyledLine) -> [RenderedLine] {
+        lines.enumerated().map { i, line in
+            var l = line
+            l.prefix = (i == 0 ? first : rest) + line.prefix
+            l.hanging = rest + line.hanging
+            return l
+        }
+    }
+
+    /// The cells of a table as one line each (a break inside a cell becomes a space).
+    private mutating func tableRows(_ table: MarkdownNode) -> [[StyledLine]] {
+        table.children.map { row in
+            var header = false
+            if case .tableRow(header: true) = row.kind { header = true }
+            return row.children.map { cell in
+                let parts = inlineLines(cell, base: header ? MarkdownStyle.tableHeader : MarkdownStyle.body)
+                return parts.dropFirst().reduce(parts.first ?? StyledLine()) { $0 + StyledLine(" ") + $1 }
+            }
+        }
+    }
+
+    // MARK: Inline content
+
+    /// The inline children of `node` as lines: soft and hard breaks both end a line (output
+    /// is read as it was written, as chat messages are).
+    mutating func inlineLines(_ node: MarkdownNode, base: CellStyle) -> [StyledLine] {
+        var lines: [StyledLine] = [StyledLine()]
+        inline(node.children, style: base, into: &lines)
+        return lines
+    }
+
+    private mutating func inline(_ nodes: [MarkdownNode], style: CellStyle, into lines: inout [StyledLine]) {
+        for node in nodes {
+            switch node.kind {
+            case .text(let t): lines[lines.count - 1].append(t, style)
+            case .softBreak, .lineBreak: lines.append(StyledLine())
+            case .code(let c):
+                lines[lines.count - 1].append(" " + c + " ", style.layered(MarkdownStyle.inlineCode))
+            case .htmlInline(let h): lines[lines.count - 1].append(h, MarkdownStyle.muted)
+            case .emphasis:
+                var s = style
+                s.attributes.insert(.italic)
+                inline(node.children, style: s, into: &lines)
+            case .strong:
+                inline(
+                    node.children, style: style.layered(MarkdownStyle.strong, keepForeground: style.fg != .body),
+                    into: &lines)
+            case .strikethrough:
+                inline(node.children, style: style.layered(MarkdownStyle.struck), into: &lines)
+            case .link(let url), .image(let url):
+                let isImage: Bool
+                if case .image = node.kind { isImage = true } else { isImage = false }
+                var textLines: [StyledLine] = [StyledLine()]
+                var linkStyle = style.layered(MarkdownStyle.link)
+                if style.fg != .body { linkStyle.fg = style.fg }
+                inline(node.children, style: linkStyle, into: &textLines)
+                let shown = textLines.map(\.text).joined(separator: " ")
+                if isImage { lines[lines.count - 1].append("image: ", MarkdownStyle.muted) }
+                if shown.isEmpty { lines[lines.count - 1].append(url, linkStyle) }
+                for (i, l) in textLines.enumerated() {
+                    if i > 0 { lines.append(StyledLine()) }
+                    lines[lines.count - 1].append(l)
+                }
+                // A bare URL (autolink) is already readable: no reference needed.
+                if !shown.isEmpty && shown != url && !url.isEmpty {
+                    let number = links.count + 1
+                    links.append(Link(number: number, url: url))
+                    lines[lines.count - 1].append("[\(number)]", MarkdownStyle.linkNumber)
+                }
+            default:
+                inline(node.children, style: style, into: &lines)
+            }
+        }
+    }
+}
