@@ -41,7 +41,8 @@ let package = Package(
             name: "MakimaKitTests", dependencies: ["MakimaKit", "TestSupport"], swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
-            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit", "TestSupport"],
+            // Snapshots are screens the tests compare with (read by path), not sources or resources.
+            name: "MakimaTUITests", dependencies: ["MakimaTUI", "MakimaKit", "TestSupport"], exclude: ["Snapshots"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Fixtures are scripts the tests run (e.g. a WebSocket peer), not sources or resources.
         .testTarget(

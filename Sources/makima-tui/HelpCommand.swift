@@ -30,7 +30,7 @@ enum HelpCommand {
         var lines = [
             "makima-tui \(MakimaVersion.current): terminal dashboard for a Makima mesh",
             "",
-            "usage: makima-tui [global options] [makima://task/ID | makima://directive/ID]",
+            "usage: makima-tui [global options] [makima://KIND/ID]   (KIND: task, directive, contract, listen)",
             "       makima-tui [global options] COMMAND [options]",
             "",
             "With no command the dashboard opens.",

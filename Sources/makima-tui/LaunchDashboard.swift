@@ -5,7 +5,7 @@ import MakimaTUI
 /// What the dashboard is started with.
 struct DashboardLaunch: Sendable {
     var global: GlobalOptions
-    /// `makima://task/{id}` or `makima://directive/{id}` given on the command line.
+    /// `makima://task|directive|contract|listen/{id}` given on the command line.
     var deepLink: String?
 }
 
@@ -17,7 +17,7 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     if let raw = launch.deepLink {
         guard let parsed = DeepLink(raw) else {
             return Console.fail(
-                UsageError("not a link the dashboard can open: '\(raw)' (makima://task/ID or makima://directive/ID)"))
+                UsageError("not a link the dashboard can open: '\(raw)' (makima://task|directive|contract|listen/ID)"))
         }
         link = parsed
     }

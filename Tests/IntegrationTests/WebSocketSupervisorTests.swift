@@ -84,9 +84,10 @@ import Testing
         let sup = try supervisor(
             "/reject?status=503", policy: BackoffPolicy(initial: 60, cap: 60, jitter: 0), observed: observed)
         sup.start()
+        // Generous: on a loaded machine the peer and the first refused attempt can take a while.
         #expect(
-            await eventually {
-                if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 30 }
+            await eventually(timeout: 45) {
+                if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 10 }
                 return false
             })
         #expect(sup.stats.attempts == 1)

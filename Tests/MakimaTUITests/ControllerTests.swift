@@ -29,7 +29,8 @@ final class RecordingEngine: DashboardEngine {
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
     func loadOlderOutput(taskID: String, beforeSeq: Int) {}
-    func loadDetail(_ link: DeepLink) {}
+    private(set) var details: [DeepLink] = []
+    func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }
 }
 
@@ -52,7 +53,7 @@ final class ControllerHarness {
     /// `access` nil: configured for a test server; `signIn`: signing in inside the dashboard;
     /// `configure` changes the setup before the controller starts (environment, preferences).
     init(
-        access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil,
+        access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil, deepLink: DeepLink? = nil,
         configure: (inout LiveSetup) -> Void = { _ in }
     ) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
@@ -68,7 +69,7 @@ final class ControllerHarness {
             profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
         var setup = LiveSetup(
             access: access ?? .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
-            environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+            deepLink: deepLink, environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
         setup.signIn = signIn
         configure(&setup)
         let engines = self.engines

@@ -24,6 +24,15 @@ struct DesktopNotificationControllerTests {
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Tasks the stores know, each titled by its id (a notification for an unknown task waits
+    /// for its title, see `LiveDashboard.awaitTitle`).
+    static func known(_ ids: [String], in h: ControllerHarness) {
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks(ids.map { MeshTask(id: $0, title: $0, status: .running) }), fetchedAt: Date(), fromCache: false))
+    }
+
     @Test("a failed task: toast, bell, and OSC 777 + OSC 9 in tmux's passthrough, named by its title")
     func failedTask() throws {
         let h = try ControllerHarness(configure: Self.insideTmux)
@@ -46,6 +55,7 @@ struct DesktopNotificationControllerTests {
     func flood() throws {
         let h = try ControllerHarness(configure: Self.insideTmux)
         defer { h.cleanUp() }
+        Self.known((1...201).map { "t\($0)" }, in: h)
         h.post(.notifications([Self.failed(1, "t1")]))
         let first = h.terminal.backend.controlBytes.count
         h.post(.notifications((2...201).map { Self.failed($0, "t\($0)") }))
@@ -65,6 +75,7 @@ struct DesktopNotificationControllerTests {
             $0.notificationPreferences.bell = false
         }
         defer { h.cleanUp() }
+        Self.known(["t2", "t3", "t9"], in: h)
         h.post(
             .notifications([
                 MeshNotification(

@@ -66,13 +66,19 @@ struct LiveHomeModelTests {
         #expect(m.runningCount == 2)
         #expect(m.recentTasks.map(\.id) == ["t2", "t1"])
         #expect(m.activeContractsCount == 4)
-        #expect(m.topContracts.map(\.name) == ["決済フロー移行 · Payment flow migration", "Middle", "Old one"])
-        #expect(m.pendingQuestions == [.init(directive: "週次レポートを準備", question: "本番データに触れる前に確認させてください。")])
+        // Every active contract, newest first (the layout shows as many as fit), with its id.
+        #expect(m.topContracts.map(\.name) == ["決済フロー移行 · Payment flow migration", "Middle", "Old one", "Oldest"])
+        #expect(m.topContracts.map(\.id) == ["c2", "c4", "c1", "c5"])
+        #expect(
+            m.pendingQuestions == [
+                .init(directive: "週次レポートを準備", question: "本番データに触れる前に確認させてください。", directiveID: "r1")
+            ])
         #expect(
             m.latestListen
                 == .init(
                     title: "Live: release checklist", started: "started 3h ago",
-                    preview: "A supervisor question on migration 0042"))
+                    preview: "A supervisor question on migration 0042", id: "l1"))
+        #expect(m.daemonLines.map(\.id) == ["d3", "d1", "d2"], "offline daemons first")
         #expect([m.daemons, m.tasks, m.contracts, m.directives, m.listen].allSatisfy { $0 == .fresh })
         #expect(m.summary == nil)
     }
@@ -144,7 +150,7 @@ struct LiveHomeModelTests {
             #expect(text.contains("? 1 QUESTION WAITING"), "\(w)×\(h)")
             // Card borders stand in the same cell columns on a CJK row as on an ASCII row.
             let cjk = b.lines.first { $0.contains("決済APIのリトライ設計") }!
-            let ascii = b.lines.first { $0.contains("Add rate limiting") }!
+            let ascii = b.lines.first { $0.contains("2 RUNNING") }!
             #expect(cjk.cellColumns(of: "┆").prefix(2) == ascii.cellColumns(of: "┆").prefix(2), "\(w)×\(h)")
             #expect(cjk.cellColumns(of: "┆").count >= 2)
         }

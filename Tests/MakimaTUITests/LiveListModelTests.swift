@@ -43,13 +43,15 @@ struct LiveListModelTests {
             seen.append(contractFilter.map(ContractStatus.init(rawValue:)))
         }
         #expect(seen == [.active, .completed, .archived, nil])
-        #expect(PaneID.contracts.spec.queries(contractFilter) == [.contracts(status: nil)])
+        #expect(PaneID.contracts.spec.queries(contractFilter, nil) == [.contracts(status: nil)])
         let taskFilter = PaneRegistry.nextFilter(PaneID.tasks.spec.filterCycle.first ?? nil, of: .tasks) ?? nil
-        #expect(PaneID.tasks.spec.queries(taskFilter) == [.tasks(status: .running, contractID: nil)])
+        #expect(PaneID.tasks.spec.queries(taskFilter, nil) == [.tasks(status: .running, contractID: nil)])
+        #expect(PaneID.tasks.spec.queries(taskFilter, "c9") == [.tasks(status: .running, contractID: "c9")])
+        #expect(PaneID.tasks.spec.filterCycle.contains("cancelled"))
         let daemonsHaveNone = PaneRegistry.nextFilter(nil, of: .daemons) == nil
         #expect(daemonsHaveNone)
         #expect(
-            Set(PaneID.home.spec.queries(nil)) == [
+            Set(PaneID.home.spec.queries(nil, nil)) == [
                 .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
                 .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
             ])

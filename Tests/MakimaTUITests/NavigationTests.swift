@@ -164,7 +164,7 @@ struct NavigationTests {
         #expect(a.stack.top.id == .home)
     }
 
-    @Test("pane stack: number keys push, q pops, q on the first pane quits; Esc never quits")
+    @Test("pane stack: number keys push, q pops, q on the first pane asks Quit? y/n; Esc never quits")
     func stack() {
         var a = app()
         a.handle(.char("2"), now: 0)
@@ -177,7 +177,19 @@ struct NavigationTests {
         a.handle(.escape, now: 0)
         #expect(!a.quitRequested)
         a.handle(.char("q"), now: 0)
+        #expect(!a.quitRequested)
+        #expect(a.quitPromptOpen)
+        #expect(a.render(width: 80, height: 24).trimmedLine(23).contains("Quit? y/n"))
+        a.handle(.char("n"), now: 0)
+        #expect(!a.quitPromptOpen && !a.quitRequested)
+        #expect(a.render(width: 80, height: 24).trimmedLine(23).contains("? help"))
+        a.handle(.char("q"), now: 0)
+        a.handle(.char("y"), now: 0)
         #expect(a.quitRequested)
+        var c = app()
+        c.handle(.char("q"), now: 0)
+        c.handle(.ctrl("c"), now: 0)
+        #expect(c.quitRequested, "Ctrl-C at the prompt quits too")
         var b = app()
         b.handle(.char("Q"), now: 0)
         #expect(b.quitRequested)

@@ -97,11 +97,13 @@ expect "below 60x16 it asks to be made bigger" main wait_for main "Make me bigge
 t resize-window -t main -x 120 -y 40
 expect "back at 120x40 the dashboard returns" main wait_for main "NAV// .*1 HOME  2 CONTRACTS"
 
-# --- q goes back, then quits; the shell gets a clean screen ------------------------------
+# --- q goes back, then asks and quits; the shell gets a clean screen ------------------------------
 t send-keys -t main q
 expect "q goes back to the previous pane" main wait_for main "CONTRACTS//"
 t send-keys -t main q q
-expect "q on the first pane quits with status 0" main wait_for main "EXITED:0"
+expect "q on the first pane asks before quitting" main wait_for main "Quit\\? y/n"
+t send-keys -t main y
+expect "y quits with status 0" main wait_for main "EXITED:0"
 no_dashboard_left() { ! capture main | grep -qE "MAKIMA|NAV//|WS//"; }
 expect "no dashboard remains on the shell's screen" main no_dashboard_left
 expect "alternate screen left and cursor visible" main terminal_restored main

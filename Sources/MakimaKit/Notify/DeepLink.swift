@@ -1,11 +1,13 @@
 import Foundation
 
-/// `makima://task/{id}` and `makima://directive/{id}`: where a notification (or the command
-/// line) sends the operator.
-public enum DeepLink: Sendable, Equatable, CustomStringConvertible {
+/// `makima://task/{id}`, `makima://directive/{id}`, `makima://contract/{id}` and
+/// `makima://listen/{id}` (a listen session's transcript): where a notification (or the
+/// command line) sends the operator.
+public enum DeepLink: Sendable, Hashable, CustomStringConvertible {
     case task(String)
     case directive(String)
     case contract(String)
+    case listen(String)
 
     public init?(_ raw: String) {
         let s = raw.trimmingCharacters(in: .whitespaces)
@@ -21,6 +23,7 @@ public enum DeepLink: Sendable, Equatable, CustomStringConvertible {
         case "task": self = .task(id)
         case "directive": self = .directive(id)
         case "contract": self = .contract(id)
+        case "listen": self = .listen(id)
         default: return nil
         }
     }
@@ -30,6 +33,7 @@ public enum DeepLink: Sendable, Equatable, CustomStringConvertible {
         case .task(let id): return "makima://task/\(id)"
         case .directive(let id): return "makima://directive/\(id)"
         case .contract(let id): return "makima://contract/\(id)"
+        case .listen(let id): return "makima://listen/\(id)"
         }
     }
 }

@@ -12,6 +12,7 @@ public final class StoreHub {
     public let listen = ListenStore()
     public let connection = ConnectionStore()
     public let notifications = NotificationsStore()
+    public let missing = MissingStore()
 
     public init() {}
 
@@ -23,9 +24,16 @@ public final class StoreHub {
             mutateList(query) { (s: inout ListStateAny) in s.fail(message) }
         case .listLoading(let query):
             mutateList(query) { (s: inout ListStateAny) in s.setLoading() }
-        case .contract(let c): contracts.details[c.id] = c
-        case .task(let t): tasks.details[t.id] = t
-        case .listenSession(let s): listen.details[s.id] = s
+        case .contract(let c):
+            contracts.details[c.id] = c
+            missing.links.remove(.contract(c.id))
+        case .task(let t):
+            tasks.details[t.id] = t
+            missing.links.remove(.task(t.id))
+        case .listenSession(let s):
+            listen.details[s.id] = s
+            missing.links.remove(.listen(s.id))
+        case .detailNotFound(let link): missing.links.insert(link)
         case .events(let events): tasks.apply(events: events)
         case .olderOutput(let taskID, let events):
             var older = TaskOutputBuffer(capacity: Int.max)

@@ -155,3 +155,11 @@ public final class NotificationsStore {
         return pendingToasts
     }
 }
+
+/// Objects the server said it does not have (a detail fetch answered 404), so a detail pane
+/// can say "not found" instead of waiting forever.
+@MainActor @Observable
+public final class MissingStore {
+    public var links: Set<DeepLink> = []
+    public init() {}
+}

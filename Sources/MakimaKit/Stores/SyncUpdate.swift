@@ -9,6 +9,8 @@ public enum SyncUpdate: Sendable {
     case contract(Contract)
     case task(MeshTask)
     case listenSession(ListenSession)
+    /// The server has no such object (a detail fetch answered 404).
+    case detailNotFound(DeepLink)
     case events([TaskEvent])
     /// Older output fetched on demand when the viewer scrolls above the buffer.
     case olderOutput(taskID: String, events: [TaskEvent])

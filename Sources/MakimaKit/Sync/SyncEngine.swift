@@ -163,8 +163,11 @@ public final class SyncEngine: Sendable {
                 switch link {
                 case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
                 case .contract(let id): outbox.post(.contract(try fetcher.contract(id: id)))
+                case .listen(let id): outbox.post(.listenSession(try fetcher.listenSession(id: id)))
                 case .directive: break
                 }
+            } catch APIError.notFound {
+                outbox.post(.detailNotFound(link))
             } catch {
                 let f = MeshFetcher.classify(error)
                 outbox.post(f.isUnauthorized ? .unauthorized(message: f.message) : .notice(f.message))

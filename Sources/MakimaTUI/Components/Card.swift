@@ -14,10 +14,14 @@ public enum Card {
     @discardableResult
     public static func render(
         into buffer: inout CellBuffer, rect: Rect, title: String,
-        accessory: String? = nil, accessoryRole: ColorRole = .accent, context: RenderContext
+        accessory: String? = nil, accessoryRole: ColorRole = .accent, focused: Bool = false,
+        context: RenderContext
     ) -> Rect {
         guard rect.width >= 2, rect.height >= 2 else { return Rect(x: rect.x, y: rect.y, width: 0, height: 0) }
         let g = context.glyphs
+        // A focused card (Home's Tab) has its border and title in the accent.
+        let borderStyle = focused ? CellStyle(fg: .accent, attributes: .bold) : Self.borderStyle
+        let titleStyle = focused ? CellStyle(fg: .accent, attributes: [.bold, .reverse]) : Self.titleStyle
         let inner = rect.inset(by: 1)
         buffer.fill(inner, style: .plain)
 

@@ -23,6 +23,14 @@ public enum FooterBar {
         return line
     }
 
+    /// A question that waits for one key (`Quit? y/n`), in bold warn.
+    public static func renderPrompt(_ text: String, into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+        guard !row.isEmpty else { return }
+        buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
+        let line = StyledLine(" " + text + " ", CellStyle(fg: .warn, attributes: [.bold, .reverse]))
+        buffer.write(line.truncated(to: row.width - 1, ellipsis: context.glyphs.ellipsis), x: row.x + 1, y: row.y)
+    }
+
     public static func renderCommandLine(
         _ state: CommandLineState, into buffer: inout CellBuffer, row: Rect, context: RenderContext
     ) {

@@ -6,11 +6,14 @@ public struct ListRow: Equatable, Sendable {
     public var id: String
     public var line: StyledLine
     public var searchText: String
+    /// One key per order the list offers (`ListPaneViewModel.sorts`).
+    public var sortKeys: [String]
 
-    public init(id: String, line: StyledLine, searchText: String? = nil) {
+    public init(id: String, line: StyledLine, searchText: String? = nil, sortKeys: [String] = []) {
         self.id = id
         self.line = line
         self.searchText = searchText ?? line.text
+        self.sortKeys = sortKeys
     }
 }
 
@@ -58,6 +61,14 @@ public struct ListView: Equatable, Sendable {
     public mutating func moveToBottom() { select(visibleRows.count - 1) }
     public mutating func pageUp() { select(selection - max(1, pageSize - 1)) }
     public mutating func pageDown() { select(selection + max(1, pageSize - 1)) }
+
+    /// Selects the row with this id, clearing a filter that hides it; false when absent.
+    public mutating func select(rowID: String) -> Bool {
+        guard rows.contains(where: { $0.id == rowID }) else { return false }
+        if !visibleRows.contains(where: { $0.id == rowID }) { filter = "" }
+        select(visibleRows.firstIndex { $0.id == rowID } ?? 0)
+        return true
+    }
 
     mutating func select(_ index: Int) {
         let count = visibleRows.count

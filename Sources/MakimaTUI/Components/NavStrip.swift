@@ -1,15 +1,35 @@
 /// The `NAV//` strip under the masthead: every pane with its number key, the current one in
 /// reverse video (readable without colour too). Narrower terminals get tighter spacing, then
-/// short labels, then numbers with only the current label spelled out.
+/// short labels, then numbers with only the current label spelled out. While the operator is
+/// drilled down (a detail pane on top), the strip shows the path instead (`Breadcrumbs`).
 public enum NavStrip {
     public static let background: ColorRole = .panel
 
-    public static func render(current: PaneID, into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+    /// `path` is the pane stack's crumbs; with fewer than two the pane list is drawn.
+    public static func render(
+        current: PaneID, path: [Crumb] = [], into buffer: inout CellBuffer, row: Rect, context: RenderContext
+    ) {
         guard !row.isEmpty else { return }
         buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
         let inner = row.inset(left: 1, right: 1)
-        let line = bestLine(current: current, width: inner.width, glyphs: context.glyphs)
+        let line =
+            path.count > 1
+            ? pathLine(path, width: inner.width, glyphs: context.glyphs)
+            : bestLine(current: current, width: inner.width, glyphs: context.glyphs)
         buffer.write(line, x: inner.x, y: row.y, maxX: inner.maxX)
+    }
+
+    /// `NAV// │ HOME › CONTRACT Mesh scheduler › TASK Cache heartbeats`, fitted to `width`.
+    public static func pathLine(_ path: [Crumb], width: Int, glyphs: Glyphs) -> StyledLine {
+        var line = prefix(glyphs)
+        line.append(Breadcrumbs.line(path, width: width - line.width, glyphs: glyphs))
+        return line
+    }
+
+    static func prefix(_ glyphs: Glyphs) -> StyledLine {
+        var line = StyledLine("NAV//", CellStyle(fg: .accent, attributes: .bold))
+        line.append(" \(glyphs.navDivider) ", CellStyle(fg: .borderMuted))
+        return line
     }
 
     /// The widest layout that fits in `width` cells.
@@ -29,8 +49,7 @@ public enum NavStrip {
     }
 
     static func line(current: PaneID, gap: Int, label: (PaneID) -> String, glyphs: Glyphs) -> StyledLine {
-        var line = StyledLine("NAV//", CellStyle(fg: .accent, attributes: .bold))
-        line.append(" \(glyphs.navDivider) ", CellStyle(fg: .borderMuted))
+        var line = prefix(glyphs)
         for (i, pane) in PaneID.allCases.enumerated() {
             if i > 0 { line.append(String(repeating: " ", count: gap), .plain) }
             if pane == current {

@@ -13,6 +13,8 @@ public struct AppState {
     public private(set) var helpScroll = 0
     public private(set) var commandLine: CommandLineState?
     public private(set) var quitRequested = false
+    /// `q` on the first pane asks `Quit? y/n` instead of quitting (Q, `:q` and Ctrl-C quit at once).
+    public private(set) var quitPromptOpen = false
     /// Set by Ctrl-L: the event loop repaints every cell.
     public var fullRedrawRequested = false
     /// What the user asked of the data layer since the event loop last took them.
@@ -55,6 +57,7 @@ public struct AppState {
         defer { if stack.ids != before { requests.append(.paneShown(stack.top.id)) } }
         gloss.settle(at: now)
         if helpOpen { return handleInHelp(key) }
+        if quitPromptOpen { return answerQuitPrompt(key) }
         if isTyping, commandLine == nil, let action = keyMap.action(for: key, in: stack.top.typingContexts) {
             return respond(stack.withTop { $0.handle(action) })
         }
@@ -87,7 +90,7 @@ public struct AppState {
         case .quit:
             quitRequested = true
         case .back:
-            if !stack.pop() { quitRequested = true }
+            if !stack.pop() { quitPromptOpen = true }
         case .dismiss:
             if case .ignored = stack.withTop({ $0.handle(.dismiss) }) { stack.pop() }
         case .help:
@@ -114,6 +117,9 @@ public struct AppState {
             return false
         case .enterKey:
             requests.append(.signIn(.enterKey))
+            return false
+        case .openNotification:
+            requests.append(.openLatestNotification)
             return false
         default:
             return respond(stack.withTop { $0.handle(action) })
@@ -162,6 +168,19 @@ public struct AppState {
         case .quit:
             commandLine = nil
             quitRequested = true
+        case .notifications:
+            commandLine = nil
+            requests.append(.showNotifications)
+        }
+        return true
+    }
+
+    /// `y` quits; Ctrl-C and Q too; anything else keeps the dashboard open.
+    mutating func answerQuitPrompt(_ key: Key) -> Bool {
+        quitPromptOpen = false
+        switch key {
+        case .char("y"), .char("Y"): quitRequested = true
+        default: if keyMap.action(for: key, in: [.global]) == .quit { quitRequested = true }
         }
         return true
     }
@@ -190,7 +209,9 @@ public struct AppState {
             return buffer
         }
         MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
-        NavStrip.render(current: stack.top.id, into: &buffer, row: buffer.bounds.row(1), context: ctx)
+        NavStrip.render(
+            current: stack.top.id, path: stack.top.isTopLevel ? [] : stack.panes.map(\.crumb), into: &buffer,
+            row: buffer.bounds.row(1), context: ctx)
         var content = Rect(x: 0, y: 2, width: width, height: height - 3)
         if let banner {
             NoticeBar.render(banner, into: &buffer, row: content.row(0), context: ctx)
@@ -207,7 +228,9 @@ public struct AppState {
             helpScroll = min(helpScroll, maxScroll)
         }
         let footer = buffer.bounds.row(height - 1)
-        if let line = commandLine {
+        if quitPromptOpen {
+            FooterBar.renderPrompt("Quit? y/n", into: &buffer, row: footer, context: ctx)
+        } else if let line = commandLine {
             FooterBar.renderCommandLine(line, into: &buffer, row: footer, context: ctx)
         } else {
             FooterBar.render(hints: footerHints, into: &buffer, row: footer, context: ctx)

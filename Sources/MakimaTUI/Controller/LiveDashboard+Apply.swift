@@ -32,6 +32,7 @@ extension LiveDashboard {
                 }
             case .task(let t):
                 taskTitles[t.id] = oneLine(t.displayTitle)
+                titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
@@ -45,6 +46,9 @@ extension LiveDashboard {
                 }
             case .notice(let text):
                 notices.append(text)
+            case .detailNotFound(let link):
+                detailMissing(link)
+                if case .task(let id) = link { titleArrived(for: id) }
             case .listFailed, .listLoading, .contract, .listenSession, .notifications:
                 break
             }
@@ -61,6 +65,7 @@ extension LiveDashboard {
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
     /// just before a frame). The build runs inside observation tracking, which re-arms it.
     func rebuildShown() {
+        if rebuildDetail() { return }
         let top = session.topPane
         guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
         let id = top.id
@@ -71,11 +76,14 @@ extension LiveDashboard {
             }
             return
         }
-        let source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        var source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        source.scope = scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
         case .home(let mesh): session.updateHome { $0.mesh = mesh }
-        case .list(let model): session.updateList(id, model)
+        case .list(let model):
+            session.updateList(id, model)
+            selectPending(in: id)
         }
     }
 

@@ -7,16 +7,23 @@ extension LiveDashboard {
         let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
         if notifier.preferences.bell { session.bell() }
-        var named: [MeshNotification] = []
-        for var n in notifications {
-            // The engine names a task by its id; the stores usually know its title.
-            if case .task(let id) = n.link, n.body.hasPrefix(id), let title = taskTitle(id) {
-                n.body = title + n.body.dropFirst(id.count)
+        var ready: [MeshNotification] = []
+        for n in notifications {
+            // The engine names a task by its id; the stores usually know its title. When they
+            // do not, the task is fetched and the toast waits for it (a few seconds at most).
+            if case .task(let id) = n.link, n.body.hasPrefix(id), taskTitle(id) == nil, awaitTitle(of: id, for: n) {
+                continue
             }
-            named.append(n)
-            toast(ToastQueue.notice(for: n))
+            ready.append(named(n, fallback: "a task"))
         }
-        deliverDesktop(notifier.notify(named, now: Clocks.monotonic()))
+        show(ready)
+    }
+
+    /// Toasts for a batch, and one desktop notification for it (the notifier coalesces).
+    private func show(_ batch: [MeshNotification]) {
+        guard !batch.isEmpty else { return }
+        for n in batch { toast(ToastQueue.notice(for: n)) }
+        deliverDesktop(notifier.notify(batch, now: Clocks.monotonic()))
     }
 
     /// Writes the notifier's terminal bytes through the backend (UI thread, between frames) and
@@ -28,6 +35,38 @@ extension LiveDashboard {
             guard let self else { return }
             self.deliverDesktop(self.notifier.flush(now: Clocks.monotonic()))
         }
+    }
+
+    /// The notification with its task named by title (or `fallback`) instead of its id.
+    func named(_ notification: MeshNotification, fallback: String? = nil) -> MeshNotification {
+        var n = notification
+        if case .task(let id) = n.link, n.body.hasPrefix(id), let title = taskTitle(id) ?? fallback {
+            n.body = title + n.body.dropFirst(id.count)
+        }
+        return n
+    }
+
+    static let titleWaitSeconds = 3.0
+
+    /// False when the wait is full: the caller shows it at once, as "a task".
+    private func awaitTitle(of id: String, for n: MeshNotification) -> Bool {
+        let first = awaitingTitle[id] == nil
+        // Bounded: a flood of notifications for unknown tasks cannot grow this without end.
+        guard first ? awaitingTitle.count < 64 : awaitingTitle[id, default: []].count < 8 else { return false }
+        awaitingTitle[id, default: []].append(n)
+        guard first else { return true }
+        engine?.loadDetail(.task(id))
+        session.schedule(after: Self.titleWaitSeconds, id: "title-" + id) { [weak self] in
+            self?.titleArrived(for: id)
+        }
+        return true
+    }
+
+    /// The task's detail arrived (or the wait ended, or it does not exist): its toasts go out.
+    func titleArrived(for id: String) {
+        guard let waiting = awaitingTitle.removeValue(forKey: id) else { return }
+        session.cancelTimer(id: "title-" + id)
+        show(waiting.map { named($0, fallback: "a task") })
     }
 
     func toast(_ notice: NoticeLine) {

@@ -32,6 +32,18 @@ public final class LiveDashboard {
     /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
     var settingsStatus: [String: String] = [:]
     var signOutArmed = false
+    /// Notifications waiting for their task's title (by task id).
+    var awaitingTitle: [String: [MeshNotification]] = [:]
+    /// Each pane's scope (Tasks: a contract id; absent: all).
+    var scopes: [PaneID: String?] = [:]
+    /// Detail panes: their model is rebuilt when what it read in the stores changes.
+    var detailDirty = true
+    /// The detail pane built last (a different one on top is built at once).
+    var detailBuilt: String?
+    /// When each detail was opened: a list fetched after this that lacks it means "not found".
+    var detailOpened: [DeepLink: Date] = [:]
+    /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
+    var pendingSelection: [PaneID: String] = [:]
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
     /// Every task title seen this run: a toast names a task even after it left every list.
@@ -138,11 +150,16 @@ public final class LiveDashboard {
             guard let engine else { return explainNoConnection() }
             engine.retryNow()
         case .openRow(let pane, let rowID): openRow(pane, rowID)
+        case .open(let link): open(link)
+        case .showNotifications: showNotifications()
+        case .openLatestNotification: openLatestNotification()
         case .nextFilter(let pane):
             guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
             filters[pane] = .some(next)
             bindings.markDirty(pane)
             refresh(pane, force: false)
+        case .pickScope(let pane): pickScope(pane)
+        case .setScope(let pane, let value): setScope(pane, value)
         case .loadOlderOutput(let id):
             guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
             engine?.loadOlderOutput(taskID: id, beforeSeq: first)
@@ -174,7 +191,7 @@ public final class LiveDashboard {
 
     func refresh(_ pane: PaneID, force: Bool) {
         guard let engine, !unauthorized else { return }
-        for q in pane.spec.queries(filter(pane)) { engine.refresh(q, force: force) }
+        for q in pane.spec.queries(filter(pane), scopes[pane] ?? nil) { engine.refresh(q, force: force) }
     }
 
     private func explainNoConnection() {
@@ -186,20 +203,34 @@ public final class LiveDashboard {
 
     private func openRow(_ pane: PaneID, _ rowID: String) {
         if let action = pane.spec.rowAction(rowID) { return perform(action) }
-        if let task = pane.spec.openTask(hub, rowID) { openTask(task) }
+        if let link = pane.spec.openRow(rowID) { return open(link) }
+        // Nothing to drill into (a daemon from Home's card): show the row in its pane.
+        guard session.topPane.id != pane else { return }
+        session.updatePanes { $0.jump(to: pane) }
+        shown(pane)
+        select(rowID, in: pane)
     }
 
+    /// A deep link opens exactly its target: a task's output on Home; a directive, contract
+    /// or listen session in its pane's list with its row selected and its detail on top.
     private func openDeepLink() {
-        switch setup.deepLink {
-        case .task(let id): openTask(id)
-        case .directive:
-            session.updatePanes { $0.jump(to: .directives) }
-            shown(.directives)
-        case .contract:
-            session.updatePanes { $0.jump(to: .contracts) }
-            shown(.contracts)
-        case nil: break
+        guard let link = setup.deepLink else { return }
+        let pane: PaneID
+        switch link {
+        case .task: return open(link)
+        case .directive(let id):
+            pane = .directives
+            select(id, in: pane)
+        case .contract(let id):
+            pane = .contracts
+            select(id, in: pane)
+        case .listen(let id):
+            pane = .listen
+            select(id, in: pane)
         }
+        session.updatePanes { $0.jump(to: pane) }
+        shown(pane)
+        open(link)
     }
 
     // MARK: Polling and 401

@@ -1,13 +1,15 @@
 import Foundation
 
 /// The `:` command line (k9s style): type a pane name, Tab completes it by prefix, Enter
-/// jumps there. `q`/`quit` quits.
+/// jumps there. `q`/`quit` quits; `notifications` lists the recent notifications.
 public struct CommandLineState: Equatable, Sendable {
     public enum Outcome: Equatable, Sendable {
         case editing
         case cancelled
         case jump(PaneID)
         case quit
+        /// `:notifications`.
+        case notifications
         /// Enter on something that is not a command: the line stays open with a message.
         case unknown(String)
     }
@@ -19,7 +21,7 @@ public struct CommandLineState: Equatable, Sendable {
     public init(text: String = "") { self.text = text }
 
     /// Names the command line accepts, in completion order.
-    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["quit"] }
+    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["notifications", "quit"] }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
         switch edit {
@@ -69,9 +71,14 @@ public struct CommandLineState: Equatable, Sendable {
         let found = Self.candidates(for: word)
         if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
         if found.count == 1, found[0] == "quit" { return .quit }
+        if !word.isEmpty, found.count == 1, found[0] == "notifications" { return .notifications }
         message =
             word.isEmpty
             ? "" : (found.count > 1 ? "ambiguous: " + found.joined(separator: " ") : "unknown pane “\(text)”")
-        return .unknown(text)
+        // The message says what was wrong; the next command starts on an empty line instead
+        // of being appended to the one that failed.
+        let failed = text
+        text = ""
+        return .unknown(failed)
     }
 }

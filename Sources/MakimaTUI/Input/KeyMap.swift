@@ -21,6 +21,16 @@ public enum KeyAction: Hashable, Sendable {
     case open
     /// The next status filter of a list (contracts: active, completed, archived, all).
     case nextFilter
+    /// The next sort order of a list (daemons).
+    case nextSort
+    /// Open what the newest notification is about.
+    case openNotification
+    /// Pick what a list is narrowed to (Tasks: a contract).
+    case pickScope
+    /// The next / previous match of a search (the transcript viewer).
+    case searchNext, searchPrevious
+    /// Move the focus to the next / previous card (Home).
+    case focusNext, focusPrevious
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
     /// Enter a new API key (after the server refused the key in use).
@@ -50,6 +60,14 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
+    public static let home = KeyContext("home", title: "HOME")
+    public static let taskList = KeyContext("tasks", title: "TASKS")
+    /// The status filter and sort order of the top-level list panes (not of lists inside a
+    /// detail pane).
+    public static let listOrder = KeyContext("order", title: "LIST PANES")
+    public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
+    /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
+    public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
     public static let signIn = KeyContext("signin", title: "SIGN IN (SERVER, API KEY)")
 }
 
@@ -148,7 +166,8 @@ public struct KeyMap: Sendable {
             }
         }
         s +=
-            "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter:\n"
+            "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter;\n"
+        s += "`:notifications` lists the recent notifications (Enter opens one), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
         return s
@@ -166,9 +185,12 @@ public struct KeyMap: Sendable {
         KeyBinding(
             [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
             context: .global, footer: "gloss"),
-        KeyBinding([.char("q")], .back, "back (quits from the first pane)", context: .global, footer: "back"),
-        KeyBinding([.escape], .dismiss, "close help, command line or filter; else back", context: .global),
-        KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit", context: .global, footer: "quit"),
+        KeyBinding(
+            [.char("q")], .back, "back one level; on the first pane asks “Quit? y/n”",
+            context: .global, footer: "back"),
+        KeyBinding(
+            [.escape], .dismiss, "close help, prompt, search or filter; else back", context: .global),
+        KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit at once (so does :q)", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
         KeyBinding(
             [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
@@ -177,6 +199,8 @@ public struct KeyMap: Sendable {
         KeyBinding(
             [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
             context: .global),
+        KeyBinding(
+            [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
@@ -187,7 +211,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
         KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
         KeyBinding(
-            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .list, footer: "status"),
+            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .listOrder, footer: "status"),
+        KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .listOrder, footer: "sort"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
@@ -196,6 +221,38 @@ public struct KeyMap: Sendable {
             [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
+
+        KeyBinding(
+            [.char("c")], .pickScope, "show one contract's tasks (pick from a list; “all” clears)", context: .taskList,
+            footer: "contract"),
+
+        KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
+        KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),
+        KeyBinding([.char("j"), .down], .moveDown, "next row of the focused card", context: .home, footer: "row"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous row (above the first: none)", context: .home),
+        KeyBinding(
+            [.enter], .open, "open the selected row, else the card's pane", context: .home,
+            footer: "open"),
+
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .transcript, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up", context: .transcript, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "first line", context: .transcript),
+        KeyBinding([.char("G"), .end], .bottom, "last line", context: .transcript),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .transcript),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .transcript),
+        KeyBinding(
+            [.char("/")], .filter, "search (Enter: first match from the top of the view; Esc clears)",
+            context: .transcript, footer: "search"),
+        KeyBinding([.char("n")], .searchNext, "next match", context: .transcript, footer: "next"),
+        KeyBinding([.char("N")], .searchPrevious, "previous match", context: .transcript, footer: "prev"),
+
+        KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .detail, footer: "down"),
+        KeyBinding([.char("k"), .up], .moveUp, "scroll up", context: .detail, footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "top", context: .detail),
+        KeyBinding([.char("G"), .end], .bottom, "bottom", context: .detail),
+        KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .detail),
+        KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .detail),
+        KeyBinding([.enter], .open, "open the task that asked", context: .detail, footer: "open task"),
 
         KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
         KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),

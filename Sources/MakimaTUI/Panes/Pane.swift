@@ -1,3 +1,5 @@
+import MakimaKit
+
 /// What a pane asks of the app after handling a key.
 public enum PaneResponse {
     /// The key was used; redraw.
@@ -27,6 +29,16 @@ public enum DashboardRequest: Equatable, Sendable {
     case nextFilter(PaneID)
     /// Scrolled to the top of a task's output while older lines exist on the server.
     case loadOlderOutput(taskID: String)
+    /// Enter on something a detail pane names (a contract's task, the task that asked).
+    case open(DeepLink)
+    /// `c` on Tasks: pick the contract the list is narrowed to.
+    case pickScope(PaneID)
+    /// A pick was made (nil: all).
+    case setScope(PaneID, String?)
+    /// `:notifications`: list the recent notifications.
+    case showNotifications
+    /// `o`: open what the newest notification is about.
+    case openLatestNotification
     /// Signing in: the sign-in pane's steps and the key re-entry after a refused key.
     case signIn(SignInRequest)
 }
@@ -38,7 +50,7 @@ public enum SignInRequest: Equatable, Sendable {
     case submit
     /// "Where do I get a key?": show `<server>/settings`, copy it, open it when possible.
     case keyHelp
-    /// Esc while re-entering a key: close the pane, nothing changed.
+    /// Esc on the first step: close the pane, nothing changed.
     case close
     /// `K`: enter a new key for the signed-in server.
     case enterKey
@@ -61,6 +73,8 @@ public protocol Pane {
     /// False for drill-down panes (pushed on top of a top-level pane), which are not kept
     /// once popped.
     var isTopLevel: Bool { get }
+    /// This pane's step in the NAV// breadcrumbs (`CONTRACT Mesh scheduler`).
+    var crumb: Crumb { get }
 
     /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
@@ -75,6 +89,7 @@ extension Pane {
     public var isEditingText: Bool { false }
     public var typingContexts: [KeyContext] { [] }
     public var isTopLevel: Bool { true }
+    public var crumb: Crumb { Crumb(title) }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 
     /// This pane's key bindings (its own contexts, then global), from the standard key map.

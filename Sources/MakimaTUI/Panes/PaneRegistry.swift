@@ -10,44 +10,52 @@ enum PaneRegistry {
             // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
             // use, plus every task: "recent tasks" from the running list alone would only
             // repeat the running ones.
-            queries: { _ in MeshSummary.queries + [.tasks(status: nil, contractID: nil)] },
+            queries: { _, _ in MeshSummary.queries + [.tasks(status: nil, contractID: nil)] },
             pollSeconds: 30,
             build: { .home(HomeMeshModel.from($0.hub, now: $0.now)) },
             make: { HomePane() }),
         PaneSpec(
             id: .contracts, shortTitle: "CNTR", term: .contracts,
             filterCycle: [nil, "active", "completed", "archived"],
-            queries: { [.contracts(status: $0.map(ContractStatus.init(rawValue:)))] },
+            queries: { status, _ in [.contracts(status: status.map(ContractStatus.init(rawValue:)))] },
             build: {
                 .list(
                     ListPaneModels.contracts($0.hub, status: $0.filter.map(ContractStatus.init(rawValue:)), now: $0.now)
                 )
             },
+            openRow: { .contract($0) },
             make: { ListPane(id: .contracts) }),
         PaneSpec(
             id: .tasks, shortTitle: "TASK", term: nil,
-            filterCycle: [nil, "running", "pending", "queued", "completed", "failed"],
-            queries: { [.tasks(status: $0.map(TaskStatus.init(rawValue:)), contractID: nil)] },
-            build: {
-                .list(ListPaneModels.tasks($0.hub, status: $0.filter.map(TaskStatus.init(rawValue:)), now: $0.now))
+            filterCycle: [nil, "running", "pending", "queued", "completed", "failed", "cancelled"],
+            // `c` narrows the list to one contract, picked from the contracts the stores hold.
+            scope: .contract,
+            queries: { status, contract in
+                [.tasks(status: status.map(TaskStatus.init(rawValue:)), contractID: contract)]
             },
-            openTask: { _, row in row },
-            make: { ListPane(id: .tasks) }),
+            build: {
+                .list(
+                    ListPaneModels.tasks(
+                        $0.hub, status: $0.filter.map(TaskStatus.init(rawValue:)), contractID: $0.scope, now: $0.now))
+            },
+            openRow: { .task($0) },
+            make: { ListPane(id: .tasks, contexts: [.taskList, .list, .listOrder]) }),
         PaneSpec(
             id: .directives, shortTitle: "DIR", term: .directives,
-            queries: { _ in [.directives(pendingOnly: false)] },
+            queries: { _, _ in [.directives(pendingOnly: false)] },
             build: { .list(ListPaneModels.directives($0.hub, now: $0.now)) },
-            openTask: { hub, row in hub.directives.list.items.first { $0.id == row }?.pendingQuestion?.taskID },
+            openRow: { .directive($0) },
             make: { ListPane(id: .directives) }),
         PaneSpec(
             id: .daemons, shortTitle: "DMN", term: nil,
-            queries: { _ in [.daemons] },
+            queries: { _, _ in [.daemons] },
             build: { .list(ListPaneModels.daemons($0.hub, now: $0.now)) },
             make: { ListPane(id: .daemons) }),
         PaneSpec(
             id: .listen, shortTitle: "LSTN", term: .listen,
-            queries: { _ in [.listenSessions(limit: nil)] },
+            queries: { _, _ in [.listenSessions(limit: nil)] },
             build: { .list(ListPaneModels.listen($0.hub, now: $0.now)) },
+            openRow: { .listen($0) },
             make: { ListPane(id: .listen) }),
         PaneSpec(
             id: .settings, shortTitle: "SET", term: nil,

@@ -1,14 +1,18 @@
 import MakimaKit
 
 /// One card of the live Home: a dashed card whose rows are a left part and an optional
-/// right-aligned part, cut to the card's width by cells.
+/// right-aligned part, cut to the card's width by cells. Rows that name something (a task, a
+/// contract…) carry its id, so a focused card can select them and Enter can open them.
 public struct HomeCard: Equatable, Sendable {
     public struct Row: Equatable, Sendable {
         public var left: StyledLine
         public var right: StyledLine?
-        public init(_ left: StyledLine, right: StyledLine? = nil) {
+        /// The id Enter opens in the card's pane (nil: not selectable).
+        public var target: String?
+        public init(_ left: StyledLine, right: StyledLine? = nil, target: String? = nil) {
             self.left = left
             self.right = right
+            self.target = target
         }
     }
 
@@ -18,18 +22,63 @@ public struct HomeCard: Equatable, Sendable {
     public var rows: [Row]
 
     public var height: Int { rows.count + 2 }
+    public var targets: [String] { rows.compactMap(\.target) }
 
-    /// Draws the card in `rect`; rows that do not fit are left out.
-    func render(into buffer: inout CellBuffer, rect: Rect, context: RenderContext) {
+    /// Draws the card in `rect`; rows that do not fit are left out. A focused card has its
+    /// border in the accent and its selected row (by target) in reverse video.
+    func render(
+        into buffer: inout CellBuffer, rect: Rect, context: RenderContext, focused: Bool = false,
+        selected: String? = nil
+    ) {
         let inner = Card.render(
             into: &buffer, rect: rect, title: title, accessory: accessory,
-            accessoryRole: accessoryRole, context: context)
+            accessoryRole: accessoryRole, focused: focused, context: context)
         let e = context.glyphs.ellipsis
-        for (i, row) in rows.enumerated() where i < inner.height {
+        // Keep the selected row in view when the card is shorter than its rows.
+        let selectedIndex = focused ? rows.firstIndex { $0.target != nil && $0.target == selected } : nil
+        let first = selectedIndex.map { max(0, $0 - inner.height + 1) } ?? 0
+        for (i, row) in rows.dropFirst(first).prefix(max(0, inner.height)).enumerated() {
+            let y = inner.y + i
+            if let s = selectedIndex, s == first + i {
+                let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
+                buffer.fill(Rect(x: inner.x - 1, y: y, width: inner.width + 2, height: 1), style: highlight)
+                let text = StyledLine(context.glyphs.selectionMarker + " " + row.left.text, highlight)
+                buffer.write(text.truncated(to: inner.width, ellipsis: e), x: inner.x, y: y, maxX: inner.maxX)
+                continue
+            }
             let right = row.right?.truncated(to: inner.width / 2, ellipsis: e) ?? StyledLine()
             let room = inner.width - right.width - (right.width > 0 ? 1 : 0)
-            buffer.write(row.left.truncated(to: room, ellipsis: e), x: inner.x, y: inner.y + i, maxX: inner.x + room)
-            if right.width > 0 { buffer.write(right, x: inner.maxX - right.width, y: inner.y + i, maxX: inner.maxX) }
+            buffer.write(row.left.truncated(to: room, ellipsis: e), x: inner.x, y: y, maxX: inner.x + room)
+            if right.width > 0 { buffer.write(right, x: inner.maxX - right.width, y: y, maxX: inner.maxX) }
+        }
+    }
+}
+
+/// Home's five data cards, in focus (Tab) order; each opens its pane and has that pane's
+/// number in its title.
+public enum HomeCardKind: Int, CaseIterable, Sendable {
+    case daemons, tasks, contracts, directives, listen
+
+    public var pane: PaneID {
+        switch self {
+        case .daemons: return .daemons
+        case .tasks: return .tasks
+        case .contracts: return .contracts
+        case .directives: return .directives
+        case .listen: return .listen
+        }
+    }
+
+    /// `5 Daemons`: the number key that jumps to the card's pane, then its name.
+    var title: String { "\(pane.number) \(pane.rawValue.capitalized)" }
+
+    func card(_ m: HomeMeshModel, _ g: Glyphs) -> HomeCard {
+        switch self {
+        case .daemons: return HomeCards.daemons(m, g)
+        case .tasks: return HomeCards.tasks(m, g)
+        case .contracts: return HomeCards.contracts(m)
+        case .directives: return HomeCards.directives(m)
+        case .listen: return HomeCards.listen(m)
         }
     }
 }
@@ -40,9 +89,9 @@ enum HomeCards {
         (f.marker, f.level == .muted ? .foregroundMuted : f.level.role)
     }
 
-    static func card(_ title: String, _ f: Freshness, _ rows: [HomeCard.Row]) -> HomeCard {
+    static func card(_ kind: HomeCardKind, _ f: Freshness, _ rows: [HomeCard.Row]) -> HomeCard {
         let (marker, role) = freshness(f)
-        return HomeCard(title: title, accessory: marker, accessoryRole: role, rows: rows)
+        return HomeCard(title: kind.title, accessory: marker, accessoryRole: role, rows: rows)
     }
 
     static func muted(_ text: String) -> HomeCard.Row {
@@ -58,25 +107,33 @@ enum HomeCards {
             "\(m.daemonsOffline) OFFLINE",
             CellStyle(fg: m.daemonsOffline > 0 ? .danger : .foregroundMuted, attributes: .bold))
         var rows = [HomeCard.Row(line)]
-        if !m.offlineHosts.isEmpty {
+        if !m.daemonLines.isEmpty {
+            for d in m.daemonLines {
+                let style = StatusStyle.daemonStyle(d.status)
+                rows.append(
+                    HomeCard.Row(
+                        StyledLine(g.bullet + " ", CellStyle(fg: style.fg)) + StyledLine(d.host, CellStyle(fg: .body)),
+                        right: StyledLine(d.status.rawValue.uppercased(), style), target: d.id))
+            }
+        } else if !m.offlineHosts.isEmpty {
             rows.append(
                 HomeCard.Row(
                     StyledLine("offline: " + m.offlineHosts.joined(separator: ", "), CellStyle(fg: .foregroundMuted))))
         }
-        return card("Daemons", m.daemons, rows)
+        return card(.daemons, m.daemons, rows)
     }
 
     static func tasks(_ m: HomeMeshModel, _ g: Glyphs) -> HomeCard {
         var rows = [HomeCard.Row(StyledLine("\(m.runningCount) RUNNING", CellStyle(fg: .accent, attributes: .bold)))]
         for t in m.recentTasks {
-            let role = StatusStyle.task(t.status)
+            let style = StatusStyle.taskStyle(t.status)
             rows.append(
                 HomeCard.Row(
-                    StyledLine(g.bullet + " ", CellStyle(fg: role)) + StyledLine(t.title, CellStyle(fg: .body)),
-                    right: StyledLine(t.status.rawValue.uppercased(), CellStyle(fg: role))))
+                    StyledLine(g.bullet + " ", CellStyle(fg: style.fg)) + StyledLine(t.title, CellStyle(fg: .body)),
+                    right: StyledLine(t.status.rawValue.uppercased(), style), target: t.id))
         }
         if m.recentTasks.isEmpty { rows.append(muted("no tasks yet")) }
-        return card("Tasks", m.tasks, rows)
+        return card(.tasks, m.tasks, rows)
     }
 
     static func contracts(_ m: HomeMeshModel) -> HomeCard {
@@ -87,9 +144,10 @@ enum HomeCards {
             rows.append(
                 HomeCard.Row(
                     StyledLine(c.name, CellStyle(fg: .body)),
-                    right: StyledLine(c.phase.uppercased(), CellStyle(fg: .foregroundMuted))))
+                    right: StyledLine(c.phase.uppercased(), CellStyle(fg: .foregroundMuted)),
+                    target: c.id.isEmpty ? nil : c.id))
         }
-        return card("Contracts", m.contracts, rows)
+        return card(.contracts, m.contracts, rows)
     }
 
     static func directives(_ m: HomeMeshModel) -> HomeCard {
@@ -103,24 +161,35 @@ enum HomeCards {
                     StyledLine(
                         " ? \(n) QUESTION\(n == 1 ? "" : "S") WAITING ",
                         CellStyle(fg: .background, bg: .warn, attributes: .bold))))
-            for q in m.pendingQuestions.prefix(3) {
-                rows.append(HomeCard.Row(StyledLine(q.directive, CellStyle(fg: .foreground, attributes: .bold))))
+            for q in m.pendingQuestions {
+                rows.append(
+                    HomeCard.Row(
+                        StyledLine(q.directive, CellStyle(fg: .foreground, attributes: .bold)),
+                        target: q.directiveID.isEmpty ? nil : q.directiveID))
                 rows.append(HomeCard.Row(StyledLine("  " + q.question, CellStyle(fg: .warn))))
             }
         }
-        return card("Directives", m.directives, rows)
+        return card(.directives, m.directives, rows)
     }
 
     static func listen(_ m: HomeMeshModel) -> HomeCard {
-        guard let l = m.latestListen else { return card("Listen", m.listen, [muted("no sessions yet")]) }
+        guard let l = m.latestListen else { return card(.listen, m.listen, [muted("no sessions yet")]) }
         var rows = [
             HomeCard.Row(
                 StyledLine(l.title, CellStyle(fg: .foreground, attributes: .bold)),
-                right: l.started.isEmpty ? nil : StyledLine(l.started, CellStyle(fg: .foregroundMuted)))
+                right: l.started.isEmpty ? nil : StyledLine(l.started, CellStyle(fg: .foregroundMuted)),
+                target: l.id.isEmpty ? nil : l.id)
         ]
         if !l.preview.isEmpty {
             rows.append(HomeCard.Row(StyledLine(l.preview, CellStyle(fg: .bodySoft, attributes: .italic))))
         }
-        return card("Listen", m.listen, rows)
+        for o in m.olderListen {
+            rows.append(
+                HomeCard.Row(
+                    StyledLine(o.title, CellStyle(fg: .body)),
+                    right: o.started.isEmpty ? nil : StyledLine(o.started, CellStyle(fg: .foregroundMuted)),
+                    target: o.id.isEmpty ? nil : o.id))
+        }
+        return card(.listen, m.listen, rows)
     }
 }

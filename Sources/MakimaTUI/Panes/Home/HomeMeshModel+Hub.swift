@@ -12,10 +12,17 @@ extension HomeMeshModel {
         m.daemonsOnline = summary.daemonsOnline
         m.daemonsOffline = summary.daemonsOffline
         m.offlineHosts = hub.daemons.list.items.filter { !$0.status.isOnline }.map { oneLine($0.hostname ?? $0.id) }
+        // Offline ones first: they are what the operator looks for. Home shows as many as fit.
+        m.daemonLines = hub.daemons.list.items.enumerated().sorted { a, b in
+            a.element.status.isOnline == b.element.status.isOnline ? a.offset < b.offset : !a.element.status.isOnline
+        }.prefix(Self.cardRows).map {
+            DaemonLine(
+                id: $0.element.id, host: oneLine($0.element.hostname ?? $0.element.id), status: $0.element.status)
+        }
         m.daemons = .of(hub.daemons.list, now: now)
 
         m.runningCount = summary.runningTasks
-        m.recentTasks = hub.tasks.recent(3).map {
+        m.recentTasks = hub.tasks.recent(Self.cardRows).map {
             TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status)
         }
         m.tasks = .of(hub.tasks.list(.init(status: .running)), now: now)
@@ -23,7 +30,7 @@ extension HomeMeshModel {
         m.activeContractsCount = summary.activeContracts
         m.topContracts = hub.contracts.active
             .sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
-            .prefix(3).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase)) }
+            .prefix(Self.cardRows).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase), id: $0.id) }
         let activeList = hub.contracts.lists[.some(.active)]
         m.contracts = .of(
             activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
@@ -31,21 +38,30 @@ extension HomeMeshModel {
         m.pendingQuestions = hub.directives.pendingQuestions.map {
             QuestionLine(
                 directive: oneLine($0.title),
-                question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"))
+                question: oneLine($0.pendingQuestion?.text ?? "(the question text was not sent)"), directiveID: $0.id)
         }
         let dir = hub.directives
         m.directives = .of(dir.pending.hasLoaded || !dir.list.hasLoaded ? dir.pending : dir.list, now: now)
 
         if let l = summary.latestListenSession {
-            m.latestListen = ListenLine(
-                title: oneLine(l.title ?? l.id), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
-                preview: oneLine(l.transcriptPreview ?? ""))
+            m.latestListen = listenLine(l, now: now, preview: true)
         }
+        m.olderListen = hub.listen.list.items.filter { $0.id != summary.latestListenSession?.id }
+            .prefix(Self.cardRows).map { listenLine($0, now: now, preview: false) }
         m.listen = .of(
             hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
 
         m.summary = summaryLine([m.daemons, m.tasks, m.contracts, m.directives, m.listen])
         return m
+    }
+
+    /// The most rows a Home card is given from its list (the layout shows as many as fit).
+    static let cardRows = 12
+
+    static func listenLine(_ l: ListenSession, now: Date, preview: Bool) -> ListenLine {
+        ListenLine(
+            title: ListenTitle.of(l), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
+            preview: preview ? oneLine(l.transcriptPreview ?? "") : "", id: l.id)
     }
 
     /// The worst state among the sections, said once under the badge.

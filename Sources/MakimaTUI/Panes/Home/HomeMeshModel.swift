@@ -55,38 +55,57 @@ public struct HomeMeshModel: Equatable, Sendable {
     }
 
     public struct ContractLine: Equatable, Sendable {
+        public var id: String
         public var name: String
         public var phase: String
-        public init(name: String, phase: String) {
+        public init(name: String, phase: String, id: String = "") {
+            self.id = id
             self.name = name
             self.phase = phase
         }
     }
 
     public struct QuestionLine: Equatable, Sendable {
+        public var directiveID: String
         public var directive: String
         public var question: String
-        public init(directive: String, question: String) {
+        public init(directive: String, question: String, directiveID: String = "") {
+            self.directiveID = directiveID
             self.directive = directive
             self.question = question
         }
     }
 
     public struct ListenLine: Equatable, Sendable {
+        public var id: String
         public var title: String
         /// "started 3h ago", or "" when the server did not say.
         public var started: String
         public var preview: String
-        public init(title: String, started: String, preview: String) {
+        public init(title: String, started: String, preview: String, id: String = "") {
+            self.id = id
             self.title = title
             self.started = started
             self.preview = preview
         }
     }
 
+    public struct DaemonLine: Equatable, Sendable {
+        public var id: String
+        public var host: String
+        public var status: DaemonStatus
+        public init(id: String, host: String, status: DaemonStatus) {
+            self.id = id
+            self.host = host
+            self.status = status
+        }
+    }
+
     public var daemonsOnline = 0
     public var daemonsOffline = 0
     public var offlineHosts: [String] = []
+    /// Every daemon, offline ones first (Home shows as many as fit).
+    public var daemonLines: [DaemonLine] = []
     public var daemons = Freshness.unknown
 
     public var runningCount = 0
@@ -101,6 +120,8 @@ public struct HomeMeshModel: Equatable, Sendable {
     public var directives = Freshness.unknown
 
     public var latestListen: ListenLine?
+    /// Sessions after the latest, newest first (shown when there is room).
+    public var olderListen: [ListenLine] = []
     public var listen = Freshness.unknown
 
     /// One line under the badge: cached data, or why the last refresh failed.

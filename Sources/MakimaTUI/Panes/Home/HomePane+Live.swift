@@ -1,7 +1,13 @@
-/// The live Home: the badge, a summary line, then the cards in two columns (one when the
-/// terminal is narrow). Cards come first; the glossary and the logo take what room is left.
+/// The live Home: the five data cards first (daemons, tasks, contracts, directives, listen),
+/// laid out by `HomeLayout` to use the whole width and height; the badge, SYSTEM//, GLOSSARY//
+/// and the logo take only the room the data leaves.
 extension HomePane {
-    func renderLive(_ mesh: HomeMeshModel, into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
+    func dataCards(_ mesh: HomeMeshModel, _ g: Glyphs) -> [HomeCard] {
+        HomeCardKind.allCases.map { $0.card(mesh, g) }
+    }
+
+    mutating func renderLive(_ mesh: HomeMeshModel, into buffer: inout CellBuffer, region: Rect, context: RenderContext)
+    {
         let g = context.glyphs
         let system = HomeCard(
             title: "System", accessory: model.statusAccessory,
@@ -11,59 +17,41 @@ extension HomePane {
                         + StyledLine(row.label, CellStyle(fg: .foreground)),
                     right: StyledLine(row.value, CellStyle(fg: .foregroundMuted)))
             })
-        let wide = region.width >= 100
-        var columns: [[HomeCard]] =
-            wide
-            ? [
-                [HomeCards.daemons(mesh, g), HomeCards.tasks(mesh, g), HomeCards.listen(mesh)],
-                [HomeCards.contracts(mesh), HomeCards.directives(mesh), system],
-            ]
-            : [
-                [
-                    HomeCards.daemons(mesh, g), HomeCards.tasks(mesh, g), HomeCards.directives(mesh),
-                    HomeCards.contracts(mesh), HomeCards.listen(mesh), system,
-                ]
-            ]
-        let textHeight = 3
-        func tallest() -> Int { columns.map { $0.reduce(0) { $0 + $1.height } }.max() ?? 0 }
-        let glossary = glossaryCardModel(context: context)
-        if wide, textHeight + 1 + tallest() + glossary.height <= region.height - 1 {
-            let shorter = columns[0].reduce(0) { $0 + $1.height } <= columns[1].reduce(0) { $0 + $1.height } ? 0 : 1
-            columns[shorter].append(glossary)
-        }
-        var y = region.y + 1
-        let spare = region.height - 1 - textHeight - tallest()
-        if spare >= 6 {
-            let logoRows = min(9, spare - 2)
+        let data = dataCards(mesh, g)
+        let extras = [system, glossaryCardModel(context: context)]
+        let layout = HomeLayout.make(
+            region: region, dataRows: data.map(\.rows.count), extraRows: extras.map(\.rows.count),
+            summaryLine: mesh.summary != nil)
+        var y = region.y
+        if layout.logoRows > 0 {
             BrailleLogo.render(
-                into: &buffer, rect: Rect(x: region.x, y: y, width: region.width, height: logoRows), context: context)
-            y += logoRows + 1
+                into: &buffer, rect: Rect(x: region.x, y: y, width: region.width, height: layout.logoRows),
+                context: context)
+            y += layout.logoRows + 1
         }
-        centre(
-            Badge.line(text: GlossTerm.control.japanese, subtitle: "CONTROL SYSTEM", context: context), y: &y,
-            in: region, buffer: &buffer)
+        if layout.showBadge {
+            centre(
+                Badge.line(text: GlossTerm.control.japanese, subtitle: "CONTROL SYSTEM", context: context), y: &y,
+                in: region, buffer: &buffer)
+        }
         if let summary = mesh.summary {
             centre(
                 StyledLine(summary.text, CellStyle(fg: summary.level.role, attributes: .bold)), y: &y, in: region,
                 buffer: &buffer)
-        } else {
+        } else if layout.showBadge {
             centre(StyledLine(model.tagline, CellStyle(fg: .foregroundMuted)), y: &y, in: region, buffer: &buffer)
         }
-        y += 1
-        let width = wide ? min(56, (region.width - 6) / 2) : min(64, region.width - 4)
-        let gap = 2
-        let total = columns.count * width + (columns.count - 1) * gap
-        var x = region.x + (region.width - total) / 2
-        for column in columns {
-            var cy = y
-            for card in column {
-                let room = region.maxY - cy
-                guard room >= 3 else { break }
-                let h = min(card.height, room)
-                card.render(into: &buffer, rect: Rect(x: x, y: cy, width: width, height: h), context: context)
-                cy += h
+        shownCards = []
+        for p in layout.placed {
+            if p.card < data.count {
+                let kind = HomeCardKind.allCases[p.card]
+                shownCards.append(kind)
+                data[p.card].render(
+                    into: &buffer, rect: p.rect, context: context, focused: kind == focus,
+                    selected: selection[kind])
+            } else {
+                extras[p.card - data.count].render(into: &buffer, rect: p.rect, context: context)
             }
-            x += width + gap
         }
     }
 
@@ -73,5 +61,40 @@ extension HomePane {
             context.glossRevealed ? "g: tap to hide, or let go" : "Hold g to reveal the English; tap g to toggle."
         rows.append(HomeCard.Row(StyledLine(hint, CellStyle(fg: .foregroundMuted, attributes: .italic))))
         return HomeCard(title: "Glossary", rows: rows)
+    }
+
+    // MARK: Focus
+
+    /// Tab / Shift-Tab (h / l) move between the cards on screen (a card reached this way starts
+    /// on its first row), j / k between a card's rows (above the first row nothing is
+    /// selected), Enter opens the selected row, or the card's pane when none is.
+    mutating func handleLive(_ mesh: HomeMeshModel, _ action: KeyAction) -> PaneResponse {
+        let order = shownCards.isEmpty ? HomeCardKind.allCases : HomeCardKind.allCases.filter(shownCards.contains)
+        switch action {
+        case .focusNext, .focusPrevious:
+            let i = order.firstIndex(of: focus) ?? -1
+            let step = action == .focusNext ? 1 : order.count - 1
+            focus = order[(max(0, i) + (i < 0 ? 0 : step)) % order.count]
+            // A card focused by Tab starts on its first row, so Enter opens that row.
+            if selection[focus] == nil { selection[focus] = focus.card(mesh, .unicode).targets.first }
+        case .moveDown, .moveUp:
+            let targets = focus.card(mesh, .unicode).targets
+            guard !targets.isEmpty else { return .handled }
+            let i = selection[focus].flatMap { targets.firstIndex(of: $0) }
+            if action == .moveDown {
+                selection[focus] = targets[min(targets.count - 1, i.map { $0 + 1 } ?? 0)]
+            } else {
+                selection[focus] = i.flatMap { $0 > 0 ? targets[$0 - 1] : nil }
+            }
+        case .open:
+            let targets = focus.card(mesh, .unicode).targets
+            if let row = selection[focus], targets.contains(row) {
+                return .request(.openRow(pane: focus.pane, rowID: row))
+            }
+            return .open(focus.pane)
+        default:
+            return .ignored
+        }
+        return .handled
     }
 }

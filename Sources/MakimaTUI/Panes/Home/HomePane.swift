@@ -46,10 +46,21 @@ public struct HomeViewModel: Equatable, Sendable {
 public struct HomePane: Pane {
     public let id = PaneID.home
     public var model: HomeViewModel
+    /// The focused card of the live Home (Tab moves it); kept while the operator drills down.
+    public internal(set) var focus = HomeCardKind.daemons
+    /// Each card's selected row (by id); none: Enter opens the card's pane.
+    public internal(set) var selection: [HomeCardKind: String] = [:]
+    /// The data cards the last frame had room for, in focus order.
+    var shownCards: [HomeCardKind] = []
 
     public init(model: HomeViewModel = HomeViewModel()) { self.model = model }
 
-    public mutating func handle(_ action: KeyAction) -> PaneResponse { .ignored }
+    public var keyContexts: [KeyContext] { model.mesh == nil ? [] : [.home] }
+
+    public mutating func handle(_ action: KeyAction) -> PaneResponse {
+        guard let mesh = model.mesh else { return .ignored }
+        return handleLive(mesh, action)
+    }
 
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         GridTexture.render(into: &buffer, rect: region, context: context)

@@ -4,11 +4,21 @@ public struct ListPaneViewModel: Equatable, Sendable {
     public var emptyMessage: String
     /// Right side of the header, e.g. "12 items · stale".
     public var detail: String?
+    /// Column titles, laid out like the rows (drawn above them).
+    public var columns: StyledLine?
+    /// The orders `s` steps through after the rows' own; each row has a key per order
+    /// (`ListRow.sortKeys`, compared as strings, ascending).
+    public var sorts: [String]
 
-    public init(rows: [ListRow] = [], emptyMessage: String = "no data yet", detail: String? = nil) {
+    public init(
+        rows: [ListRow] = [], emptyMessage: String = "no data yet", detail: String? = nil, columns: StyledLine? = nil,
+        sorts: [String] = []
+    ) {
         self.rows = rows
         self.emptyMessage = emptyMessage
         self.detail = detail
+        self.columns = columns
+        self.sorts = sorts
     }
 }
 
@@ -18,29 +28,61 @@ public struct ListPane: Pane {
     public let id: PaneID
     public private(set) var model: ListPaneViewModel
     public private(set) var list: ListView
+    /// Index into `model.sorts` (nil: the rows' own order).
+    public private(set) var sort: Int?
 
-    public init(id: PaneID, model: ListPaneViewModel = ListPaneViewModel()) {
+    public let keyContexts: [KeyContext]
+
+    public init(
+        id: PaneID, model: ListPaneViewModel = ListPaneViewModel(), contexts: [KeyContext] = [.list, .listOrder]
+    ) {
         self.id = id
         self.model = model
+        keyContexts = contexts
         list = ListView(rows: model.rows, emptyMessage: model.emptyMessage)
     }
-
-    public var keyContexts: [KeyContext] { [.list] }
     public var isEditingText: Bool { list.isEditingFilter }
 
     /// New data from the store: rows are replaced, the selection follows its row.
     public mutating func update(_ model: ListPaneViewModel) {
         self.model = model
         list.emptyMessage = model.emptyMessage
-        list.setRows(model.rows)
+        if let s = sort, s >= model.sorts.count { sort = nil }
+        list.setRows(sortedRows())
+    }
+
+    /// Selects the row with this id (clearing a filter that hides it); false when absent.
+    public mutating func select(rowID: String) -> Bool { list.select(rowID: rowID) }
+
+    /// The rows in the chosen order (stable: equal keys keep the rows' own order).
+    func sortedRows() -> [ListRow] {
+        guard let s = sort else { return model.rows }
+        return model.rows.enumerated().sorted { a, b in
+            let ka = a.element.sortKeys.indices.contains(s) ? a.element.sortKeys[s] : ""
+            let kb = b.element.sortKeys.indices.contains(s) ? b.element.sortKeys[s] : ""
+            return ka == kb ? a.offset < b.offset : ka < kb
+        }.map(\.element)
     }
 
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         GridTexture.render(into: &buffer, rect: region, context: context)
+        var detail = model.detail
+        if let s = sort {
+            detail = [detail, "BY " + model.sorts[s].uppercased()].compactMap { $0 }.joined(separator: " · ")
+        }
         PaneHeader.render(
-            title: title, term: id.term, detail: model.detail, into: &buffer,
+            title: title, term: id.term, detail: detail, into: &buffer,
             row: region.inset(left: 1, right: 1).row(0), context: context)
-        list.render(into: &buffer, rect: region.inset(left: 1, top: 2, right: 1), context: context)
+        var area = region.inset(left: 1, top: 2, right: 1)
+        if let columns = model.columns, area.height > 2 {
+            // Two cells in, where the rows' text starts after the selection marker.
+            buffer.fill(area.row(0), style: .plain)
+            buffer.write(
+                columns.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: area.y,
+                maxX: area.maxX)
+            area = area.inset(top: 1)
+        }
+        list.render(into: &buffer, rect: area, context: context)
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
@@ -57,6 +99,11 @@ public struct ListPane: Pane {
             guard let row = list.selectedRow else { return .ignored }
             return .request(.openRow(pane: id, rowID: row.id))
         case .nextFilter: return .request(.nextFilter(id))
+        case .pickScope: return .request(.pickScope(id))
+        case .nextSort:
+            guard !model.sorts.isEmpty else { return .ignored }
+            sort = sort.map { $0 + 1 < model.sorts.count ? $0 + 1 : nil } ?? 0
+            list.setRows(sortedRows())
         default: return .ignored
         }
         return .handled

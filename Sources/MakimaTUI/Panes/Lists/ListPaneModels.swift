@@ -11,25 +11,50 @@ public enum ListPaneModels {
             var r = RowLine()
             r.column(oneLine(c.name), 44, CellStyle(fg: .foreground))
             r.column(oneLine(c.phase).uppercased(), 12, CellStyle(fg: .foregroundMuted))
-            r.column(c.status.rawValue.uppercased(), 10, CellStyle(fg: StatusStyle.contract(c.status)))
+            r.column(c.status.rawValue.uppercased(), 10, StatusStyle.contractStyle(c.status))
             r.column(ago(c.updatedAt, now: now), nil, CellStyle(fg: .foregroundMuted))
             return ListRow(id: c.id, line: r.line)
         }
-        return model(rows, state, now: now, noun: "contract", filter: status?.rawValue ?? "all")
+        var m = model(rows, state, now: now, noun: "contract", filter: status?.rawValue ?? "all")
+        m.columns = RowLine.header([("name", 44), ("phase", 12), ("status", 10), ("updated", nil)])
+        return m
     }
 
-    public static func tasks(_ hub: StoreHub, status: TaskStatus?, now: Date) -> ListPaneViewModel {
-        let state = hub.tasks.list(.init(status: status))
-        let rows = state.items.map { t in
+    /// Tasks newest activity first, so a live status change moves its row to the top. When
+    /// the pane is wide enough the daemon and contract columns show past the age.
+    public static func tasks(_ hub: StoreHub, status: TaskStatus?, contractID: String? = nil, now: Date)
+        -> ListPaneViewModel
+    {
+        let state = hub.tasks.list(.init(status: status, contractID: contractID))
+        let hosts = Dictionary(
+            hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
+        var contracts: [String: String] = [:]
+        for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
+        for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
+        let ordered = state.items.enumerated().sorted { a, b in
+            let (ta, tb) = (a.element.updatedAt ?? .distantPast, b.element.updatedAt ?? .distantPast)
+            return ta == tb ? a.offset < b.offset : ta > tb
+        }.map(\.element)
+        let rows = ordered.map { t in
             var r = RowLine()
             r.column(oneLine(t.displayTitle), 52, CellStyle(fg: .foreground))
-            r.column(
-                t.status.rawValue.uppercased(), 10,
-                CellStyle(fg: StatusStyle.task(t.status), attributes: t.status == .failed ? .bold : []))
-            r.column(ago(t.updatedAt, now: now), nil, CellStyle(fg: .foregroundMuted))
-            return ListRow(id: t.id, line: r.line)
+            r.column(t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status))
+            let placed = t.daemonID != nil || t.contractID != nil
+            r.column(ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted))
+            if placed {
+                r.column(t.daemonID.map { hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body))
+                r.column(t.contractID.map { contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted))
+            }
+            // `/` matches titles only, not the other columns.
+            return ListRow(id: t.id, line: r.line, searchText: t.displayTitle)
         }
-        return model(rows, state, now: now, noun: "task", filter: status?.rawValue ?? "all")
+        var filter = status?.rawValue ?? "all"
+        if let c = contractID { filter += " · contract " + (contracts[c] ?? c) }
+        var m = model(rows, state, now: now, noun: "task", filter: filter)
+        m.columns = RowLine.header([
+            ("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil),
+        ])
+        return m
     }
 
     public static func directives(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
@@ -46,7 +71,9 @@ public enum ListPaneModels {
             return ListRow(id: d.id, line: r.line)
         }
         let waiting = state.items.filter(\.hasPendingQuestion).count
-        return model(rows, state, now: now, noun: "directive", filter: waiting > 0 ? "\(waiting) waiting" : nil)
+        var m = model(rows, state, now: now, noun: "directive", filter: waiting > 0 ? "\(waiting) waiting" : nil)
+        m.columns = RowLine.header([("directive", 44), ("status", 10), ("question", nil)])
+        return m
     }
 
     public static func daemons(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
@@ -54,29 +81,45 @@ public enum ListPaneModels {
         let rows = state.items.map { d in
             var r = RowLine()
             r.column(oneLine(d.hostname ?? d.id), 28, CellStyle(fg: .foreground))
-            r.column(d.status.rawValue.uppercased(), 8, CellStyle(fg: StatusStyle.daemon(d.status)))
+            r.column(d.status.rawValue.uppercased(), 8, StatusStyle.daemonStyle(d.status))
             r.column(d.lastHeartbeat.map { "♥ " + ago($0, now: now) } ?? "♥ never", 14, CellStyle(fg: .foregroundMuted))
             let load = d.maxConcurrentTasks.map { "\(d.runningTasks ?? 0)/\($0)" } ?? "\(d.runningTasks ?? 0)"
             r.column(load, 6, CellStyle(fg: .body))
             r.column(d.version.map { "v" + oneLine($0) } ?? "", nil, CellStyle(fg: .foregroundMuted))
-            return ListRow(id: d.id, line: r.line, searchText: r.line.text)
+            return ListRow(id: d.id, line: r.line, searchText: r.line.text, sortKeys: daemonSortKeys(d))
         }
         let online = state.items.filter { $0.status.isOnline }.count
-        return model(
+        var m = model(
             rows, state, now: now, noun: "daemon", filter: "\(online) online / \(state.items.count - online) offline")
+        m.columns = RowLine.header([("host", 28), ("status", 8), ("heartbeat", 14), ("load", 6), ("version", nil)])
+        m.sorts = ["host", "status", "heartbeat", "load"]
+        return m
+    }
+
+    /// Keys for `sorts`: host A–Z; offline first, then busy, online; oldest heartbeat first
+    /// (the ones to look at); busiest first.
+    static func daemonSortKeys(_ d: Daemon) -> [String] {
+        let status = [DaemonStatus.offline: "0", .busy: "1", .online: "2"][d.status] ?? "3"
+        let beat = d.lastHeartbeat.map { String(format: "%020.3f", max(0, $0.timeIntervalSince1970)) } ?? ""
+        let load = d.maxConcurrentTasks.map { Double(d.runningTasks ?? 0) / Double(max(1, $0)) } ?? 0
+        return [
+            (d.hostname ?? d.id).lowercased(), status, beat, String(format: "%09.4f", max(0, 1000 - load * 100)),
+        ]
     }
 
     public static func listen(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
         let state = hub.listen.list
         let rows = state.items.map { s in
             var r = RowLine()
-            r.column(oneLine(s.title ?? s.id), 40, CellStyle(fg: .foreground))
+            r.column(ListenTitle.of(s), 40, CellStyle(fg: .foreground))
             let started = ago(s.startedAt, now: now) + (s.endedAt == nil && s.startedAt != nil ? " · live" : "")
             r.column(started, 16, CellStyle(fg: s.endedAt == nil ? .accent : .foregroundMuted))
             r.column(oneLine(s.transcriptPreview ?? ""), nil, CellStyle(fg: .bodySoft, attributes: .italic))
             return ListRow(id: s.id, line: r.line)
         }
-        return model(rows, state, now: now, noun: "session", filter: nil)
+        var m = model(rows, state, now: now, noun: "session", filter: nil)
+        m.columns = RowLine.header([("session", 40), ("started", 16), ("transcript", nil)])
+        return m
     }
 
     /// Rows plus the header detail (filter · count · STALE age · error) and the empty message.

@@ -14,3 +14,14 @@ struct RowLine {
         }
     }
 }
+
+extension RowLine {
+    /// Column titles laid out with the same widths as the rows below them.
+    static func header(_ columns: [(String, Int?)]) -> StyledLine {
+        var r = RowLine()
+        for (title, width) in columns {
+            r.column(title.uppercased(), width, CellStyle(fg: .foregroundMuted, attributes: [.bold, .underline]))
+        }
+        return r.line
+    }
+}

@@ -1,0 +1,46 @@
+/// One step of the path the operator drilled down: what kind of thing it is (`CONTRACT`) and
+/// which one (`Mesh scheduler`). Top-level panes are a kind alone (`HOME`).
+public struct Crumb: Equatable, Sendable {
+    public var kind: String
+    public var name: String?
+
+    public init(_ kind: String, _ name: String? = nil) {
+        self.kind = kind
+        self.name = name.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+    }
+}
+
+/// The path through the pane stack, as the NAV// strip shows it while the operator is drilled
+/// down: `HOME › CONTRACT Mesh scheduler › TASK Cache heartbeats`, the last step in reverse
+/// video. When it does not fit it is shortened from the left (the oldest steps give way to
+/// `…`), then the last step's name is cut; widths are counted in cells.
+public enum Breadcrumbs {
+    public static func separator(_ glyphs: Glyphs) -> String { glyphs.isUnicode ? " › " : " > " }
+
+    public static func line(_ crumbs: [Crumb], width: Int, glyphs: Glyphs) -> StyledLine {
+        guard !crumbs.isEmpty, width > 0 else { return StyledLine() }
+        var first = 0
+        while true {
+            let candidate = build(crumbs, from: first, glyphs: glyphs)
+            if candidate.width <= width || first == crumbs.count - 1 {
+                return candidate.truncated(to: width, ellipsis: glyphs.ellipsis)
+            }
+            first += 1
+        }
+    }
+
+    static func build(_ crumbs: [Crumb], from first: Int, glyphs: Glyphs) -> StyledLine {
+        var line = StyledLine()
+        let sep = CellStyle(fg: .borderMuted)
+        if first > 0 { line.append(glyphs.ellipsis + separator(glyphs), sep) }
+        for (i, crumb) in crumbs.enumerated() where i >= first {
+            if i > first { line.append(separator(glyphs), sep) }
+            let last = i == crumbs.count - 1
+            let kindStyle = CellStyle(fg: .accent, attributes: last ? [.bold, .reverse] : .bold)
+            let nameStyle = CellStyle(fg: last ? .accent : .foreground, attributes: last ? [.bold, .reverse] : [])
+            line.append(crumb.kind.uppercased(), kindStyle)
+            if let name = crumb.name, !name.isEmpty { line.append(" " + name, nameStyle) }
+        }
+        return line
+    }
+}

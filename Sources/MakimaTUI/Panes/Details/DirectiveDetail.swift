@@ -1,0 +1,132 @@
+import Foundation
+import MakimaKit
+
+/// What the directive view shows: the directive, its pending question in full, and the task
+/// that asked. Server text was cleaned at decode time.
+public struct DirectiveDetailModel: Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var status: String
+    public var hasPendingQuestion: Bool
+    /// The whole question, line breaks kept.
+    public var question: String?
+    public var askedAgo: String
+    public var updatedAgo: String
+    public var taskID: String?
+    /// The asking task's title and status when the stores know the task.
+    public var taskTitle: String?
+    public var taskStatus: TaskStatus?
+
+    public init(
+        id: String, title: String, status: String, hasPendingQuestion: Bool = false, question: String? = nil,
+        askedAgo: String = "", updatedAgo: String = "", taskID: String? = nil, taskTitle: String? = nil,
+        taskStatus: TaskStatus? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.status = status
+        self.hasPendingQuestion = hasPendingQuestion
+        self.question = question
+        self.askedAgo = askedAgo
+        self.updatedAgo = updatedAgo
+        self.taskID = taskID
+        self.taskTitle = taskTitle
+        self.taskStatus = taskStatus
+    }
+
+    /// The model from the stores; nil when no list holds the directive.
+    @MainActor
+    public static func from(_ hub: StoreHub, id: String, now: Date) -> DirectiveDetailModel? {
+        guard
+            let d = hub.directives.list.items.first(where: { $0.id == id })
+                ?? hub.directives.pending.items.first(where: { $0.id == id })
+        else { return nil }
+        let taskID = d.pendingQuestion?.taskID
+        let task = taskID.flatMap { TaskLookup.find($0, in: hub) }
+        return DirectiveDetailModel(
+            id: d.id, title: oneLine(d.title), status: oneLine(d.status), hasPendingQuestion: d.hasPendingQuestion,
+            question: d.pendingQuestion?.text, askedAgo: ago(d.pendingQuestion?.askedAt, now: now),
+            updatedAgo: ago(d.updatedAt, now: now), taskID: taskID, taskTitle: task.map { oneLine($0.displayTitle) },
+            taskStatus: task?.status)
+    }
+}
+
+/// Finds a task in whatever the stores hold (its detail, else any list).
+@MainActor
+public enum TaskLookup {
+    public static func find(_ id: String, in hub: StoreHub) -> MeshTask? {
+        if let t = hub.tasks.details[id] { return t }
+        for list in hub.tasks.lists.values { if let t = list.items.first(where: { $0.id == id }) { return t } }
+        return nil
+    }
+}
+
+/// The directive view: status, the pending question in full (scrollable when long), and the
+/// task that asked, which Enter opens.
+public struct DirectiveDetailPane: Pane {
+    public let id = PaneID.directives
+    public private(set) var model: DirectiveDetailModel
+    public private(set) var scroll = ScrollText()
+
+    public init(model: DirectiveDetailModel) { self.model = model }
+
+    public var title: String { "DIRECTIVE" }
+    public var keyContexts: [KeyContext] { [.detail] }
+    public var isTopLevel: Bool { false }
+    public var crumb: Crumb { Crumb("DIRECTIVE", model.title) }
+
+    public mutating func update(_ new: DirectiveDetailModel) { model = new }
+
+    public mutating func handle(_ action: KeyAction) -> PaneResponse {
+        if scroll.handle(action) { return .handled }
+        if action == .open, let task = model.taskID { return .request(.open(.task(task))) }
+        return .ignored
+    }
+
+    public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
+        let area = region.inset(left: 1, right: 1)
+        buffer.fill(region, style: .plain)
+        PaneHeader.render(
+            title: title, term: .directives, detail: model.updatedAgo.isEmpty ? nil : "updated " + model.updatedAgo,
+            into: &buffer, row: area.row(0), context: context)
+        buffer.write(
+            StyledLine(model.title, CellStyle(fg: .foreground, attributes: .bold)).truncated(
+                to: area.width, ellipsis: context.glyphs.ellipsis), x: area.x, y: area.y + 1, maxX: area.maxX)
+        let body = area.inset(top: 3)
+        guard !body.isEmpty else { return }
+        scroll.render(rows(width: body.width, glyphs: context.glyphs), into: &buffer, rect: body)
+    }
+
+    func rows(width: Int, glyphs: Glyphs) -> [StyledLine] {
+        let w = width
+        var rows: [StyledLine] = []
+        let statusStyle = StatusStyle.directiveStyle(model.status, pendingQuestion: false)
+        rows += DetailRows.field("Status", model.status.uppercased(), statusStyle, width: w)
+        rows += DetailRows.field("Id", model.id, CellStyle(fg: .foregroundMuted), width: w)
+        rows.append(StyledLine())
+        if let q = model.question {
+            let detail = model.askedAgo.isEmpty ? "waiting" : "asked " + model.askedAgo
+            rows.append(DetailRows.heading("Question", detail: detail, width: w, glyphs: glyphs))
+            rows += DetailRows.paragraph(q, CellStyle(fg: .warn, attributes: .bold), width: w, indent: 2)
+            rows.append(StyledLine())
+            rows.append(DetailRows.heading("Asked by", width: w, glyphs: glyphs))
+            if let task = model.taskID {
+                var line = StyledLine(glyphs.selectionMarker + " ", CellStyle(fg: .accent, attributes: .bold))
+                line.append(model.taskTitle ?? task, CellStyle(fg: .foreground, attributes: .bold))
+                if let s = model.taskStatus { line.append("  " + s.rawValue.uppercased(), StatusStyle.taskStyle(s)) }
+                rows.append(line)
+                rows.append(
+                    StyledLine("  Enter opens its output", CellStyle(fg: .foregroundMuted, attributes: .italic)))
+            } else {
+                rows.append(StyledLine("  the server did not say which task", CellStyle(fg: .foregroundMuted)))
+            }
+        } else {
+            rows.append(
+                StyledLine(
+                    model.hasPendingQuestion
+                        ? "a question is waiting (its text has not arrived)" : "no question waiting",
+                    CellStyle(fg: .foregroundMuted, attributes: .italic)))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,4 @@
+extension TaskOutputPane {
+    /// `TASK Cache heartbeats` in the NAV// breadcrumbs.
+    public var crumb: Crumb { Crumb("TASK", model.title) }
+}
