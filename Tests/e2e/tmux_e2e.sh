@@ -52,11 +52,12 @@ t kill-server >/dev/null 2>&1 || true
 start main
 expect "masthead shows MAKIMA" main wait_for main "MAKIMA"
 expect "masthead shows the WS// pill" main wait_for main "WS//IDLE"
-expect "NAV// strip lists the panes" main wait_for main "NAV// .*1 HOME  2 CONTRACTS  3 TASKS .*7 SETTINGS"
+expect "the sign-in pane is a breadcrumb over Home" main wait_for main "NAV// │ HOME › SIGN IN"
 expect "unconfigured, it opens on sign-in" main wait_for main "01 SERVER → 02 KEY"
 t send-keys -t main Escape
 expect "Esc leaves sign-in for the dashboard underneath" main wait_gone main "01 SERVER"
 expect "Home says K signs in" main wait_for main "K signs in here"
+expect "NAV// strip lists the panes" main wait_for main "NAV// .*1 HOME  2 CONTRACTS  3 TASKS .*7 SETTINGS"
 expect "Home shows the SYSTEM// and GLOSSARY// cards" main wait_for main "SYSTEM//.*GLOSSARY//"
 expect "accent is sent as $ACCENT_FG" main wait_for main "\\[[0-9;]*${ACCENT_FG}m" -e
 expect "background is sent as $BACKGROUND_BG" main wait_for main "\\[[0-9;]*${BACKGROUND_BG}m" -e
@@ -131,12 +132,12 @@ expect "the crash report is readable in the shell's scrollback" crash wait_for c
 
 # --- Without colour -------------------------------------------------------------------------
 start nocolor NO_COLOR=1
+wait_for nocolor "01 SERVER" >/dev/null
+t send-keys -t nocolor Escape
 expect "NO_COLOR: the dashboard still draws" nocolor wait_for nocolor "NAV// .*1 HOME"
 no_colour_sent() { ! capture nocolor -e | grep -qE $'\e\\[[0-9;]*(38|48);5;'; }
 expect "NO_COLOR: no colour sequences are sent" nocolor no_colour_sent
 expect "NO_COLOR: the current NAV item is in reverse video" nocolor wait_for nocolor $'\e\\[[0-9;]*7m[^ ]*1 HOME' -e
-t send-keys -t nocolor Escape
-wait_gone nocolor "01 SERVER" >/dev/null
 t send-keys -t nocolor Q
 expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 
