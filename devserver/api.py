@@ -85,9 +85,16 @@ async def task(request: web.Request) -> web.Response:
 async def task_output(request: web.Request) -> web.Response:
     store = _store(request)
     task_id = request.match_info["id"]
+    mode = request.app["faults"].output_mode  # hostile modes, set by /_dev/hostile/output
+    if mode == "empty":
+        return raw_json(f'{{"items":[],"next_after_seq":{max(0, int_param(request, "after_seq", 0))}}}')
     if task_id not in store.last_seq:
         raise NotFound()
     after = max(0, int_param(request, "after_seq", 0))
+    if mode == "ignore_after_seq":
+        after = 0
+    elif mode == "skip_ahead":
+        after += request.app["faults"].output_skip
     limit = max(1, min(int_param(request, "limit", OUTPUT_DEFAULT), OUTPUT_MAX))
     rows = store.events_after(task_id, after, limit)
     next_after = rows[-1][0] if rows else after

@@ -9,6 +9,7 @@ from random import Random
 
 from aiohttp import WSMsgType, web
 
+import hostile
 import textgen
 import views
 from api import BadRequest, int_param, json_response, raw_json
@@ -28,6 +29,11 @@ class FaultState:
     unauthorized: bool = False
     ws_reject_count: int = 0
     ws_reject_status: int = 503
+    # Sent as Retry-After with the injected failures (a 429/503 asking the client to wait).
+    fail_retry_after: str | None = None
+    # How /output misbehaves (see hostile.py).
+    output_mode: str = "normal"
+    output_skip: int = 0
 
 
 def _bool_param(request: web.Request, name: str) -> bool:
@@ -63,7 +69,9 @@ async def fail(request: web.Request) -> web.Response:
     faults: FaultState = request.app["faults"]
     faults.fail_count = max(0, int_param(request, "count", 1))
     faults.fail_status = _status_param(request, "status", 500)
-    return json_response({"count": faults.fail_count, "status": faults.fail_status})
+    faults.fail_retry_after = request.query.get("retry_after") or None
+    return json_response({"count": faults.fail_count, "status": faults.fail_status,
+                          "retry_after": faults.fail_retry_after})
 
 
 async def latency(request: web.Request) -> web.Response:
@@ -87,6 +95,8 @@ async def ws_reject(request: web.Request) -> web.Response:
 
 async def reset_faults(request: web.Request) -> web.Response:
     request.app["faults"] = FaultState()
+    request.app["hub"].poisoned.clear()
+    request.app["hub"].withhold_resync_done = False
     return json_response({"reset": True})
 
 
@@ -134,6 +144,27 @@ async def burst(request: web.Request) -> web.Response:
     task_id, last_seq = await request.app["mesh"].burst(request.query.get("task_id") or None, count)
     return json_response({"task_id": task_id, "last_seq": last_seq, "count": max(0, count),
                           "elapsed_ms": round((time.monotonic() - started) * 1000)})
+
+
+async def burst_prepare(request: web.Request) -> web.Response:
+    count = int_param(request, "count", 100_000)
+    tasks = int_param(request, "tasks", 1)
+    started = time.monotonic()
+    ids = [t for t in request.query.get("task_ids", "").split(",") if t]
+    try:
+        result = request.app["mesh"].prepare_burst(count, tasks, ids or None)
+    except NotFound as e:
+        raise BadRequest(f"unknown task {e}") from None
+    result["elapsed_ms"] = round((time.monotonic() - started) * 1000)
+    return json_response(result)
+
+
+async def burst_send(request: web.Request) -> web.Response:
+    try:
+        sent = request.app["mesh"].send_burst(request.query.get("burst_id", ""))
+    except KeyError:
+        raise BadRequest("unknown burst_id (prepare one with /_dev/burst_prepare)") from None
+    return json_response({"sent_to": sent})
 
 
 async def tick(request: web.Request) -> web.Response:
@@ -232,6 +263,8 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/latency", latency)
     r.add_post("/_dev/malformed", malformed)
     r.add_post("/_dev/burst", burst)
+    r.add_post("/_dev/burst_prepare", burst_prepare)
+    r.add_post("/_dev/burst_send", burst_send)
     r.add_post("/_dev/tick", tick)
     r.add_post("/_dev/task", new_task)
     r.add_post("/_dev/task/{id}/status", task_status)
@@ -242,4 +275,5 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/unauthorized", unauthorized)
     r.add_post("/_dev/ws_reject", ws_reject)
     r.add_post("/_dev/reset", reset_faults)
+    hostile.add_routes(app)
 

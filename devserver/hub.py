@@ -26,6 +26,8 @@ SEND_BATCH = 512
 MAX_QUEUE = 1_500_000
 # A client that sends no resync within this time is treated as having sent an empty one.
 RESYNC_GRACE_S = 5.0
+# Poisoned frames kept (a test control; see hostile.poison).
+MAX_POISONED = 256
 
 
 class Raw:
@@ -34,6 +36,14 @@ class Raw:
 
     def __init__(self, payload: bytes, opcode: WSMsgType):
         self.payload, self.opcode = payload, opcode
+
+
+class Blob:
+    """Pre-encoded WebSocket frames written to the socket in one go (benchmark bursts)."""
+    __slots__ = ("data", "events")
+
+    def __init__(self, data: bytes, events: int):
+        self.data, self.events = data, events
 
 
 class Subscriber:
@@ -60,6 +70,22 @@ class Hub:
     def __init__(self, store: Store):
         self.store = store
         self.subscribers: set[Subscriber] = set()
+        # (task_id, seq) -> raw bytes sent instead of the stored frame, live and on replay.
+        self.poisoned: dict[tuple[str, int], bytes] = {}
+        # A test control: replays end without `resync.done` (see hostile.no_resync_done).
+        self.withhold_resync_done = False
+
+    def poison_frame(self, task_id: str, seq: int, raw: bytes) -> None:
+        if len(self.poisoned) >= MAX_POISONED:
+            self.poisoned.pop(next(iter(self.poisoned)))
+        self.poisoned[(task_id, seq)] = raw
+
+    async def _send_event(self, ws: web.WebSocketResponse, task_id: str, seq: int, frame: str) -> None:
+        raw = self.poisoned.get((task_id, seq)) if self.poisoned else None
+        if raw is None:
+            await ws.send_str(frame)
+        else:
+            await ws.send_frame(raw, WSMsgType.TEXT)
 
     def publish(self, items: list[tuple[str, int, str]]) -> None:
         if not items or not self.subscribers:
@@ -80,6 +106,14 @@ class Hub:
             sub.queue.append(frame)
             sub.wake.set()
         return len(self.subscribers)
+
+    def send_blob(self, data: bytes, events: int) -> int:
+        blob = Blob(data, events)
+        live = [sub for sub in self.subscribers if sub.live]
+        for sub in live:
+            sub.queue.append(blob)
+            sub.wake.set()
+        return len(live)
 
     def drop_all(self) -> int:
         subs = list(self.subscribers)
@@ -153,7 +187,8 @@ class Hub:
                 sub.wake.clear()
                 if sub.resyncs:
                     await self._replay(sub, sub.resyncs.popleft())
-                    await ws.send_str('{"type":"resync.done"}')
+                    if not self.withhold_resync_done:
+                        await ws.send_str('{"type":"resync.done"}')
                     sub.live = True
                     continue
                 if sub.live and sub.queue:
@@ -183,6 +218,14 @@ class Hub:
         sent = 0
         while queue and not sub.resyncs and sent < SEND_BATCH:
             item = queue.popleft()
+            if isinstance(item, Blob):
+                # Uncompressed connection: the frames go straight to the transport, which
+                # buffers what the socket does not take yet.
+                if sub.transport is not None and not sub.transport.is_closing():
+                    sub.transport.write(item.data)
+                sub.sent_events += item.events
+                sent += 1
+                continue
             if isinstance(item, Raw):
                 await ws.send_frame(item.payload, item.opcode)
                 sent += 1
@@ -191,7 +234,7 @@ class Hub:
             hw = high_water.get(task_id)
             if hw is not None and seq <= hw:
                 continue
-            await ws.send_str(frame)
+            await self._send_event(ws, task_id, seq, frame)
             sub.sent_events += 1
             sent += 1
         if sent == 0:
@@ -212,7 +255,7 @@ class Hub:
                     sub.high_water[task_id] = store.last_seq.get(task_id, 0)
                     break
                 for seq, frame in rows:
-                    await ws.send_str(frame)
+                    await self._send_event(ws, task_id, seq, frame)
                 cursor = rows[-1][0]
                 replayed += len(rows)
         sub.sent_events += replayed

@@ -26,6 +26,7 @@ class Mesh:
     def __init__(self, store: Store, hub: Hub, seed: int):
         self.store, self.hub, self.seed = store, hub, seed
         self._scripts: dict[str, list] = {}
+        self._bursts: dict[str, tuple[bytes, int]] = {}
 
     # ---- helpers -----------------------------------------------------------------------
 
@@ -182,6 +183,45 @@ class Mesh:
 
     # ---- burst -------------------------------------------------------------------------
 
+    def prepare_burst(self, count: int, tasks: int, task_ids: list[str] | None = None) -> dict:
+        """A benchmark burst, sent later at memory speed: `count` task.output events of 40-400
+        bytes of markdown, round-robin over `tasks` new running tasks (or the given ones), stored (so REST and
+        resync agree with what is sent) but not published, and encoded once as WebSocket frames
+        in one buffer. `send_burst` writes that buffer to every live subscriber."""
+        count = max(0, min(count, MAX_BURST))
+        tasks = max(1, min(tasks, 1000))
+        if task_ids:
+            for t in task_ids:
+                self.task_row(t)
+            ids = task_ids
+            tasks = len(ids)
+        else:
+            ids = [self.create_task("running", title=f"Burst of {count} events")["id"] for _ in range(tasks)]
+        pool = burst_texts(self.seed, 512)
+        blob = bytearray()
+        done = 0
+        while done < count:
+            n = min(BURST_BATCH, count - done)
+            with self.store.tx() as pending:
+                for k, task_id in enumerate(ids):
+                    texts = [pool[(done + j) % len(pool)] for j in range(k, n, tasks)]
+                    if texts:
+                        self.store.add_output_batch(task_id, texts, "assistant")
+                for _task, _seq, frame in pending:
+                    blob += ws_text_frame(frame.encode())
+                pending.clear()  # not published: sent by send_burst
+            done += n
+        burst_id = f"b{len(self._bursts) + 1}"
+        self._bursts[burst_id] = (bytes(blob), count)
+        return {"burst_id": burst_id, "task_ids": ids, "count": count, "bytes": len(blob),
+                "last_seqs": {t: self.store.last_seq.get(t, 0) for t in ids}}
+
+    def send_burst(self, burst_id: str) -> int:
+        """Queues a prepared burst for every live subscriber; the buffer is then forgotten."""
+        blob, count = self._bursts.pop(burst_id)
+        return self.hub.send_blob(blob, count)
+
+
     async def burst(self, task_id: str | None, count: int) -> tuple[str, int]:
         """count task.output events for one task, committed and published in batches so
         WebSocket senders stream them while the rest is written."""
@@ -201,3 +241,29 @@ class Mesh:
             done += n
             await asyncio.sleep(0)
         return task_id, self.store.last_seq.get(task_id, 0)
+
+
+def burst_texts(seed: int, n: int) -> list[str]:
+    """n pieces of generated markdown output (prose, headings, lists, code), 40-400 bytes each."""
+    r = Random(seed * 7919 + 17)
+    pool: list[str] = []
+    while len(pool) < n:
+        kind = r.choice(["prose", "prose", "heading", "list", "swift", "bash", "ja"])
+        text = "".join(t for t, _ in textgen._block(r, kind))
+        raw = text.encode()
+        if len(raw) < 40:
+            continue
+        pool.append(raw[:400].decode("utf-8", "ignore"))
+    return pool
+
+
+def ws_text_frame(payload: bytes) -> bytes:
+    """An unmasked server text frame (RFC 6455 5.2), FIN set."""
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x81, n])
+    elif n < 65536:
+        head = bytes([0x81, 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 127]) + n.to_bytes(8, "big")
+    return head + payload

@@ -82,7 +82,10 @@ async def gates(request: web.Request, handler):
         return error(faults.ws_reject_status, "websocket upgrade rejected by test control")
     if not is_ws and faults.fail_count > 0:
         faults.fail_count -= 1
-        return error(faults.fail_status, "injected failure")
+        response = error(faults.fail_status, "injected failure")
+        if faults.fail_retry_after is not None:
+            response.headers["Retry-After"] = faults.fail_retry_after
+        return response
     key = request.headers.get(KEY_HEADER)
     key_id = app["keys"].check(key)
     if key_id is None:

@@ -406,6 +406,65 @@ async def check_controls(api: Api, session, server: Server, ctx: dict) -> None:
     ok("/_dev loopback check (unit)")
 
 
+async def check_hostile(api: Api, session, server: Server) -> None:
+    await api.dev("POST", "/_dev/fail?count=1&status=429&retry_after=7")
+    async with session.get(server.url + "/api/v1/mesh/daemons", headers={"x-makima-api-key": KEY}) as r:
+        check(r.status == 429 and r.headers.get("Retry-After") == "7", "fail with retry_after sends Retry-After")
+    ok("fail: retry_after adds a Retry-After header")
+
+    task = (await api.dev("POST", "/_dev/burst?count=10"))["task_id"]
+    base = f"/api/v1/mesh/tasks/{task}/output?after_seq=5&limit=3"
+    await api.dev("POST", "/_dev/hostile/output?mode=ignore_after_seq")
+    check([e["seq"] for e in (await api.get(base))["items"]] == [1, 2, 3], "ignore_after_seq serves the first page")
+    await api.dev("POST", "/_dev/hostile/output?mode=skip_ahead&skip=3")
+    check([e["seq"] for e in (await api.get(base))["items"]] == [9, 10, 11], "skip_ahead starts past after+1")
+    await api.dev("POST", "/_dev/hostile/output?mode=empty")
+    check((await api.get("/api/v1/mesh/tasks/no-such-task/output"))["items"] == [], "empty answers any task")
+    await api.dev("POST", "/_dev/hostile/output?mode=bogus", expect=400)
+    await api.dev("POST", "/_dev/hostile/output?mode=normal")
+    check([e["seq"] for e in (await api.get(base))["items"]] == [6, 7, 8], "normal output again")
+    ok("hostile output modes: ignore_after_seq, skip_ahead, empty, normal")
+
+    raw, _ = await RawWS.connect(server.port)
+    await raw.resync({})
+    sent = await api.dev("POST", "/_dev/hostile/absurd_seq")
+    op, payload = await raw.frame()
+    check(op == 1 and json.loads(payload)["seq"] == (1 << 63) - 1 and sent["sent_to"] >= 1, "absurd seq frame")
+    flood = await api.dev("POST", "/_dev/hostile/gap_flood?tasks=2&events=3")
+    seen: dict[str, list[int]] = {}
+    while sum(len(v) for v in seen.values()) < 2 * (1 + 2):  # each task: its status event + 2 of 3
+        op, payload = await raw.frame()
+        event = json.loads(payload)
+        seen.setdefault(event["task_id"], []).append(event["seq"])
+    for task_id in flood["tasks"]:
+        withheld = flood["withheld_seqs"][task_id]
+        stored = [e["seq"] for e in await truth(api, task_id)]
+        check(withheld in stored and withheld not in seen[task_id] and len(stored) == len(seen[task_id]) + 1,
+              f"gap flood withholds one stored seq per task ({seen[task_id]} of {stored})")
+    poisoned = await api.dev("POST", f"/_dev/hostile/poison?task_id={task}")
+    op, payload = await raw.frame()
+    check(op == 1 and _not_utf8(payload) and b"POISON" not in payload, "poisoned frame is not UTF-8")
+    page = await api.get(f"/api/v1/mesh/tasks/{task}/output?after_seq={poisoned['seq'] - 1}&limit=1")
+    check("POISON-MARKER" in page["items"][0]["data"]["text"], "REST serves the stored, valid frame")
+    raw.close()
+    raw, _ = await RawWS.connect(server.port)
+    raw.send_text(json.dumps({"type": "resync", "last_seen": {task: poisoned["seq"] - 1}}))
+    op, payload = await raw.frame()
+    check(op == 1 and _not_utf8(payload), "the poisoned frame is replayed on resync")
+    raw.close()
+    await api.dev("POST", "/_dev/hostile/no_resync_done?on=true")
+    raw, _ = await RawWS.connect(server.port)
+    raw.send_text(json.dumps({"type": "resync", "last_seen": {}}))
+    await asyncio.sleep(0.2)
+    created = await api.dev("POST", "/_dev/task?status=running")
+    op, payload = await raw.frame()
+    check(op == 1 and json.loads(payload).get("task_id") == created["id"], "no resync.done before live events")
+    raw.close()
+    await api.dev("POST", "/_dev/reset")
+    ok("hostile frames: absurd seq, gap flood (one seq withheld per task), poisoned UTF-8 live and on replay, "
+       "replays without resync.done")
+
+
 def _not_json(p: bytes) -> bool:
     try:
         json.loads(p)
@@ -497,6 +556,7 @@ async def main(keep: bool) -> int:
             await check_output(api, ctx["tasks"])
             await check_resync(api, session, s1, ctx["running"])
             await check_controls(api, session, s1, ctx)
+            await check_hostile(api, session, s1)
             rotated = await check_keys(api)
             api.key = rotated
             burst = await check_burst(api, session, s1)

@@ -1,31 +1,103 @@
 #!/usr/bin/env bash
-# `make bench`: figures, not pass/fail. Render and cache benchmarks in-process; the sync
-# engine against a dev server (100,000-event burst, then an idle connected minute); the
-# idle dashboard's CPU over a minute. IDLE_SECONDS shortens both idle measurements.
+# `make bench`: every figure beside a baseline measured in the same run, median of several
+# rounds, printed as one table (scripts/bench_table.py). Takes several minutes; not part of
+# `make test`. Knobs: BENCH_ROUNDS (5), BURST_EVENTS (100000), MEMORY_EVENTS (1000000),
+# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
-BIN=.build/release/makima-tui
-[ -x "$BIN" ] || BIN=.build/debug/makima-tui
+scripts/bench_setup.sh
+BIN=${MAKIMA_BIN:-.build/release/makima-tui}
+[ -x "$BIN" ] || { echo "bench: build $BIN first (make release)"; exit 1; }
+ROUNDS=${BENCH_ROUNDS:-5}
+EVENTS=${BURST_EVENTS:-100000}
+MEMORY_EVENTS=${MEMORY_EVENTS:-1000000}
 IDLE=${IDLE_SECONDS:-60}
+KEY=mk_demo_local_key_0001
 WORK=$(mktemp -d)
-trap 'kill "$SERVER" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+R=$WORK/results
+SERVER=""
+. scripts/bench_tmux.sh
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
+  bench_tmux_kill_server
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+figure() { echo "$1 $2" >>"$R"; }  # key value
+value() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
 
-echo "== in-process ($BIN)"
-"$BIN" bench render cache
-
-python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$WORK/bench.db" --rate 0 --test-controls --quiet \
-  >"$WORK/ready" 2>"$WORK/server.log" &
-SERVER=$!
-for _ in $(seq 100); do grep -q READY "$WORK/ready" 2>/dev/null && break; sleep 0.1; done
-URL=$(awk '/READY/ {print $2}' "$WORK/ready")
-[ -n "$URL" ] || { echo "bench: dev server did not start"; cat "$WORK/server.log"; exit 1; }
-
-echo "== sync engine against the dev server ($URL)"
-export MAKIMA_SERVER_URL="$URL" MAKIMA_API_KEY=mk_demo_local_key_0001
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_server() {
+  python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/bench.db" --rate 0 --test-controls --quiet \
+    >"$WORK/ready" 2>>"$WORK/server.log" &
+  SERVER=$!
+  for _ in $(seq 200); do grep -q READY "$WORK/ready" 2>/dev/null && return; sleep 0.05; done
+  echo "bench: dev server did not start"; cat "$WORK/server.log"; exit 1
+}
+start_server
+URL=http://127.0.0.1:$PORT
+export MAKIMA_SERVER_URL="$URL" MAKIMA_API_KEY=$KEY
 export XDG_CACHE_HOME="$WORK/cache" XDG_CONFIG_HOME="$WORK/config"
-"$BIN" bench sync --events "${BURST_EVENTS:-100000}"
-"$BIN" bench idle --seconds "$IDLE"
 
-echo "== idle dashboard"
-MAKIMA_BIN="$BIN" IDLE_SECONDS="$IDLE" scripts/idle_cpu.sh
+echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client and engine alternately)" >&2
+for r in $(seq "$ROUNDS"); do
+  python3 scripts/bench_ws_client.py "$URL" "$KEY" "$EVENTS" 1 2>"$WORK/py" >/dev/null
+  figure ingest.python_s "$(value seconds "$WORK/py")"
+  figure ingest.python_cpu_s "$(value cpu_seconds "$WORK/py")"
+  "$BIN" bench ingest --events "$EVENTS" >"$WORK/engine"
+  figure ingest.engine_stores_s "$(value ingest.seconds_to_stores "$WORK/engine")"
+  figure ingest.engine_cache_s "$(value ingest.seconds_to_cache "$WORK/engine")"
+  figure ingest.engine_cpu_s "$(value ingest.cpu_seconds "$WORK/engine")"
+  if [ -n "${BASE_BIN:-}" ]; then
+    "$BASE_BIN" bench ingest --events "$EVENTS" >"$WORK/base"
+    figure ingest.base_cache_s "$(value ingest.seconds_to_cache "$WORK/base")"
+  fi
+done
+
+echo "bench: render" >&2
+"$BIN" bench render >"$WORK/render"
+figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
+figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
+# The task view's row: filled once `bench render` prints these two figures.
+figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"
+figure render.task_p99_ms "$(value render.task_view_frame_200x50_p99_ms "$WORK/render")"
+
+echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2
+"$BIN" bench memory --events "$MEMORY_EVENTS" --tasks 50 >"$WORK/memory"
+for k in events rss_start_mb rss_half_mb rss_end_mb growth_second_half_pct cache_file_mb output_buffers_held; do
+  figure "memory.$k" "$(value "memory.$k" "$WORK/memory")"
+done
+
+echo "bench: idle, ${IDLE}s: dashboard, connected engine and htop over the same minute" >&2
+bench_tmux_start idle-dash "$BIN"
+bench_tmux_start idle-htop htop
+sleep 3
+dash=$(bench_tmux_pid idle-dash makima-tui)
+htop_pid=$(bench_tmux_pid idle-htop htop)
+[ -n "$dash" ] && [ -n "$htop_pid" ] || { echo "bench: idle programs did not start"; exit 1; }
+d0=$(bench_ticks "$dash"); h0=$(bench_ticks "$htop_pid")
+"$BIN" bench idle --seconds "$IDLE" >"$WORK/idle"
+d1=$(bench_ticks "$dash"); h1=$(bench_ticks "$htop_pid")
+hz=$(getconf CLK_TCK)
+figure idle.dashboard_cpu_s "$(awk -v a="$d0" -v b="$d1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz }')"
+figure idle.htop_cpu_s "$(awk -v a="$h0" -v b="$h1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz }')"
+figure idle.engine_cpu_s "$(value idle.cpu_seconds "$WORK/idle")"
+figure idle.seconds "$IDLE"
+bench_tmux_stop idle-dash
+bench_tmux_stop idle-htop
+
+echo "bench: start-up to the first full frame, $ROUNDS rounds each" >&2
+# The first run fills the cache; later ones start from it.
+bench_time_to_text "NAV//" "$BIN" >/dev/null
+for r in $(seq "$ROUNDS"); do
+  figure startup.up_ms "$(bench_time_to_text "NAV//" "$BIN")"
+  figure startup.htop_ms "$(bench_time_to_text "Load average" htop)"
+done
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
+for r in $(seq "$ROUNDS"); do
+  figure startup.down_ms "$(bench_time_to_text "NAV//" "$BIN")"
+done
+
+python3 scripts/bench_table.py "$R" "$BIN"

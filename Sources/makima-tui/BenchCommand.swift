@@ -2,17 +2,19 @@ import Foundation
 import MakimaKit
 import MakimaTUI
 
-/// `makima-tui bench [render|cache|sync|idle]`: prints figures, never pass/fail. `sync` and
-/// `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
+/// `makima-tui bench [render|cache|ingest|memory|idle]`: prints figures, never pass/fail.
+/// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
     static let spec = CommandSpec(
-        name: "bench", summary: "benchmarks: render, cache, sync (needs a dev server), idle (needs a dev server)",
+        name: "bench", summary: "benchmarks: render, cache; ingest, memory, idle (these need a dev server)",
         flags: [
-            FlagSpec("--events", value: "N", help: "events in the sync burst (default 100000)"),
+            FlagSpec(
+                "--events", value: "N", help: "events: ingest burst (default 100000), memory run (default 1000000)"),
+            FlagSpec("--tasks", value: "N", help: "tasks the events are spread over (ingest 1, memory 50)"),
             FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
         ],
-        positionals: "[render|cache|sync|idle]", run: run)
+        positionals: "[render|cache|ingest|memory|idle]", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
         let which = inv.positionals.isEmpty ? ["render", "cache"] : inv.positionals
@@ -20,21 +22,29 @@ enum BenchCommand {
             switch name {
             case "render": print(figures: await MainActor.run { RenderBenchmark.run() }, prefix: "render")
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
-            case "sync", "idle":
+            case "ingest", "memory", "idle":
                 do {
                     let (client, key) = try Session.credentials(inv.global)
-                    let figures =
-                        name == "sync"
-                        ? try await SyncBenchmark.burst(
-                            client: client, key: key, events: Int(inv.values["--events"] ?? "") ?? 100_000)
-                        : try await SyncBenchmark.idle(
+                    let events = Int(inv.values["--events"] ?? "")
+                    let tasks = Int(inv.values["--tasks"] ?? "")
+                    let figures: [String: Double]
+                    switch name {
+                    case "ingest":
+                        figures = try await SyncBenchmark.ingest(
+                            client: client, key: key, events: events ?? 100_000, tasks: tasks ?? 1)
+                    case "memory":
+                        figures = try await SyncBenchmark.memory(
+                            client: client, key: key, events: events ?? 1_000_000, tasks: tasks ?? 50)
+                    default:
+                        figures = try await SyncBenchmark.idle(
                             client: client, key: key, seconds: Double(inv.values["--seconds"] ?? "") ?? 60)
+                    }
                     print(figures: figures, prefix: name)
                 } catch {
                     return Console.fail(error)
                 }
             default:
-                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, sync, idle)"))
+                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, ingest, memory, idle)"))
             }
         }
         return ExitCode.ok.rawValue

@@ -17,7 +17,7 @@ enum ExitCode: Int32 {
             switch e {
             case .unauthorized: return .unauthorized
             case .transport: return .unreachable
-            case .http, .notFound, .decoding, .responseTooLarge: return .serverError
+            case .http, .throttled, .notFound, .decoding, .responseTooLarge: return .serverError
             case .insecureHTTPRefused, .invalidRequest: return .usage
             }
         case let e as ConfigError:

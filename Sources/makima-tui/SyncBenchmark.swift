@@ -4,46 +4,115 @@ import MakimaKit
 /// The sync engine measured against a dev server: a burst through WebSocket → pipeline →
 /// stores (on the main actor) and the SQLite cache, and the CPU an idle connected engine uses.
 enum SyncBenchmark {
-    static func burst(client: APIClient, key: APIKey, events: Int) async throws -> [String: Double] {
+    /// One burst, timed from asking the dev server to send it (prepared and pre-encoded before
+    /// the clock starts, see `/_dev/burst_prepare`) to every event in the stores and the cache.
+    /// The same measurement as `scripts/bench_ws_client.py`, the bare client it is compared to.
+    static func ingest(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
-        let outbox = SyncOutbox()
-        let engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox)
-        engine.start()
-        defer { engine.stop() }
-        try await waitOnline(outbox)
-        let task = try devControl(client, "task", ["status": "running"])["id"] as? String ?? ""
-        let hub = await MainActor.run { StoreHub() }
+        let run = try await Run.start(client: client, key: key, cache: cache)
+        defer { run.engine.stop() }
         let cpu0 = processCPUSeconds()
-        let start = Date()
-        try await onDedicatedThread("bench-burst") {
-            _ = try devControl(client, "burst", ["task_id": task, "count": String(events)])
-        }
-        var applied = 0
-        while applied < events {
-            let updates = try await onDedicatedThread("bench-drain") {
-                outbox.wait(until: Date().addingTimeInterval(30))
-            }
-            if updates.isEmpty { throw BenchError("stalled after \(applied) of \(events) events") }
-            applied += await MainActor.run {
-                var n = 0
-                for u in updates {
-                    if case .events(let list) = u { n += list.filter { $0.taskID == task }.count }
-                    hub.apply(u)
-                }
-                return n
-            }
-        }
-        let storeTime = Date().timeIntervalSince(start)
-        engine.flushCache()
-        let total = Date().timeIntervalSince(start)
-        let lines = await MainActor.run { hub.tasks.outputs[task]?.lineCount ?? 0 }
+        let (storeTime, total, _) = try await run.burst(events: events, tasks: tasks)
         return [
             "events": Double(events), "seconds_to_stores": storeTime, "seconds_to_cache": total,
             "events_per_second": Double(events) / total, "cpu_seconds": processCPUSeconds() - cpu0,
-            "buffer_lines_kept": Double(lines), "cached_events_kept": Double(try cache.eventCount(taskID: task)),
         ]
+    }
+
+    /// Resident memory through `events` events over `tasks` tasks (in bursts of 100,000), with
+    /// the stores and the cache as the dashboard holds them: RSS at the start, at the half and
+    /// at the end, and the growth over the second half.
+    static func memory(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
+        let run = try await Run.start(client: client, key: key, cache: cache)
+        defer { run.engine.stop() }
+        let start = residentMB()
+        var half = start
+        var sent = 0
+        let chunk = 100_000
+        var taskIDs: [String] = []
+        while sent < events {
+            let n = min(chunk, events - sent)
+            taskIDs = try await run.burst(events: n, tasks: tasks, taskIDs: taskIDs).taskIDs
+            sent += n
+            if sent <= events / 2 { half = residentMB() }
+        }
+        let end = residentMB()
+        let cacheMB =
+            Double((try? FileManager.default.attributesOfItem(atPath: cache.file.path)[.size] as? Int) ?? 0) / 1e6
+        return [
+            "events": Double(events), "tasks": Double(tasks), "rss_start_mb": start, "rss_half_mb": half,
+            "rss_end_mb": end, "growth_second_half_pct": (end - half) / half * 100,
+            "output_buffers_held": Double(await MainActor.run { run.hub.tasks.outputs.count }),
+            "cache_file_mb": cacheMB,
+        ]
+    }
+
+    /// An engine with a cache and the stores, connected and resynced.
+    private struct Run {
+        let client: APIClient
+        let outbox: SyncOutbox
+        let engine: SyncEngine
+        let hub: StoreHub
+
+        static func start(client: APIClient, key: APIKey, cache: CacheStore) async throws -> Run {
+            let outbox = SyncOutbox()
+            let engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox)
+            let hub = await MainActor.run { StoreHub() }
+            engine.start()
+            try await waitOnline(outbox)
+            return Run(client: client, outbox: outbox, engine: engine, hub: hub)
+        }
+
+        /// Seconds from asking for the burst to all of it in the stores, and to all of it cached.
+        func burst(events: Int, tasks: Int, taskIDs reuse: [String] = []) async throws -> (
+            stores: Double, cache: Double, taskIDs: [String]
+        ) {
+            let client = self.client
+            let outbox = self.outbox
+            let hub = self.hub
+            let (burstID, taskIDs) = try await onDedicatedThread("bench-prepare") {
+                let prepared = try devControl(
+                    client, "burst_prepare",
+                    ["count": String(events), "tasks": String(tasks), "task_ids": reuse.joined(separator: ",")])
+                return (prepared["burst_id"] as? String ?? "", prepared["task_ids"] as? [String] ?? [])
+            }
+            let ids = Set(taskIDs)
+            // The dashboard with the first task's output on screen.
+            if let first = taskIDs.first { await MainActor.run { hub.tasks.keepOutput(of: first) } }
+            // Events queued before the clock starts (the tasks' creation) are applied first.
+            for u in outbox.drain() { await MainActor.run { hub.apply(u) } }
+            let start = Date()
+            try await onDedicatedThread("bench-send") {
+                _ = try devControl(client, "burst_send", ["burst_id": burstID])
+            }
+            var applied = 0
+            while applied < events {
+                let updates = try await onDedicatedThread("bench-drain") {
+                    outbox.wait(until: Date().addingTimeInterval(30))
+                }
+                if updates.isEmpty { throw BenchError("stalled after \(applied) of \(events) events") }
+                applied += await MainActor.run {
+                    var n = 0
+                    for u in updates {
+                        if case .events(let list) = u {
+                            for e in list where ids.contains(e.taskID) {
+                                if case .output = e.payload { n += 1 }
+                            }
+                        }
+                        hub.apply(u)
+                    }
+                    return n
+                }
+            }
+            let stores = Date().timeIntervalSince(start)
+            engine.flushCache()
+            return (stores, Date().timeIntervalSince(start), taskIDs)
+        }
     }
 
     static func idle(client: APIClient, key: APIKey, seconds: Double) async throws -> [String: Double] {
@@ -60,7 +129,14 @@ enum SyncBenchmark {
         ]
     }
 
-    private static func waitOnline(_ outbox: SyncOutbox) async throws {
+    static func residentMB() -> Double {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
+    fileprivate static func waitOnline(_ outbox: SyncOutbox) async throws {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             let updates = try await onDedicatedThread("bench-wait") { outbox.wait(until: Date().addingTimeInterval(1)) }
@@ -73,7 +149,8 @@ enum SyncBenchmark {
     }
 
     /// `POST /_dev/<path>` on the dev server (started with --test-controls).
-    private static func devControl(_ client: APIClient, _ path: String, _ query: [String: String]) throws -> [String:
+    fileprivate static func devControl(_ client: APIClient, _ path: String, _ query: [String: String]) throws
+        -> [String:
         Any]
     {
         var url = URLComponents(
@@ -89,7 +166,7 @@ enum SyncBenchmark {
         return json
     }
 
-    private static func processCPUSeconds() -> Double {
+    fileprivate static func processCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(

@@ -130,6 +130,28 @@ import Testing
         #expect(result.stats.pongsReceived == 0)
     }
 
+    /// A peer that floods pings and never reads: before the bound, every pong queued in
+    /// wslay without limit (hundreds of MB a second). Now reading pauses while the send queue
+    /// is over its bound, the queue stays near it, and the connection ends as abusive.
+    @Test func pingFloodWithoutReadingIsBoundedAndClosedAsAbusive() async throws {
+        var options = WebSocketOptions()
+        options.sendQueueStallLimit = 2
+        // A peer of its own: the flood must not slow the shared peer other tests use meanwhile.
+        let floodPeer = try WebSocketPeer()
+        let connection = try WebSocketConnection(url: floodPeer.url("/ping_flood?limit=30"), options: options)
+        let result = await runOnThread(connection, watchdog: 40)
+        #expect(result.opened)
+        guard case .protocolError(let why) = result.reason else {
+            Issue.record("expected an abusive-peer close, got \(result.reason)")
+            return
+        }
+        #expect(why.contains("abusive"))
+        #expect(result.stats.readsPausedForSendQueue > 0)
+        // Over the bound by at most one read's worth of pongs (wslay reads 4 KiB at a time).
+        #expect(result.stats.sendQueuePeakMessages <= 1_024 + 4_096)
+        #expect(result.stats.sendQueuePeakBytes <= (1 << 20) + 4_096 * 125)
+    }
+
     @Test func answeredPingsKeepAQuietConnectionAlive() async throws {
         var options = WebSocketOptions()
         options.pingAfterSilence = 0.1
@@ -148,13 +170,15 @@ import Testing
         #expect(result.texts.isEmpty)
     }
 
-    /// wslay fails the connection with 1007 on invalid UTF-8 (RFC 6455 8.1); nothing lossy
-    /// reaches the caller and nothing after the bad message is delivered.
-    @Test func invalidUTF8TextFailsTheConnectionWith1007() async throws {
+    /// A text message with bytes that are not UTF-8 used to fail the connection with 1007
+    /// (wslay's check), so a server replaying it made the client reconnect forever. The bad
+    /// bytes are replaced with `?` on the way in; that message and the ones after it arrive.
+    @Test func invalidUTF8TextIsRepairedAndTheConnectionLives() async throws {
         let result = await runOnThread(try connect("/invalid_utf8"))
-        #expect(result.texts == ["before"])
-        #expect(result.stats.malformedRejected == 1)
-        #expect(result.reason == .protocolError("invalid UTF-8 in a text message (closed with 1007)"))
+        #expect(result.texts == ["before", "bad ?? end", "after"])
+        #expect(result.stats.textBytesRepaired == 2)
+        #expect(result.stats.malformedRejected == 0)
+        #expect(result.reason == .normal(code: 1000, reason: ""))
     }
 
     @Test func binaryMessagesArriveAsData() async throws {

@@ -107,4 +107,88 @@ final class Locked<T: Sendable>: Sendable {
         c.resume()
         #expect(c.refresh(.contracts(status: nil)))
     }
+
+    /// A 429/503 with `Retry-After: 120` holds that query for 120 s: the 30 s backoff alone
+    /// would poll again at 31 s, and the refresh key would go straight through.
+    @Test func retryAfterHoldsEveryRefreshOfThatQuery() {
+        let spawner = ManualSpawner()
+        let out = Recorder<String>()
+        let clock = Locked(Date(timeIntervalSince1970: 0))
+        let throttled = Locked(true)
+        let c = RefreshCoordinator(
+            fetch: { _ in
+                if throttled.withLock({ $0 }) {
+                    throw APIError.throttled(status: 429, retryAfter: 120, message: "slow down")
+                }
+                return .daemons([])
+            },
+            classify: MeshFetcher.classify,
+            deliver: { u in
+                if case .listFailed(_, let m) = u { out.add(m) }
+                if case .list = u { out.add("list") }
+            },
+            now: { clock.withLock { $0 } },
+            spawn: { spawner.spawn($0) })
+        c.refresh(.daemons)
+        spawner.runAll()
+        #expect(out.all.last?.contains("HTTP 429") == true)
+        clock.withLock { $0 = $0.addingTimeInterval(60) }
+        #expect(!c.refresh(.daemons))
+        #expect(!c.refresh(.daemons, force: true))
+        #expect(out.all.last?.contains("retrying in 60 s") == true, "the refused key says why")
+        #expect(c.refresh(.contracts(status: nil)), "other queries are not held")
+        clock.withLock { $0 = $0.addingTimeInterval(61) }
+        throttled.withLock { $0 = false }
+        #expect(c.refresh(.daemons))
+        spawner.runAll()
+        #expect(out.all.last == "list")
+        // A hostile Retry-After is capped: at most `maxRetryAfter` of silence.
+        throttled.withLock { $0 = true }
+        let huge = RefreshCoordinator(
+            fetch: { _ in throw APIError.throttled(status: 503, retryAfter: RetryAfter.maxSeconds, message: "") },
+            classify: MeshFetcher.classify, deliver: { _ in }, now: { clock.withLock { $0 } },
+            spawn: { spawner.spawn($0) })
+        huge.refresh(.daemons)
+        spawner.runAll()
+        clock.withLock { $0 = $0.addingTimeInterval(RefreshCoordinator.maxRetryAfter + 1) }
+        #expect(huge.refresh(.daemons))
+    }
+
+    @Test func retryAfterIsReadAsSecondsOrAnHTTPDateAndBounded() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(RetryAfter.seconds("120") == 120)
+        #expect(RetryAfter.seconds(" 0 ") == 0)
+        #expect(RetryAfter.seconds("99999999999999999999999") == RetryAfter.maxSeconds)
+        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:50:07 GMT", now: now) == 30)
+        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == 0)
+        #expect(RetryAfter.seconds("-5") == nil)
+        #expect(RetryAfter.seconds("soon") == nil)
+        #expect(RetryAfter.seconds(nil) == nil)
+        let response = HTTPResponse(status: 503, headers: ["retry-after": "7"], body: Data())
+        #expect(APIClient.error(for: response)?.retryAfter == 7)
+        let plain = HTTPResponse(status: 503, headers: [:], body: Data())
+        #expect(APIClient.error(for: plain) == .http(status: 503, message: ""))
+    }
+
+    /// A full disk fails every cache write; `watch` printed the notice once per write.
+    @Test func aRecurringProblemIsSaidOnceThenOnChange() {
+        let said = Recorder<String>()
+        let clock = Locked(Date(timeIntervalSince1970: 0))
+        let gate = NoticeGate(quietAfter: 60, now: { clock.withLock { $0 } }, post: { said.add($0) })
+        for i in 0..<1_000 {
+            gate.failed("disk full")
+            if i % 3 == 0 { gate.succeeded() }  // a nearly full disk still takes some writes
+        }
+        #expect(said.all == ["disk full"])
+        gate.failed("locked")
+        #expect(said.all == ["disk full", "locked"])
+        clock.withLock { $0 = $0.addingTimeInterval(30) }
+        gate.succeeded()
+        gate.failed("locked")
+        #expect(said.all == ["disk full", "locked"], "not quiet long enough to count as over")
+        clock.withLock { $0 = $0.addingTimeInterval(61) }
+        gate.succeeded()
+        gate.failed("locked")
+        #expect(said.all == ["disk full", "locked", "locked"])
+    }
 }

@@ -51,7 +51,6 @@ import Testing
                     payload: .status(status: .completed, previous: .running, reason: nil))
             ]))
         #expect(hub.tasks.list(.init(status: .running)).items.map(\.id) == ["t2"])
-        #expect(hub.tasks.outputs["t1"]?.status == .completed)
         #expect(MeshSummary(hub).runningTasks == 1)
     }
 
@@ -89,6 +88,46 @@ import Testing
         #expect(hub.tasks.list(.init()).items.first { $0.id == "t2" }?.status == .completed)
         // A list not loaded yet is not made up from events.
         #expect(hub.tasks.lists[.init(status: .failed)] == nil)
+    }
+
+    /// Output lines are held only for tasks viewed recently (the cache has the rest): events
+    /// of other tasks update statuses but build no buffer, and the least recently viewed
+    /// buffer goes once more tasks than the LRU holds have been viewed.
+    @Test func outputIsHeldOnlyForRecentlyViewedTasks() {
+        let hub = StoreHub()
+        hub.apply(.task(MeshTask(id: "t1", status: .running)))
+        func output(_ task: String, _ seq: Int) -> TaskEvent {
+            TaskEvent(
+                eventID: Int64(seq), taskID: task, seq: seq, type: .output,
+                payload: .output(text: "line \(seq)\n", stream: "assistant"))
+        }
+        hub.apply(.events([output("t1", 1), output("t2", 1)]))
+        #expect(hub.tasks.outputs.isEmpty)
+
+        hub.tasks.keepOutput(of: "t1")
+        hub.apply(
+            .events([
+                output("t1", 2), output("t2", 2),
+                TaskEvent(
+                    eventID: 9, taskID: "t1", seq: 3, type: .status,
+                    payload: .status(status: .completed, previous: .running, reason: nil)),
+            ]))
+        #expect(hub.tasks.outputs.keys.sorted() == ["t1"])
+        #expect(hub.tasks.outputs["t1"]?.lines.map(\.text) == ["line 2", "completed"])
+        #expect(hub.tasks.details["t1"]?.status == .completed)
+
+        let capacity = hub.tasks.outputRetention.capacity
+        for i in 0..<capacity { hub.tasks.keepOutput(of: "v\(i)") }
+        #expect(hub.tasks.outputs["t1"] == nil)
+        #expect(hub.tasks.outputs.count == capacity)
+        // Viewing again moves a task to the recent end: it survives the next eviction.
+        hub.tasks.keepOutput(of: "v0")
+        hub.tasks.keepOutput(of: "w")
+        #expect(hub.tasks.outputs["v0"] != nil)
+        #expect(hub.tasks.outputs["v1"] == nil)
+        // Older output read back (from the cache) for a task being opened keeps it too.
+        hub.apply(.olderOutput(taskID: "t1", events: [output("t1", 1)]))
+        #expect(hub.tasks.outputs["t1"]?.lines.map(\.text) == ["line 1"])
     }
 
     @Test func notificationsAreKeptOnceAndToastedOnce() {

@@ -24,13 +24,13 @@ struct DesktopNotificationControllerTests {
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Tasks the stores know, each titled by its id (a notification for an unknown task waits
-    /// for its title, see `LiveDashboard.awaitTitle`).
-    static func known(_ ids: [String], in h: ControllerHarness) {
+    /// Tasks t<first>…t<last> in the stores, so toasts need not wait for their titles.
+    static func know(_ h: ControllerHarness, _ ids: ClosedRange<Int>) {
         h.post(
             .list(
                 .tasks(status: nil, contractID: nil),
-                .tasks(ids.map { MeshTask(id: $0, title: $0, status: .running) }), fetchedAt: Date(), fromCache: false))
+                .tasks(ids.map { MeshTask(id: "t\($0)", title: "task \($0)", status: .running) }),
+                fetchedAt: Date(), fromCache: false))
     }
 
     @Test("a failed task: toast, bell, and OSC 777 + OSC 9 in tmux's passthrough, named by its title")
@@ -55,7 +55,7 @@ struct DesktopNotificationControllerTests {
     func flood() throws {
         let h = try ControllerHarness(configure: Self.insideTmux)
         defer { h.cleanUp() }
-        Self.known((1...201).map { "t\($0)" }, in: h)
+        Self.know(h, 1...201)
         h.post(.notifications([Self.failed(1, "t1")]))
         let first = h.terminal.backend.controlBytes.count
         h.post(.notifications((2...201).map { Self.failed($0, "t\($0)") }))
@@ -75,7 +75,7 @@ struct DesktopNotificationControllerTests {
             $0.notificationPreferences.bell = false
         }
         defer { h.cleanUp() }
-        Self.known(["t2", "t3", "t9"], in: h)
+        Self.know(h, 1...9)
         h.post(
             .notifications([
                 MeshNotification(
@@ -84,7 +84,7 @@ struct DesktopNotificationControllerTests {
         #expect(!h.shows("Task completed"))
         #expect(h.terminal.backend.controlBytes.isEmpty)
         h.post(.notifications([Self.failed(2, "t2")]))
-        #expect(h.shows("Task failed: t2"))
+        #expect(h.shows("Task failed: task 2"))
         #expect(h.terminal.bells == 0)
         #expect(!h.terminal.backend.controlBytes.isEmpty)
         h.live.notifier.preferences.desktop = false
@@ -92,5 +92,17 @@ struct DesktopNotificationControllerTests {
         let before = h.terminal.backend.controlBytes.count
         h.post(.notifications([Self.failed(3, "t3")]))
         #expect(h.terminal.backend.controlBytes.count == before)
+    }
+
+    @Test("a task whose title is unknown: the desktop notification waits with the toast and names it")
+    func waitsForTheTitle() throws {
+        let h = try ControllerHarness(configure: Self.insideTmux)
+        defer { h.cleanUp() }
+        h.post(.notifications([Self.failed(1, "t7")]))
+        #expect(h.terminal.backend.controlBytes.isEmpty, "nothing names t7 yet")
+        h.post(.task(MeshTask(id: "t7", title: "nightly build", status: .failed)))
+        #expect(
+            Self.text(h.terminal.backend.controlBytes).contains("]777;notify;Task failed;nightly build — exit 1\u{07}"))
+        #expect(!Self.text(h.terminal.backend.controlBytes).contains("t7"))
     }
 }

@@ -87,6 +87,12 @@ public final class APIClient: Sendable {
         case 200..<300: return nil
         case 401, 403: return .unauthorized(status: response.status)
         case 404: return .notFound
+        case 429, 503:
+            let message = APIError.serverMessage(from: response.body)
+            guard let after = RetryAfter.seconds(response.headers["retry-after"]) else {
+                return .http(status: response.status, message: message)
+            }
+            return .throttled(status: response.status, retryAfter: after, message: message)
         default: return .http(status: response.status, message: APIError.serverMessage(from: response.body))
         }
     }

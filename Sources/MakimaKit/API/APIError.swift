@@ -9,6 +9,8 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
     case notFound
     /// Any other non-2xx answer; `message` from `{"error": "…"}` or the cleaned body, truncated.
     case http(status: Int, message: String)
+    /// 429 or 503 with a `Retry-After`: the server asked to be left alone for `retryAfter` seconds.
+    case throttled(status: Int, retryAfter: TimeInterval, message: String)
     /// The exchange did not complete: DNS, connect, TLS, timeout (libcurl's words).
     case transport(String)
     /// The answer was not the JSON we expect; the message names the field.
@@ -24,6 +26,9 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         case .notFound: return "not found (HTTP 404)"
         case .http(let status, let message):
             return message.isEmpty ? "server error (HTTP \(status))" : "server error (HTTP \(status)): \(message)"
+        case .throttled(let status, let after, let message):
+            let wait = "server busy (HTTP \(status)), asks to retry in \(Int(after.rounded(.up))) s"
+            return message.isEmpty ? wait : "\(wait): \(message)"
         case .transport(let reason): return "cannot reach server: \(reason)"
         case .decoding(let message): return "unexpected answer from server: \(message)"
         case .insecureHTTPRefused(let host): return ServerURLError.insecureHTTPRefused(host: host).description
@@ -36,6 +41,11 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
     public var errorDescription: String? { description }
 
     public var isUnauthorized: Bool { if case .unauthorized = self { return true } else { return false } }
+
+    /// The wait the server asked for (`Retry-After` on a 429 or 503), if any.
+    public var retryAfter: TimeInterval? {
+        if case .throttled(_, let after, _) = self { return after } else { return nil }
+    }
 
     /// Longest server message kept in `.http`.
     public static let maxMessageLength = 200
@@ -101,6 +111,8 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         func r(_ s: String) -> String { s.replacingOccurrences(of: key.secret, with: key.masked) }
         switch self {
         case .http(let status, let message): return .http(status: status, message: r(message))
+        case .throttled(let status, let after, let message):
+            return .throttled(status: status, retryAfter: after, message: r(message))
         case .transport(let reason): return .transport(r(reason))
         case .decoding(let message): return .decoding(r(message))
         case .invalidRequest(let why): return .invalidRequest(r(why))

@@ -6,19 +6,21 @@ import Foundation
 /// Each profile has its own directory and database, so one server never sees another's data.
 public enum CacheLocation {
     public static let fileName = "cache.sqlite"
+    /// The name of the root under which every profile's directory is made.
+    public static let rootName = "makima-tui"
 
     /// The root under which every profile's directory is made.
     public static func baseDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let dir = environment["MAKIMA_CACHE_DIR"], !dir.isEmpty {
-            return URL(fileURLWithPath: dir, isDirectory: true).appendingPathComponent("makima-tui", isDirectory: true)
+            return URL(fileURLWithPath: dir, isDirectory: true).appendingPathComponent(rootName, isDirectory: true)
         }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("makima-tui", isDirectory: true)
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(rootName, isDirectory: true)
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return URL(fileURLWithPath: home, isDirectory: true)
             .appendingPathComponent(".cache", isDirectory: true)
-            .appendingPathComponent("makima-tui", isDirectory: true)
+            .appendingPathComponent(rootName, isDirectory: true)
     }
 
     /// The database file of one profile. `profileKey` is a credential id or

@@ -6,12 +6,19 @@ import Foundation
 /// from a newer build, or cannot be opened at all is moved aside (`cache.sqlite.corrupt-<UTC time>`,
 /// with its -wal and -shm) and a fresh database is created in its place, with a notice saying so.
 /// A busy database is never moved aside: another instance is using it.
+///
+/// The cache holds server data, so its files are not taken on trust: the directories are made
+/// owner-only (0700; one we do not own, or a symbolic link, is refused), and the database and
+/// its -wal/-shm/-journal are never reached through a symbolic link (a planted link would put
+/// the database wherever it points).
 enum CacheOpener {
     static let busyTimeoutMilliseconds: Int32 = 5_000
+    static let companionSuffixes = ["", "-wal", "-shm", "-journal"]
 
     static func open(file: URL, now: Date) throws(CacheError) -> (database: SQLiteDatabase, notice: String?) {
         let path = file.path
-        try makeDirectory(file.deletingLastPathComponent())
+        for dir in privateDirectories(for: file) { try makePrivateDirectory(dir) }
+        try refuseLinks(file)
         do {
             return (try connect(path: path), nil)
         } catch {
@@ -46,7 +53,7 @@ enum CacheOpener {
 
     private static func connect(path: String) throws -> SQLiteDatabase {
         createPrivateFile(path)
-        let db = try SQLiteDatabase(path: path)
+        let db = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLITE_OPEN_NOFOLLOW)
         do {
             db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
@@ -66,22 +73,66 @@ enum CacheOpener {
 
     /// The cache holds server data: the file is made owner-only before SQLite creates it
     /// (SQLite gives the -wal and -shm files the same mode).
+    /// O_EXCL and O_NOFOLLOW: an existing file (or a link, dangling or not) is left alone.
     private static func createPrivateFile(_ path: String) {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        let fd = Foundation.open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        let fd = Foundation.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { Foundation.close(fd) }
     }
 
-    private static func makeDirectory(_ dir: URL) throws(CacheError) {
-        do {
-            try FileManager.default.createDirectory(
-                at: dir, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CacheError.cantOpen(
-                path: dir.path, reason: "cannot create the cache directory: \(error.localizedDescription)")
+    /// The directories made owner-only, outermost first: the database's own, and the cache
+    /// root above it when it is one (`CacheLocation.rootName`), since both hold the database.
+    static func privateDirectories(for file: URL) -> [URL] {
+        let own = file.deletingLastPathComponent()
+        let parent = own.deletingLastPathComponent()
+        return parent.lastPathComponent == CacheLocation.rootName ? [parent, own] : [own]
+    }
+
+    /// A symbolic link at the database or a companion file is refused, not followed or moved.
+    private static func refuseLinks(_ file: URL) throws(CacheError) {
+        for suffix in companionSuffixes {
+            var st = stat()
+            let path = file.path + suffix
+            if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+                throw CacheError.cantOpen(
+                    path: path, reason: "it is a symbolic link, and the cache does not follow links")
+            }
         }
     }
+
+    /// Creates `dir` owner-only, or checks an existing one the way the config directory is
+    /// checked: ours and a real directory, then tightened to 0700 (a world-writable cache
+    /// directory would let anyone swap the database or plant a link in it).
+    static func makePrivateDirectory(_ dir: URL) throws(CacheError) {
+        let path = dir.path
+        var st = stat()
+        if lstat(path, &st) != 0 {
+            let parent = dir.deletingLastPathComponent()
+            if !FileManager.default.fileExists(atPath: parent.path) {
+                do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
+                    throw CacheError.cantOpen(
+                        path: parent.path, reason: "cannot create the cache directory: \(error.localizedDescription)")
+                }
+            }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw CacheError.cantOpen(path: path, reason: "cannot create the cache directory: \(errnoText())")
+            }
+            guard lstat(path, &st) == 0 else { throw CacheError.cantOpen(path: path, reason: errnoText()) }
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK:
+            throw CacheError.cantOpen(path: path, reason: "it is a symbolic link, and the cache does not follow links")
+        default: throw CacheError.cantOpen(path: path, reason: "it exists and is not a directory")
+        }
+        guard st.st_uid == getuid() else {
+            throw CacheError.cantOpen(path: path, reason: "the directory belongs to another user")
+        }
+        if st.st_mode & 0o777 != 0o700 && chmod(path, 0o700) != 0 {
+            throw CacheError.cantOpen(path: path, reason: "cannot make the directory private: \(errnoText())")
+        }
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
 
     /// Renames the database and its companions to `<name>.corrupt-<UTC time>[-n]<suffix>`;
     /// returns the new name of the database.
@@ -94,7 +145,7 @@ enum CacheOpener {
             attempt += 1
             stem = "\(file.lastPathComponent).corrupt-\(compactUTC(now))-\(attempt)"
         }
-        for suffix in ["", "-wal", "-shm", "-journal"] {
+        for suffix in companionSuffixes {
             let from = file.path + suffix
             guard fm.fileExists(atPath: from) else { continue }
             let to = dir.appendingPathComponent(stem + suffix).path

@@ -36,7 +36,16 @@ enum CacheSchema {
             json TEXT NOT NULL,
             PRIMARY KEY (task_id, seq)
         ) WITHOUT ROWID;
+        """,
+        // 1 -> 2: when each task last had events, and whether its last status was final, for
+        // pruning by age and by total size (see CacheRetention).
         """
+        CREATE TABLE task_activity (
+            task_id TEXT PRIMARY KEY NOT NULL,
+            last_at REAL NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -44,7 +53,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
-        "listen_transcripts", "task_events",
+        "listen_transcripts", "task_events", "task_activity",
     ]
 
     enum Problem: Error {
@@ -52,16 +61,22 @@ enum CacheSchema {
         case missingTables([String])
     }
 
-    /// Brings the database to `version`, each step in its own transaction.
+    /// Brings the database to `version`, each step in its own write transaction. The version
+    /// is read inside that transaction: two instances opening a new cache together would
+    /// otherwise both read 0 and the second would fail creating tables the first just made.
+    /// A cache already at `version` (the usual start) takes no write lock at all.
     static func migrate(_ db: SQLiteDatabase) throws {
-        let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
-        if current > version { throw Problem.newerVersion(current) }
-        for step in current..<version {
-            try db.transaction {
-                try db.exec(migrations[step])
-                try db.exec("PRAGMA user_version = \(step + 1)")
-            }
-        }
+        let seen = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        while seen != version,
+            try db.transaction({ () throws -> Bool in
+                let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+                if current > version { throw Problem.newerVersion(current) }
+                guard current < version else { return false }
+                try db.exec(migrations[current])
+                try db.exec("PRAGMA user_version = \(current + 1)")
+                return true
+            })
+        {}
         let present = try tableNames(db)
         let missing = tables.filter { !present.contains($0) }
         if !missing.isEmpty { throw Problem.missingTables(missing) }

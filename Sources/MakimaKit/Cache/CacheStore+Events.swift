@@ -1,7 +1,8 @@
 import Foundation
 
 /// Task events: at most one per (task, seq); per task, the events of the newest
-/// `eventsKeptPerTask` seq numbers are kept.
+/// `eventsKeptPerTask` seq numbers are kept; finished tasks age out and the file keeps under
+/// a total size (`CacheRetention`, applied by `prune`).
 extension CacheStore {
     /// Stores events, dropping any whose (task_id, seq) is already cached, and prunes every task
     /// it touched to the seqs in (max - eventsKeptPerTask, max]. Returns how many were new
@@ -15,16 +16,113 @@ extension CacheStore {
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
         rows.reserveCapacity(events.count)
-        for event in events { rows.append(EventRow(event, json: try Self.encodeJSON(event, with: encoder))) }
+        for event in events {
+            let json: String
+            if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
+            rows.append(EventRow(event, json: json))
+        }
         let keep = eventsKeptPerTask
+        let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(start + Self.maxEventsPerTransaction, rows.count)]
-            inserted += try withDatabase { db in try db.transaction { try Self.insert(chunk, keep: keep, into: db) } }
+            inserted += try withDatabase { db in
+                try db.transaction { try Self.insert(chunk, keep: keep, now: now, into: db) }
+            }
             start += chunk.count
         }
+        try pruneIfDue(now: Date())
         return inserted
+    }
+
+    /// What one `prune` removed.
+    public struct PruneResult: Sendable, Equatable {
+        public var finishedTasksRemoved = 0
+        public var tasksTrimmedForSize = 0
+        public var eventsRemoved = 0
+        public var vacuumed = false
+    }
+
+    /// Applies the retention: drops the events of finished tasks quiet past the age, then, while
+    /// the database is over `maxBytes`, trims the least recently active tasks (finished first)
+    /// to their newest event, until it is under 80% of the cap (so appends do not prune at
+    /// every batch). Vacuums when a quarter or more of the file (and at least 8 MiB) is free.
+    @discardableResult
+    public func prune(now: Date = Date()) throws(CacheError) -> PruneResult {
+        lastAgePrune.withLock { $0 = now }
+        let policy = retention
+        return try withDatabase { db in
+            var result = PruneResult()
+            let cutoff = now.timeIntervalSince1970 - policy.finishedTaskAge
+            try db.transaction {
+                let old = try db.prepare("SELECT task_id FROM task_activity WHERE finished = 1 AND last_at < ?1")
+                try old.bind(cutoff, at: 1)
+                var tasks: [String] = []
+                while try old.step() { if let t = old.text(0) { tasks.append(t) } }
+                let delete = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
+                let forget = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
+                for task in tasks {
+                    try delete.bind(task, at: 1)
+                    try delete.step()
+                    result.eventsRemoved += db.changes
+                    delete.reset()
+                    try forget.bind(task, at: 1)
+                    try forget.step()
+                    forget.reset()
+                }
+                result.finishedTasksRemoved = tasks.count
+            }
+            if try Self.usedBytes(db) > policy.maxBytes {
+                let target = policy.maxBytes / 10 * 8
+                // Least recently active first, finished before running; tasks cached before
+                // activity was recorded count as the oldest.
+                let order = try db.prepare(
+                    """
+                    SELECT e.task_id FROM (SELECT DISTINCT task_id FROM task_events) e
+                    LEFT JOIN task_activity a ON a.task_id = e.task_id
+                    ORDER BY COALESCE(a.finished, 1) DESC, COALESCE(a.last_at, 0) ASC
+                    """)
+                var tasks: [String] = []
+                while try order.step() { if let t = order.text(0) { tasks.append(t) } }
+                let trim = try db.prepare(
+                    "DELETE FROM task_events WHERE task_id = ?1 AND seq < (SELECT MAX(seq) FROM task_events WHERE task_id = ?1)"
+                )
+                for task in tasks {
+                    if try Self.usedBytes(db) <= target { break }
+                    try trim.bind(task, at: 1)
+                    try trim.step()
+                    let n = db.changes
+                    trim.reset()
+                    result.eventsRemoved += n
+                    if n > 0 { result.tasksTrimmedForSize += 1 }
+                }
+            }
+            let pageSize = Int(try db.scalarInt("PRAGMA page_size") ?? 4096)
+            let free = Int(try db.scalarInt("PRAGMA freelist_count") ?? 0) * pageSize
+            let total = Int(try db.scalarInt("PRAGMA page_count") ?? 0) * pageSize
+            if free >= 8 << 20 && free * 4 >= total {
+                try db.exec("VACUUM")
+                result.vacuumed = true
+            }
+            return result
+        }
+    }
+
+    /// Prunes when the file passed its cap or the last pruning by age is an hour old.
+    private func pruneIfDue(now: Date) throws(CacheError) {
+        let ageDue = lastAgePrune.withLock { last in last.map { now.timeIntervalSince($0) >= 3_600 } ?? true }
+        let cap = retention.maxBytes
+        let over = try withDatabase { db in try Self.usedBytes(db) > cap }
+        if ageDue || over { try prune(now: now) }
+    }
+
+    /// Bytes of the database's pages in use (its size less the free pages).
+    static func usedBytes(_ db: SQLiteDatabase) throws -> Int {
+        let pageSize = Int(try db.scalarInt("PRAGMA page_size") ?? 4096)
+        let pages = Int(try db.scalarInt("PRAGMA page_count") ?? 0)
+        let free = Int(try db.scalarInt("PRAGMA freelist_count") ?? 0)
+        return (pages - free) * pageSize
     }
 
     /// Events of a task with `seq > afterSeq`, oldest first, at most `limit`.
@@ -37,7 +135,7 @@ extension CacheStore {
             try select.bind(limit, at: 3)
             return try Self.jsonColumn(select)
         }
-        return Self.decodeRows(TaskEvent.self, rows).items
+        return Self.decodeEvents(rows)
     }
 
     /// The newest `limit` events of a task, oldest first (what a pane shows on start-up).
@@ -52,7 +150,7 @@ extension CacheStore {
             try select.bind(limit, at: 2)
             return try Self.jsonColumn(select)
         }
-        return Self.decodeRows(TaskEvent.self, rows).items
+        return Self.decodeEvents(rows)
     }
 
     /// The highest cached seq of every task with events: the `last_seen` of a WebSocket resync.
@@ -97,12 +195,16 @@ extension CacheStore {
         }
     }
 
-    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, into db: SQLiteDatabase) throws -> Int {
+    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, now: Double, into db: SQLiteDatabase) throws
+        -> Int
+    {
         let insert = try db.prepare(
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
+        var finished: [String: Bool] = [:]
         for row in rows {
+            if let f = row.finalStatus { finished[row.taskID] = f }
             try insert.bind(row.taskID, at: 1)
             try insert.bind(row.seq, at: 2)
             try insert.bind(row.eventID, at: 3)
@@ -121,13 +223,38 @@ extension CacheStore {
             DELETE FROM task_events WHERE task_id = ?1
               AND seq <= (SELECT MAX(seq) FROM task_events WHERE task_id = ?1) - ?2
             """)
+        let activity = try db.prepare(
+            """
+            INSERT INTO task_activity (task_id, last_at, finished) VALUES (?1, ?2, COALESCE(?3, 0))
+            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished)
+            """)
         for task in touched {
             try prune.bind(task, at: 1)
             try prune.bind(keep, at: 2)
             try prune.step()
             prune.reset()
+            try activity.bind(task, at: 1)
+            try activity.bind(now, at: 2)
+            try activity.bind(finished[task].map { $0 ? 1 : 0 }, at: 3)
+            try activity.step()
+            activity.reset()
         }
         return inserted
+    }
+
+    /// Output events through the hand decoder (the bulk of a task's history, read on start-up
+    /// and when a view opens), every other row through the Codable path.
+    static func decodeEvents(_ rows: [String]) -> [TaskEvent] {
+        var events: [TaskEvent] = []
+        events.reserveCapacity(rows.count)
+        for row in rows {
+            if let e = OutputFrameDecoder.decode(row) {
+                events.append(e)
+            } else if let e = decodeRows(TaskEvent.self, [row]).items.first {
+                events.append(e)
+            }
+        }
+        return events
     }
 
     private static func jsonColumn(_ select: SQLiteStatement) throws -> [String] {
@@ -144,6 +271,8 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
+    /// For a status event: whether the status is final (the task finished).
+    let finalStatus: Bool?
 
     init(_ event: TaskEvent, json: String) {
         taskID = event.taskID
@@ -151,5 +280,6 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
+        if case .status(let s, _, _) = event.payload { finalStatus = s.isFinal } else { finalStatus = nil }
     }
 }

@@ -21,16 +21,20 @@ public struct CacheOpenResult: Sendable {
 /// keep working. Every write is one transaction in a WAL database, so a kill -9 at any moment
 /// leaves either all of a write or none of it.
 public final class CacheStore: Sendable {
+    /// How much task output is kept (per task, by age, in total); see `CacheRetention`.
+    public let retention: CacheRetention
     /// The newest events kept per task (2000 by default; docs/architecture.md).
-    public let eventsKeptPerTask: Int
+    public var eventsKeptPerTask: Int { retention.eventsPerTask }
+    /// When the last pruning by age ran (pruning by size is checked after every append).
+    let lastAgePrune = Mutex<Date?>(nil)
     public static let maxEventsPerTransaction = 2_000
 
     public let file: URL
     private let connection: Mutex<SQLiteDatabase?>
 
-    private init(file: URL, database: consuming sending SQLiteDatabase, eventsKeptPerTask: Int) {
+    private init(file: URL, database: consuming sending SQLiteDatabase, retention: CacheRetention) {
         self.file = file
-        self.eventsKeptPerTask = eventsKeptPerTask
+        self.retention = retention
         connection = Mutex(database)
     }
 
@@ -39,16 +43,23 @@ public final class CacheStore: Sendable {
         profileKey: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CacheError) -> CacheOpenResult {
-        try open(file: CacheLocation.databaseFile(profileKey: profileKey, environment: environment))
+        try open(
+            file: CacheLocation.databaseFile(profileKey: profileKey, environment: environment),
+            retention: .configured(environment: environment))
     }
 
     /// Opens (or creates) a cache database at an explicit path; its directory is created if needed.
+    /// `eventsKeptPerTask`, when given, overrides the retention's. Finished tasks past their
+    /// age are pruned here, once at opening, then as events are appended.
     public static func open(
         file: URL, now: Date = Date(),
-        eventsKeptPerTask: Int = 2_000
+        eventsKeptPerTask: Int? = nil, retention: CacheRetention = .standard
     ) throws(CacheError) -> CacheOpenResult {
         let (database, notice) = try CacheOpener.open(file: file, now: now)
-        let store = CacheStore(file: file, database: database, eventsKeptPerTask: max(1, eventsKeptPerTask))
+        var policy = retention
+        if let eventsKeptPerTask { policy.eventsPerTask = max(1, eventsKeptPerTask) }
+        let store = CacheStore(file: file, database: database, retention: policy)
+        _ = try? store.prune(now: now)
         return CacheOpenResult(store: store, notice: notice)
     }
 

@@ -140,3 +140,59 @@ public struct TaskOutputPage: Decodable, Sendable {
 public enum StreamControl: Equatable, Sendable {
     case resyncDone
 }
+
+extension TaskEvent {
+    /// The wire shape of a `task.output` event as the cache stores it, written by hand: the
+    /// same JSON `encode(to:)` gives through JSONEncoder (sorted keys), which cost more than
+    /// the rest of caching a burst together (every string escaped through generic containers,
+    /// keys sorted per object). Nil for other payloads: those take the Codable path.
+    var outputWireJSON: String? {
+        guard case .output(let text, let stream) = payload, type == .output else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + taskID.utf8.count + 120)
+        func raw(_ s: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+        func number(_ n: some BinaryInteger) { out.append(contentsOf: String(n).utf8) }
+        func string(_ s: String) {
+            out.append(0x22)
+            var s = s
+            s.withUTF8 { bytes in
+                var runStart = 0
+                for (i, b) in bytes.enumerated() where b == 0x22 || b == 0x5C || b < 0x20 {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    runStart = i + 1
+                    switch b {
+                    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                    case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                    case 0x22, 0x5C: out.append(contentsOf: [0x5C, b])
+                    default:
+                        let hex: StaticString = "0123456789abcdef"
+                        out.append(contentsOf: [
+                            0x5C, 0x75, 0x30, 0x30, hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)],
+                        ])
+                    }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            }
+            out.append(0x22)
+        }
+        raw(#"{"data":{"stream":"#)
+        string(stream)
+        raw(#","text":"#)
+        string(text)
+        raw(#"},"event_id":"#)
+        number(eventID)
+        raw(#","seq":"#)
+        number(seq)
+        raw(#","task_id":"#)
+        string(taskID)
+        if let ts {
+            raw(#","ts":"#)
+            string(RFC3339.format(ts))
+        }
+        raw(#","type":"task.output"}"#)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

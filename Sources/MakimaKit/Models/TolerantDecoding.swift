@@ -37,8 +37,12 @@ public enum MakimaJSON {
 public enum RFC3339 {
     /// Accepts `2026-11-29T17:08:24Z`, `…24.123Z`, `…24+09:00`, `…24.5-05:30`, and a space for `T`.
     public static func parse(_ raw: String) -> Date? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
-        let bytes = Array(s.utf8)
+        // Timestamps are ASCII without padding: trim only when needed (Foundation's trim per
+        // event showed in the ingest profile).
+        let padded =
+            raw.utf8.first.map { $0 <= 0x20 || $0 >= 0x80 } != false
+            || raw.utf8.last.map { $0 <= 0x20 || $0 >= 0x80 } != false
+        let bytes = Array((padded ? raw.trimmingCharacters(in: .whitespaces) : raw).utf8)
         guard bytes.count >= 20 else { return nil }
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= bytes.count else { return nil }
@@ -81,17 +85,17 @@ public enum RFC3339 {
         }
         guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        var comps = DateComponents()
-        comps.year = year
-        comps.month = month
-        comps.day = day
-        comps.hour = hour
-        comps.minute = minute
-        comps.second = second
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(secondsFromGMT: 0)!
-        guard let base = cal.date(from: comps) else { return nil }
-        return base.addingTimeInterval(fraction - Double(offset))
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil),
+        // by hand: a Calendar per call cost more than the rest of decoding an event. Days past
+        // the month's end roll over into the next month, as Calendar.date(from:) does.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offset))
     }
 
     /// `2026-11-29T08:08:24.123Z`: UTC, milliseconds rounded to nearest. Written by hand: an

@@ -38,7 +38,8 @@ public final class StoreHub {
         case .olderOutput(let taskID, let events):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
-            tasks.outputs[taskID, default: TaskOutputBuffer()].prepend(older)
+            tasks.keepOutput(of: taskID)
+            tasks.outputs[taskID]?.prepend(older)
         case .outputCaughtUp: break
         case .connection(let link): connection.link = link
         case .notifications(let n): notifications.add(n)

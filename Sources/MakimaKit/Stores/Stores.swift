@@ -40,8 +40,17 @@ public final class TasksStore {
     }
     public var lists: [Filter: ListState<MeshTask>] = [:]
     public var details: [String: MeshTask] = [:]
+    /// Output lines of the tasks in `outputRetention` only (see `TaskOutputLRU`).
     public var outputs: [String: TaskOutputBuffer] = [:]
+    public private(set) var outputRetention = TaskOutputLRU()
     public init() {}
+
+    /// A task's output is on screen: it is kept (from now on its events are appended), and
+    /// the least recently viewed beyond the LRU's capacity are dropped.
+    public func keepOutput(of taskID: String) {
+        if outputs[taskID] == nil { outputs[taskID] = TaskOutputBuffer() }
+        for gone in outputRetention.touch(taskID) { outputs[gone] = nil }
+    }
 
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
 
@@ -62,16 +71,14 @@ public final class TasksStore {
         var byTask: [String: [TaskEvent]] = [:]
         for e in events { byTask[e.taskID, default: []].append(e) }
         for (task, list) in byTask {
-            outputs[task, default: TaskOutputBuffer()].append(list)
-            if let status = outputs[task]?.status, var t = details[task], t.status != status {
-                t.status = status
-                details[task] = t
-            }
-        }
-        for (task, list) in byTask {
+            outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
             guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
                 case .status(let s, _, _) = last.payload
             else { continue }
+            if var t = details[task], t.status != s {
+                t.status = s
+                details[task] = t
+            }
             updateStatus(task, s, at: last.ts)
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Hands items to a slow writer (the SQLite cache) on its own thread, in batches, so a burst
 /// of events never waits on the disk. Sleeps on a condition when idle: no polling.
+/// Bounded: `enqueue` waits while `maxQueued` items are waiting (the disk sets the pace of a
+/// flood instead of memory growing). After a burst it hands freed heap back to the system.
 public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every field below is guarded by `condition`.
     private let condition = NSCondition()
@@ -9,11 +11,16 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     private var stopping = false
     private var writing = false
     private let maxBatch: Int
+    private let maxQueued: Int
     private let write: @Sendable ([Item]) -> Void
     private var thread: Thread?
+    private var writtenSinceTrim = 0
 
-    public init(name: String, maxBatch: Int = 2000, write: @escaping @Sendable ([Item]) -> Void) {
+    public init(
+        name: String, maxBatch: Int = 2000, maxQueued: Int = 20_000, write: @escaping @Sendable ([Item]) -> Void
+    ) {
         self.maxBatch = maxBatch
+        self.maxQueued = max(maxBatch, maxQueued)
         self.write = write
         // The thread keeps the writer alive until `stop()`.
         let t = Thread { [self] in self.loop() }
@@ -25,6 +32,7 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     public func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
         condition.lock()
+        while queue.count >= maxQueued && !stopping { condition.wait() }
         queue.append(contentsOf: items)
         condition.signal()
         condition.unlock()
@@ -58,12 +66,27 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
             let batch = Array(queue.prefix(n))
             queue.removeFirst(n)
             writing = true
+            condition.broadcast()  // producers waiting on the bound
             condition.unlock()
             write(batch)
             condition.lock()
+            writtenSinceTrim += n
+            let trim = queue.isEmpty && writtenSinceTrim >= 10_000
+            if trim {
+                writtenSinceTrim = 0
+                // A burst leaves its transient strings on freed heap pages that glibc keeps;
+                // returning them once the queue is empty keeps a long-running dashboard flat.
+                condition.unlock()
+                _ = glibcMallocTrim(0)
+                condition.lock()
+            }
             writing = false
             condition.broadcast()
             condition.unlock()
         }
     }
 }
+
+/// glibc's `malloc_trim` (malloc.h, which the Glibc module does not export).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32

@@ -23,7 +23,9 @@ public struct MeshFetcher: Sendable {
 
     /// How a failed fetch is shown, and whether it means the key was refused.
     public static func classify(_ error: Error) -> RefreshCoordinator.Failure {
-        if let api = error as? APIError { return .init(message: api.description, isUnauthorized: api.isUnauthorized) }
+        if let api = error as? APIError {
+            return .init(message: api.description, isUnauthorized: api.isUnauthorized, retryAfter: api.retryAfter)
+        }
         return .init(message: String(describing: error), isUnauthorized: false)
     }
 }

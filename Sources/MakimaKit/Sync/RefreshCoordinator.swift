@@ -4,14 +4,19 @@ import Synchronization
 /// Runs list fetches for the polling schedule and the refresh key: never two identical
 /// requests in flight, automatic refreshes back off after errors (30 s, 60 s … 5 min), a
 /// forced refresh (the user's key) skips the backoff, and a 401 stops everything until
-/// `resume()` (after re-authentication). Results go out as `SyncUpdate`s.
+/// `resume()` (after re-authentication). A server's `Retry-After` (429/503) holds every
+/// refresh of that query, forced ones too, for as long as it asked (at most
+/// `maxRetryAfter`). Results go out as `SyncUpdate`s.
 public final class RefreshCoordinator: Sendable {
     public struct Failure: Sendable {
         public var message: String
         public var isUnauthorized: Bool
-        public init(message: String, isUnauthorized: Bool) {
+        /// The wait the server asked for, if it did.
+        public var retryAfter: TimeInterval?
+        public init(message: String, isUnauthorized: Bool, retryAfter: TimeInterval? = nil) {
             self.message = message
             self.isUnauthorized = isUnauthorized
+            self.retryAfter = retryAfter
         }
     }
 
@@ -19,6 +24,8 @@ public final class RefreshCoordinator: Sendable {
         var inFlight = Set<ListQuery>()
         var failures: [ListQuery: Int] = [:]
         var notBefore: [ListQuery: Date] = [:]
+        /// Set by a `Retry-After`: not even a forced refresh goes out before it.
+        var serverHold: [ListQuery: Date] = [:]
         var stopped = false
     }
 
@@ -46,19 +53,30 @@ public final class RefreshCoordinator: Sendable {
 
     public static func backoffDelay(failures: Int) -> TimeInterval {
         guard failures > 0 else { return 0 }
-        return min(300, 30 * pow(2, Double(failures - 1)))
+        return min(300, 30 * pow(2, Double(min(failures, 32) - 1)))
     }
+
+    /// The longest `Retry-After` obeyed; a server asking for more is asked again after this.
+    public static let maxRetryAfter: TimeInterval = 600
 
     /// Starts a fetch unless one for the same query is in flight, polling is stopped by a 401,
     /// or (when not forced) the query is backing off. Returns whether a fetch started.
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool {
         let t = now()
+        var held: TimeInterval?
         let started = state.withLock { s -> Bool in
             if s.stopped || s.inFlight.contains(query) { return false }
+            if let hold = s.serverHold[query], t < hold {
+                if force { held = hold.timeIntervalSince(t) }
+                return false
+            }
             if !force, let nb = s.notBefore[query], t < nb { return false }
             s.inFlight.insert(query)
             return true
+        }
+        if let held {
+            deliver(.listFailed(query, message: "the server asked to wait; retrying in \(Int(held.rounded(.up))) s"))
         }
         guard started else { return false }
         deliver(.listLoading(query))
@@ -71,6 +89,7 @@ public final class RefreshCoordinator: Sendable {
             $0.stopped = false
             $0.failures = [:]
             $0.notBefore = [:]
+            $0.serverHold = [:]
         }
     }
     public var isStopped: Bool { state.withLock { $0.stopped } }
@@ -83,6 +102,7 @@ public final class RefreshCoordinator: Sendable {
                 s.inFlight.remove(query)
                 s.failures[query] = nil
                 s.notBefore[query] = nil
+                s.serverHold[query] = nil
             }
             deliver(.list(query, payload, fetchedAt: now(), fromCache: false))
         } catch {
@@ -93,7 +113,13 @@ public final class RefreshCoordinator: Sendable {
                 if failure.isUnauthorized { s.stopped = true }
                 let n = (s.failures[query] ?? 0) + 1
                 s.failures[query] = n
-                s.notBefore[query] = t.addingTimeInterval(Self.backoffDelay(failures: n))
+                var delay = Self.backoffDelay(failures: n)
+                if let after = failure.retryAfter, after.isFinite, after > 0 {
+                    let wait = min(after, Self.maxRetryAfter)
+                    s.serverHold[query] = t.addingTimeInterval(wait)
+                    delay = max(delay, wait)
+                }
+                s.notBefore[query] = t.addingTimeInterval(delay)
             }
             deliver(
                 failure.isUnauthorized

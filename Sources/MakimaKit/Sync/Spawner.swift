@@ -1,9 +1,10 @@
 import Foundation
 
-/// The one way the sync engine starts background work (list fetches, hole fills, detail and
-/// older-output fetches): each job on a short-lived thread of its own, because each makes one
-/// blocking libcurl transfer and the cooperative pool must never block. Injected through
-/// `SyncEngine.Options.spawner`, so every part of the engine starts work the same way.
+/// How the sync engine starts list fetches: each on a short-lived thread of its own, because
+/// each makes one blocking libcurl transfer and the cooperative pool must never block (one
+/// per list query at most, so their number is the client's, not the server's). Work whose
+/// count the server decides (hole fills, catch-ups) runs on a bounded `WorkerPool` instead.
+/// Injected through `SyncEngine.Options.spawner`.
 public struct Spawner: Sendable {
     private let start: @Sendable (@escaping @Sendable () -> Void) -> Void
 

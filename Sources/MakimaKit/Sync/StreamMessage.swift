@@ -9,6 +9,7 @@ public enum StreamMessage: Sendable, Equatable {
 
     /// Decodes a frame; malformed frames throw a `DecodingError` naming the problem.
     public static func decode(_ text: String) throws -> StreamMessage {
+        if let event = OutputFrameDecoder.decode(text) { return .event(event) }
         let data = Data(text.utf8)
         let probe = try MakimaJSON.decode(Probe.self, from: data)
         if probe.hasEventID { return .event(try MakimaJSON.decode(TaskEvent.self, from: data)) }

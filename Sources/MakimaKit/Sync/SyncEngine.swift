@@ -4,8 +4,10 @@ import Foundation
 /// out as `SyncUpdate`s through the outbox; it never touches a store itself.
 ///
 /// Threads: the WebSocket supervisor's thread receives frames and runs them through the
-/// pipeline; hole fills and list fetches run on short-lived threads of their own; the cache
-/// writer has one thread. The consumer drains the outbox on its own thread (the UI thread).
+/// pipeline; hole fills and catch-ups run on the pipeline's bounded fetch pool, details and
+/// older output on a second small pool, list fetches on short-lived threads of their own (one
+/// per query at most); the cache writer has one thread. The consumer drains the outbox on its
+/// own thread (the UI thread).
 public final class SyncEngine: Sendable {
     public struct Options: Sendable {
         public var webSocket = WebSocketOptions()
@@ -13,8 +15,11 @@ public final class SyncEngine: Sendable {
         public var startedAt = Date()
         /// Follow only these tasks (for `logs --follow`); nil follows the whole mesh.
         public var onlyTasks: Set<String>?
-        /// How background jobs start (the pipeline's hole fills, the coordinator's fetches, details).
+        /// How list fetches start (the coordinator's). Output fetches, details and older output
+        /// run on bounded `WorkerPool`s instead: the server decides how many of those there are.
         public var spawner = Spawner.threads
+        /// Bounds, retries and timeouts of hole fills and catch-ups.
+        public var fetchLimits = TaskEventPipeline.Limits()
         public init() {}
     }
 
@@ -25,7 +30,9 @@ public final class SyncEngine: Sendable {
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
     private let cacheWriter: BatchWriter<TaskEvent>?
-    private let spawner: Spawner
+    /// Fetches the user asks for (a detail, older output): a key held down must not cost a
+    /// thread per press. One job per object; the rest wait.
+    private let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
 
     /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
     public init(
@@ -34,29 +41,33 @@ public final class SyncEngine: Sendable {
     ) throws(WebSocketSetupError) {
         self.outbox = outbox
         let spawner = options.spawner
-        self.spawner = spawner
         let fetcher = MeshFetcher(client: client)
         self.fetcher = fetcher
         let bridge = cache.map(CacheBridge.init(cache:))
         self.cache = bridge
+        // Every cache write fails alike on a full disk: said once, then when it changes.
+        let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
         let writer = cache.map { store in
             BatchWriter<TaskEvent>(name: "makima-cache") { batch in
-                do { try store.appendEvents(batch) } catch {
-                    outbox.post(.notice("cache: \(error) — output is still shown, but not saved"))
+                do {
+                    try store.appendEvents(batch)
+                    cacheProblems.succeeded()
+                } catch {
+                    cacheProblems.failed("\(error)")
                 }
             }
         }
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
-            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks,
+            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks, limits: options.fetchLimits,
             fetchPage: { task, after, limit in try fetcher.outputPage(taskID: task, afterSeq: after, limit: limit) },
             onApplied: { events in
                 writer?.enqueue(events)
                 outbox.post(.events(events))
             },
             onNotifications: { outbox.post(.notifications($0)) },
-            spawn: { spawner.run($0) })
+            onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
         guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
             throw .invalidURL("no WebSocket URL for this server")
@@ -71,13 +82,16 @@ public final class SyncEngine: Sendable {
                 }
             },
             onOpen: { pipeline.resyncRequest() },
-            onText: { pipeline.receive(frame: $0) })
+            onTexts: { pipeline.receive(frames: $0) })
         coordinator = RefreshCoordinator(
             fetch: { query in
                 let payload = try fetcher.list(query)
                 if let bridge {
-                    do { try bridge.store(query, payload, fetchedAt: Date()) } catch {
-                        outbox.post(.notice("cache: \(error)"))
+                    do {
+                        try bridge.store(query, payload, fetchedAt: Date())
+                        cacheProblems.succeeded()
+                    } catch {
+                        cacheProblems.failed("\(error)")
                     }
                 }
                 return payload
@@ -105,6 +119,8 @@ public final class SyncEngine: Sendable {
     public func stop() {
         supervisor.stop()
         _ = supervisor.waitUntilFinished(timeout: 3)
+        pipeline.stop()
+        userFetches.stop(timeout: 1)
         cacheWriter?.stop()
     }
 
@@ -116,6 +132,9 @@ public final class SyncEngine: Sendable {
     /// A list fetch (polling or the refresh key); see `RefreshCoordinator`.
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }
+
+    /// Whether a fetch of that list is in flight.
+    public func isRefreshing(_ query: ListQuery) -> Bool { coordinator.isInFlight(query) }
 
     /// The user's "reconnect now" key.
     public func retryNow() { supervisor.retryNow() }
@@ -143,7 +162,7 @@ public final class SyncEngine: Sendable {
         let outbox = self.outbox
         let cache = self.cache
         let after = max(0, beforeSeq - 1 - count)
-        spawner.run {
+        userFetches.submit(key: "older \(taskID) \(beforeSeq)") {
             var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
                 .filter { $0.seq < beforeSeq }
             if events.first?.seq != after + 1 {
@@ -158,7 +177,7 @@ public final class SyncEngine: Sendable {
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
-        spawner.run {
+        userFetches.submit(key: "detail \(link)") {
             do {
                 switch link {
                 case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
@@ -176,6 +195,8 @@ public final class SyncEngine: Sendable {
     }
 
     public var counters: StreamCounters { pipeline.counters }
+    /// Threads fetching task output now, and the most there ever were (at most `fetchLimits.workers`).
+    public var outputFetchThreads: (now: Int, peak: Int) { pipeline.fetchThreads }
     public var connectionStats: WebSocketSupervisor.Stats { supervisor.stats }
     public var lastSeen: [String: Int] { pipeline.lastSeen }
     public var hasGaps: Bool { pipeline.hasGaps }

@@ -4,6 +4,10 @@ import Foundation
 /// CLI command). Producers append; the consumer is woken once per empty→non-empty change,
 /// however many updates pile up, and takes them all at once with consecutive task events
 /// merged, so a burst of 100,000 events costs a handful of wake-ups, not 100,000.
+///
+/// Bounded: a producer posting task events while `maxPendingEvents` wait blocks until the
+/// consumer takes them, so a server sending faster than the screen applies is slowed down
+/// at the socket (the WebSocket thread stops reading) instead of growing memory.
 public final class SyncOutbox: @unchecked Sendable {
     // @unchecked: `pending` is guarded by `condition`.
     private let condition = NSCondition()
@@ -12,13 +16,24 @@ public final class SyncOutbox: @unchecked Sendable {
     /// rebuilding `.events` arrays would be quadratic in a burst).
     private var eventTail: [TaskEvent] = []
     private let wake: @Sendable () -> Void
+    public let maxPendingEvents: Int
 
     /// `wake` runs on the producing thread; it should only nudge the consumer (e.g. write a
-    /// byte to the UI's wake pipe).
-    public init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
+    /// byte to the UI's wake pipe). Never post task events from the consumer's own thread: it
+    /// could wait on itself once `maxPendingEvents` are pending.
+    public init(maxPendingEvents: Int = 20_000, wake: @escaping @Sendable () -> Void = {}) {
+        self.maxPendingEvents = max(1, maxPendingEvents)
+        self.wake = wake
+    }
 
     public func post(_ update: SyncUpdate) {
         condition.lock()
+        if case .events = update {
+            // Wait for the consumer (it is woken below, or already was when this filled up).
+            while eventTail.count + pendingEventCount >= maxPendingEvents {
+                _ = condition.wait(until: Date().addingTimeInterval(0.25))
+            }
+        }
         let wasEmpty = pending.isEmpty && eventTail.isEmpty
         if case .events(let new) = update {
             eventTail.append(contentsOf: new)
@@ -46,15 +61,23 @@ public final class SyncOutbox: @unchecked Sendable {
         return takeAll()
     }
 
+    /// Task events in `pending` (moved there from the tail when another update followed).
+    private var pendingEventCount = 0
+
     private func flushTail() {
         guard !eventTail.isEmpty else { return }
         pending.append(.events(eventTail))
-        eventTail.removeAll(keepingCapacity: true)
+        pendingEventCount += eventTail.count
+        eventTail = []
     }
 
     private func takeAll() -> [SyncUpdate] {
         flushTail()
-        defer { pending.removeAll(keepingCapacity: true) }
+        defer {
+            pending = []
+            pendingEventCount = 0
+            condition.broadcast()  // producers waiting on the bound
+        }
         return pending
     }
 }

@@ -72,8 +72,20 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     private mutating func appendText(_ text: String, stream: String, seq: Int) {
-        var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let last = parts.removeLast()
+        // Split on newline bytes: the same cuts as splitting Characters (a grapheme always
+        // breaks after LF, and cleaned text holds no CR), without grapheme breaking.
+        var parts: [Substring] = []
+        var start = text.utf8.startIndex
+        var i = start
+        while i != text.utf8.endIndex {
+            let next = text.utf8.index(after: i)
+            if text.utf8[i] == 0x0A {
+                parts.append(text[start..<i])
+                start = next
+            }
+            i = next
+        }
+        let last = text[start...]
         for part in parts {
             if var open = openLine, case .text(let s) = open.kind, s == stream {
                 open.text += part

@@ -6,8 +6,8 @@ import Synchronization
 /// reconnects. It stops by itself only when the server refuses the key (401/403).
 ///
 /// Callbacks run on the supervisor's thread: `onStatus` on every change, `onOpen` once per
-/// opened connection (its answer, e.g. the resync message, is the first text sent), `onText`
-/// for every text message in order. Binary messages are ignored and counted.
+/// opened connection (its answer, e.g. the resync message, is the first text sent), `onTexts`
+/// with the text messages of each socket read, in order. Binary messages are ignored and counted.
 /// The thread holds the supervisor until `stop()`: call it when done.
 public final class WebSocketSupervisor: Sendable, CustomReflectable {
     public struct Stats: Sendable, Equatable {
@@ -17,6 +17,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         public var binaryIgnored = 0
         public var oversizeRejected = 0
         public var malformedRejected = 0
+        public var textBytesRepaired = 0
         public var pingsSent = 0
         public var lastClose: WebSocketCloseReason?
 
@@ -24,6 +25,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             messagesReceived += connection.messagesReceived
             oversizeRejected += connection.oversizeRejected
             malformedRejected += connection.malformedRejected
+            textBytesRepaired += connection.textBytesRepaired
             pingsSent += connection.pingsSent
         }
     }
@@ -45,7 +47,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
     private let makeRandom: @Sendable () -> any RandomNumberGenerator
     private let onStatus: @Sendable (ConnectionStatus) -> Void
     private let onOpen: @Sendable () -> String?
-    private let onText: @Sendable (String) -> Void
+    private let onTexts: @Sendable ([String]) -> Void
     private let state = Mutex(State())
     private let wake: WebSocketWakePipe
     private let finished = DispatchSemaphore(value: 0)
@@ -62,7 +64,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         random: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
         onStatus: @escaping @Sendable (ConnectionStatus) -> Void,
         onOpen: @escaping @Sendable () -> String?,
-        onText: @escaping @Sendable (String) -> Void
+        onTexts: @escaping @Sendable ([String]) -> Void
     ) throws(WebSocketSetupError) {
         var headers = extraHeaders
         if !headers.keys.contains(where: { $0.lowercased() == "user-agent" }) {
@@ -79,8 +81,26 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         self.makeRandom = random
         self.onStatus = onStatus
         self.onOpen = onOpen
-        self.onText = onText
+        self.onTexts = onTexts
         self.wake = try WebSocketWakePipe()
+    }
+
+    /// As the main initialiser, with `onText` called once per text message.
+    public convenience init(
+        url: URL,
+        apiKey: APIKey,
+        extraHeaders: [String: String] = [:],
+        options: WebSocketOptions = WebSocketOptions(),
+        policy: BackoffPolicy = BackoffPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
+        onStatus: @escaping @Sendable (ConnectionStatus) -> Void,
+        onOpen: @escaping @Sendable () -> String?,
+        onText: @escaping @Sendable (String) -> Void
+    ) throws(WebSocketSetupError) {
+        try self.init(
+            url: url, apiKey: apiKey, extraHeaders: extraHeaders, options: options, policy: policy, clock: clock,
+            random: random, onStatus: onStatus, onOpen: onOpen, onTexts: { texts in for t in texts { onText(t) } })
     }
 
     /// `wss://host/…/api/v1/mesh/tasks/subscribe` for `https://host/…` (ws for http).
@@ -224,7 +244,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
                 if let first = onOpen() { connection.send(text: first) }
                 publish(ConnectionStatus(phase: .online))
             },
-            onText: onText,
+            onTexts: onTexts,
             onBinary: { _ in binaries += 1 }
         )
         backoff.connectionClosed(at: clock())

@@ -21,13 +21,50 @@ public enum UntrustedText {
 
     /// Removes the normalised SGR sequences `cleanKeepingSGR` kept (for plain-text output).
     public static func stripSGR(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0 == "\u{1B}" || $0 == "\t" }) else { return s }
+        guard s.utf8.contains(where: { $0 == 0x1B || $0 == 0x09 }) else { return s }
         return sanitize(s, keepSGR: false)
     }
 
     static func isBidiControl(_ v: UInt32) -> Bool {
         (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
             || v == 0xFEFF
+    }
+
+    /// True when `raw` holds nothing `sanitize` would change: a scan of its UTF-8 bytes, so
+    /// plain text (the usual case: output is mostly printable text and newlines) comes back as
+    /// it is, without building a new string scalar by scalar.
+    ///
+    /// What needs cleaning, in UTF-8: a C0 byte other than newline, and DEL; the C1 controls
+    /// U+0080–U+009F (C2 80–C2 9F); the bidi marks and the BOM: U+061C (D8 9C), U+200E/F
+    /// (E2 80 8E/8F), U+202A–E (E2 80 AA–AE), U+2066–9 (E2 81 A6–A9), U+FEFF (EF BB BF).
+    /// Other characters starting with E2 (dashes, quotes, box drawing) stay on the fast path.
+    static func isClean(_ raw: String) -> Bool {
+        var raw = raw
+        return raw.withUTF8 { bytes in
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                let b = bytes[i]
+                if b < 0x80 {
+                    if b < 0x20 && b != 0x0A || b == 0x7F { return false }
+                    i += 1
+                    continue
+                }
+                let b1: UInt8 = i + 1 < n ? bytes[i + 1] : 0
+                let b2: UInt8 = i + 2 < n ? bytes[i + 2] : 0
+                switch b {
+                case 0xC2: if b1 <= 0x9F { return false }
+                case 0xD8: if b1 == 0x9C { return false }
+                case 0xE2:
+                    if b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (0xAA...0xAE).contains(b2)) { return false }
+                    if b1 == 0x81 && (0xA6...0xA9).contains(b2) { return false }
+                case 0xEF: if b1 == 0xBB && b2 == 0xBF { return false }
+                default: break
+                }
+                i += 1
+            }
+            return true
+        }
     }
 
     private enum State {
@@ -40,13 +77,7 @@ public enum UntrustedText {
     }
 
     private static func sanitize(_ raw: String, keepSGR: Bool) -> String {
-        // Fast path: nothing to do for plain printable text.
-        if !raw.unicodeScalars.contains(where: { v in
-            let x = v.value
-            return x < 0x20 || (x >= 0x7F && x <= 0x9F) || isBidiControl(x)
-        }) {
-            return raw
-        }
+        if isClean(raw) { return raw }
 
         var out = String.UnicodeScalarView()
         var state = State.text

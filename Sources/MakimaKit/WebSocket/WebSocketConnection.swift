@@ -8,10 +8,10 @@ import Synchronization
 /// `run` blocks its thread until the connection ends and calls back on that thread; `send` and
 /// `close` may be called from any thread at any time (before, during or after `run`).
 ///
-/// A text message that is not valid UTF-8 fails the connection: wslay validates every text
-/// message and closes with 1007 (RFC 6455 8.1 requires it, and wslay has no switch for it), so
-/// `run` returns `.protocolError` and `stats.malformedRejected` is 1. Messages before it are
-/// delivered, none after it; a supervisor reconnects and resyncs as after any drop.
+/// A text message that is not valid UTF-8 does not fail the connection: wslay would close with
+/// 1007 (RFC 6455 8.1, no switch for it), and a server replaying that message on every resync
+/// would make the client reconnect forever. Its bad bytes are replaced with `?` before wslay
+/// reads them (`WebSocketTextRepair`; counted in `stats.textBytesRepaired`).
 /// Liveness: after `pingAfterSilence` without receiving a byte a ping goes out; after
 /// `deadAfterSilence` the peer is declared gone (`.peerVanished`).
 public final class WebSocketConnection: Sendable, CustomReflectable {
@@ -44,6 +44,16 @@ public final class WebSocketConnection: Sendable, CustomReflectable {
         onText: (String) -> Void,
         onBinary: (Data) -> Void = { _ in }
     ) -> WebSocketCloseReason {
+        run(onOpen: onOpen, onTexts: { texts in for text in texts { onText(text) } }, onBinary: onBinary)
+    }
+
+    /// As `run(onOpen:onText:onBinary:)`, with the texts of each socket read handed over
+    /// together (one hand-off per read, not per message).
+    public func run(
+        onOpen: () -> Void = {},
+        onTexts: ([String]) -> Void,
+        onBinary: (Data) -> Void = { _ in }
+    ) -> WebSocketCloseReason {
         precondition(!started.exchange(true, ordering: .acquiringAndReleasing), "WebSocketConnection.run called twice")
         if outbox.isClosing, let asked = outbox.take().close { return .normal(code: asked.code, reason: asked.reason) }
         guard let transport = WebSocketTransport() else { return .transport("libcurl could not be initialised") }
@@ -58,11 +68,19 @@ public final class WebSocketConnection: Sendable, CustomReflectable {
         if let failure = session.startFraming() { return failure }
         onOpen()
         let reason = session.exchange(
-            deliver: { message in
-                switch message {
-                case .text(let text): onText(text)
-                case .binary(let data): onBinary(data)
+            deliver: { messages in
+                var texts: [String] = []
+                texts.reserveCapacity(messages.count)
+                for message in messages {
+                    switch message {
+                    case .text(let text): texts.append(text)
+                    case .binary(let data):
+                        if !texts.isEmpty { onTexts(texts) }
+                        texts.removeAll()
+                        onBinary(data)
+                    }
                 }
+                if !texts.isEmpty { onTexts(texts) }
             },
             publish: { stats in latestStats.withLock { $0 = stats } }
         )

@@ -28,7 +28,17 @@ final class WebSocketSession {
     /// buffers that poll() cannot see, so the next turn reads without waiting.
     private var stoppedOnBudget = false
     private static let readBudgetPerTurn = 1 << 20
+    /// Reading stops while more than this waits in wslay's send queue (pongs wslay answers by
+    /// itself, and our texts): a peer that sends pings and never reads would otherwise grow the
+    /// queue without limit. Reading resumes once the queue drains below the bound.
+    static let sendQueueBoundBytes = 1 << 20
+    static let sendQueueBoundMessages = 1_024
+    /// The queue stayed over the bound this long without draining: the peer floods and does
+    /// not read, and the connection is closed as abusive.
+    private var sendQueueStalledSince: ContinuousClock.Instant?
     private var peerReason = ""
+    /// Keeps one bad text message from failing the connection (see `WebSocketTextRepair`).
+    private var textRepair = WebSocketTextRepair()
     var stats = WebSocketStats()
 
     /// Takes over an upgraded transport; `leftover` is what followed the answer head.
@@ -82,8 +92,9 @@ final class WebSocketSession {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
-    /// Runs until the WebSocket ends; `deliver` gets each message in order, on this thread.
-    func exchange(deliver: (Message) -> Void, publish: (WebSocketStats) -> Void) -> WebSocketCloseReason {
+    /// Runs until the WebSocket ends; `deliver` gets the messages of each read, in order, on
+    /// this thread: one hand-off per read, however many frames it held.
+    func exchange(deliver: ([Message]) -> Void, publish: (WebSocketStats) -> Void) -> WebSocketCloseReason {
         guard let ctx = context else { return .transport("not open") }
         let pingEvery = Duration.seconds(options.pingAfterSilence)
         let deadAfter = Duration.seconds(options.deadAfterSilence)
@@ -105,7 +116,7 @@ final class WebSocketSession {
                 while String(validating: reason, as: UTF8.self) == nil { reason.removeLast() }  // cut mid-character
                 _ = wslay_event_queue_close(ctx, close.code, reason, reason.count)
             }
-            if readable && wslay_event_want_read(ctx) != 0 {
+            if readable && wslay_event_want_read(ctx) != 0 && !sendQueueOverBound(ctx) {
                 readBudget = WebSocketSession.readBudgetPerTurn
                 stoppedOnBudget = false
                 let rc = wslay_event_recv(ctx)
@@ -121,6 +132,18 @@ final class WebSocketSession {
             if !wantRead && !wantWrite { return ended(ctx, localClose) }
 
             let now = clock.now
+            let backedUp = sendQueueOverBound(ctx)
+            if backedUp {
+                let since = sendQueueStalledSince ?? now
+                sendQueueStalledSince = since
+                if now - since >= .seconds(options.sendQueueStallLimit) {
+                    return .protocolError(
+                        "the server sends faster than it reads (send queue over its bound for "
+                            + "\(Int(options.sendQueueStallLimit)) s); closed as abusive")
+                }
+            } else {
+                sendQueueStalledSince = nil
+            }
             if let closeDeadline, now >= closeDeadline, let localClose {
                 return .normal(code: localClose.code, reason: localClose.reason)
             }
@@ -131,13 +154,15 @@ final class WebSocketSession {
                 readable = false
                 continue
             }
-            if wantRead && (stoppedOnBudget || !leftover.isEmpty) {
+            if wantRead && !backedUp && (stoppedOnBudget || !leftover.isEmpty) {
                 readable = true
                 continue
             }
             var next = min(lastReceive + deadAfter, max(lastReceive, lastPing) + pingEvery)
             if let closeDeadline { next = min(next, closeDeadline) }
-            switch transport.wait(read: wantRead, write: wantWrite, wake: outbox.wake, timeout: seconds(until: next)) {
+            if let since = sendQueueStalledSince { next = min(next, since + .seconds(options.sendQueueStallLimit)) }
+            let readNow = wantRead && !backedUp
+            switch transport.wait(read: readNow, write: wantWrite, wake: outbox.wake, timeout: seconds(until: next)) {
             case .ready(let r, _): readable = r
             case .woken, .timedOut: readable = false
             }
@@ -152,11 +177,20 @@ final class WebSocketSession {
         }
     }
 
-    private func flush(_ deliver: (Message) -> Void) {
+    private func flush(_ deliver: ([Message]) -> Void) {
         guard !inbox.isEmpty else { return }
         let batch = inbox
         inbox.removeAll(keepingCapacity: true)
-        for message in batch { deliver(message) }
+        deliver(batch)
+    }
+
+    /// Also records the largest queue seen (the tests' proof that it stays bounded).
+    private func sendQueueOverBound(_ ctx: wslay_event_context_ptr) -> Bool {
+        let bytes = wslay_event_get_queued_msg_length(ctx)
+        let count = wslay_event_get_queued_msg_count(ctx)
+        stats.sendQueuePeakBytes = max(stats.sendQueuePeakBytes, bytes)
+        stats.sendQueuePeakMessages = max(stats.sendQueuePeakMessages, count)
+        return bytes > Self.sendQueueBoundBytes || count > Self.sendQueueBoundMessages
     }
 
     /// Both directions are done: a close handshake, or wslay failed the connection itself.
@@ -199,10 +233,29 @@ final class WebSocketSession {
         Unmanaged<WebSocketSession>.fromOpaque(user!).takeUnretainedValue()
     }
 
+    /// What wslay reads: the socket's bytes with text payloads made valid UTF-8.
     private func wslayRecv(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>?, _ len: Int) -> Int {
         guard let buf else { return -1 }
+        while true {
+            let held = textRepair.restoreCarry(into: buf, capacity: len)
+            let n = receiveRaw(ctx, buf + held, len - held)
+            if n <= 0 { return n }  // the held bytes stay held
+            let pass = textRepair.filter(buf, count: held + n)
+            stats.textBytesRepaired = textRepair.repairedBytes
+            if pass > 0 { return pass }
+        }
+    }
+
+    private func receiveRaw(_ ctx: wslay_event_context_ptr?, _ buf: UnsafeMutablePointer<UInt8>, _ len: Int) -> Int {
         guard readBudget > 0 else {
             stoppedOnBudget = true
+            wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+            return -1
+        }
+        // wslay queues a pong for every ping inside this same recv call: checked per read
+        // (at most one buffer of frames), so the queue can pass its bound by one read at most.
+        if let ctx, sendQueueOverBound(ctx) {
+            stats.readsPausedForSendQueue += 1
             wslay_event_set_error(ctx, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
             return -1
         }
@@ -252,7 +305,7 @@ final class WebSocketSession {
         let bytes = UnsafeBufferPointer(start: arg.msg, count: arg.msg_length)
         switch UInt32(arg.opcode) {
         case WSLAY_TEXT_FRAME.rawValue:
-            // wslay has checked the UTF-8 already (it fails the connection with 1007 first);
+            // The payload was made valid UTF-8 on the way in (`textRepair`) and wslay checked it;
             // the validating decode costs no more than a repairing one and keeps it certain.
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 stats.malformedRejected += 1

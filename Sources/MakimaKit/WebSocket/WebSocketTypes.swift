@@ -60,6 +60,9 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var closeTimeout: TimeInterval
     /// An extra CA bundle (PEM) to trust, e.g. a private CA; verification is never turned off.
     public var caBundlePath: String?
+    /// How long the send queue may stay over its bound (reading paused, the peer not reading
+    /// our pongs) before the connection is closed as abusive.
+    public var sendQueueStallLimit: TimeInterval = 10
 
     public init(
         maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
@@ -83,14 +86,21 @@ public struct WebSocketStats: Sendable, Equatable {
     public var binaryMessagesReceived = 0
     /// Payload bytes of the messages passed on.
     public var bytesReceived = 0
-    /// Text messages that were not valid UTF-8. wslay fails the connection on the first one
-    /// with 1007 (RFC 6455 8.1), so this is 0 or 1 per connection; see `WebSocketConnection`.
+    /// Text messages that were not valid UTF-8 after all (wslay closes with 1007). Bad bytes
+    /// are replaced on the way in (`textBytesRepaired`), so this stays 0 in practice.
     public var malformedRejected = 0
+    /// Bytes of text payloads that were not UTF-8, replaced with `?` so the message is kept.
+    public var textBytesRepaired = 0
     /// Messages over the size cap (each one ends the connection).
     public var oversizeRejected = 0
     public var pingsSent = 0
     public var pongsReceived = 0
     public var messagesSent = 0
+    /// The most bytes and messages (our texts, wslay's pongs and closes) waiting to be sent at
+    /// once, and how often reading paused because the queue was over its bound.
+    public var sendQueuePeakBytes = 0
+    public var sendQueuePeakMessages = 0
+    public var readsPausedForSendQueue = 0
 
     public init() {}
 }

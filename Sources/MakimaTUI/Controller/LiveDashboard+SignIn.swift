@@ -146,17 +146,15 @@ extension LiveDashboard {
         }
     }
 
-    /// "Where do I get a key?": the address is shown, copied with OSC 52 (`WebSettingsLink`),
-    /// and opened with xdg-open when a desktop session is there to show it.
+    /// "Where do I get a key?": the address (`WebSettingsLink`) is shown, copied with OSC 52
+    /// (`Clipboard`), and opened with xdg-open when a desktop session is there to show it.
     private func showKeyHelp() {
         guard let m = onboarding else { return }
         guard let url = WebSettingsLink.url(forServer: m.serverForKey, allowInsecureHTTP: true) else {
             return updateOnboarding { $0.info = "type the server first" }
         }
         let environment = setup.environment
-        if let bytes = WebSettingsLink.copyBytes(url, insideTmux: !(environment["TMUX"] ?? "").isEmpty) {
-            session.writeTerminalControl(bytes)
-        }
+        session.writeTerminalControl(Array(Clipboard.osc52(url.absoluteString).utf8))
         var info = "copied \(url.absoluteString): make a key there, then paste it here"
         let desktop = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         if desktop && WebSettingsLink.open(url, environment: environment) { info += " (opening it in the browser)" }

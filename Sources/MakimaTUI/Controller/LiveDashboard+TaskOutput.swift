@@ -14,6 +14,7 @@ extension LiveDashboard {
     func openTask(_ id: String) {
         guard let engine else { return }
         let held = hub.tasks.outputs[id]
+        hub.tasks.keepOutput(of: id)
         if held == nil || (held!.droppedLines == 0 && (held!.firstSeq ?? Int.max) > 1) {
             let cached = engine.cachedOutput(taskID: id)
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }

@@ -7,26 +7,26 @@ extension LiveDashboard {
         let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
         if notifier.preferences.bell { session.bell() }
-        var ready: [MeshNotification] = []
         for n in notifications {
             // The engine names a task by its id; the stores usually know its title. When they
             // do not, the task is fetched and the toast waits for it (a few seconds at most).
-            if case .task(let id) = n.link, n.body.hasPrefix(id), taskTitle(id) == nil, awaitTitle(of: id, for: n) {
+            if case .task(let id) = n.link, n.body.hasPrefix(id), taskTitle(id) == nil {
+                awaitTitle(of: id, for: n)
                 continue
             }
-            ready.append(named(n, fallback: "a task"))
+            show(n)
         }
-        show(ready)
     }
 
-    /// Toasts for a batch, and one desktop notification for it (the notifier coalesces).
-    private func show(_ batch: [MeshNotification]) {
-        guard !batch.isEmpty else { return }
-        for n in batch { toast(ToastQueue.notice(for: n)) }
-        deliverDesktop(notifier.notify(batch, now: Clocks.monotonic()))
+    /// A toast, and the desktop notification (coalesced by the notifier: what comes within its
+    /// interval goes out as one summary).
+    private func show(_ notification: MeshNotification, title fallback: String? = nil) {
+        let n = named(notification, fallback: fallback)
+        toast(ToastQueue.notice(for: n))
+        deliverDesktop(notifier.notify([n], now: Clocks.monotonic()))
     }
 
-    /// Writes the notifier's terminal bytes through the backend (UI thread, between frames) and
+    /// Writes the notifier's terminal bytes through the terminal (UI thread, between frames) and
     /// comes back for what it held while coalescing.
     func deliverDesktop(_ delivery: DesktopNotifier.Delivery) {
         session.writeTerminalControl(delivery.terminalBytes)
@@ -48,25 +48,25 @@ extension LiveDashboard {
 
     static let titleWaitSeconds = 3.0
 
-    /// False when the wait is full: the caller shows it at once, as "a task".
-    private func awaitTitle(of id: String, for n: MeshNotification) -> Bool {
+    private func awaitTitle(of id: String, for n: MeshNotification) {
         let first = awaitingTitle[id] == nil
         // Bounded: a flood of notifications for unknown tasks cannot grow this without end.
-        guard first ? awaitingTitle.count < 64 : awaitingTitle[id, default: []].count < 8 else { return false }
+        guard first ? awaitingTitle.count < 64 : awaitingTitle[id, default: []].count < 8 else {
+            return show(n, title: "a task")
+        }
         awaitingTitle[id, default: []].append(n)
-        guard first else { return true }
+        guard first else { return }
         engine?.loadDetail(.task(id))
         session.schedule(after: Self.titleWaitSeconds, id: "title-" + id) { [weak self] in
             self?.titleArrived(for: id)
         }
-        return true
     }
 
     /// The task's detail arrived (or the wait ended, or it does not exist): its toasts go out.
     func titleArrived(for id: String) {
         guard let waiting = awaitingTitle.removeValue(forKey: id) else { return }
         session.cancelTimer(id: "title-" + id)
-        show(waiting.map { named($0, fallback: "a task") })
+        for n in waiting { show(n, title: "a task") }
     }
 
     func toast(_ notice: NoticeLine) {

@@ -104,6 +104,25 @@ async def blast(request):
     return ws
 
 
+async def ping_flood(request):
+    """Pings as fast as the socket takes them and never reads: every pong the client owes
+    piles up on its side. Stops when the client leaves (or after `limit` seconds)."""
+    ws = await open_ws(request)
+    t = request.transport
+    t.pause_reading()
+    pings = frame(PING, b"flood-payload-0123456789" * 5) * 2048
+    loop = asyncio.get_running_loop()
+    stop_at = loop.time() + float(request.query.get("limit", "60"))
+    # 2048 pings per 5 ms is far more than the client may queue (1,024 messages), and leaves
+    # this shared peer's loop free for the other tests running meanwhile.
+    while not t.is_closing() and loop.time() < stop_at:
+        if t.get_write_buffer_size() < 1024 * 1024:
+            t.write(pings)
+        await asyncio.sleep(0.005)
+    t.abort()
+    return ws
+
+
 async def binary(request):
     ws = await open_ws(request)
     await ws.send_bytes(bytes(range(256)))
@@ -231,7 +250,7 @@ def make_app():
         "/echo": echo, "/send": send_many, "/blast": blast, "/binary": binary, "/huge": huge, "/fragmented": fragmented,
         "/ping": server_ping, "/close4001": close_4001, "/reject": reject, "/badaccept": bad_accept,
         "/early": early_frame, "/silent": silent, "/invalid_utf8": invalid_utf8, "/headers": headers,
-        "/drop": drop,
+        "/drop": drop, "/ping_flood": ping_flood,
     }
     for path, handler in routes.items():
         app.router.add_get(path, handler)

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How much task output the cache keeps. Read from the config file's `settings.cache` object
+/// (every field optional):
+///
+/// ```json
+/// "settings": { "cache": { "max_mb": 64, "finished_task_days": 7, "events_per_task": 2000 } }
+/// ```
+///
+/// - `events_per_task`: the newest events kept per task (the output viewer's 2,000 lines);
+/// - `finished_task_days`: a task whose last event says it completed, failed or was cancelled,
+///   and that has been quiet this long, loses its cached events;
+/// - `max_mb`: the whole database file is held under this size: past it, the events of the
+///   least recently active tasks go first (finished ones before running ones), down to each
+///   task's newest event, which stays so a resync still knows where the task was.
+public struct CacheRetention: Sendable, Equatable {
+    public var eventsPerTask: Int
+    public var finishedTaskAge: TimeInterval
+    public var maxBytes: Int
+
+    public static let standard = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 7 * 86_400, maxBytes: 64 << 20)
+
+    public init(eventsPerTask: Int, finishedTaskAge: TimeInterval, maxBytes: Int) {
+        self.eventsPerTask = max(1, eventsPerTask)
+        self.finishedTaskAge = max(0, finishedTaskAge)
+        self.maxBytes = max(1 << 20, maxBytes)
+    }
+
+    /// The policy in `settings.cache`; values missing, of the wrong type or absurd fall back to
+    /// the standard ones.
+    public init(settings: [String: JSONValue]) {
+        let s = Self.standard
+        guard case .object(let c)? = settings["cache"] else {
+            self = s
+            return
+        }
+        func number(_ key: String, in range: ClosedRange<Double>) -> Double? {
+            guard let n = c[key]?.numberValue, n.isFinite, range.contains(n) else { return nil }
+            return n
+        }
+        self.init(
+            eventsPerTask: number("events_per_task", in: 1...1_000_000).map { Int($0) } ?? s.eventsPerTask,
+            finishedTaskAge: number("finished_task_days", in: 0...36_500).map { $0 * 86_400 } ?? s.finishedTaskAge,
+            maxBytes: number("max_mb", in: 1...1_000_000).map { Int($0 * 1_048_576) } ?? s.maxBytes)
+    }
+
+    /// The policy in the config file found from `environment`; the standard one when there is
+    /// no readable config file.
+    public static func configured(environment: [String: String]) -> CacheRetention {
+        let store = ConfigStore(location: ConfigLocation.resolve(environment: environment))
+        guard let config = try? store.load() else { return .standard }
+        return CacheRetention(settings: config.settings)
+    }
+}

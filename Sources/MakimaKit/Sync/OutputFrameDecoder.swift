@@ -1,0 +1,264 @@
+/// Decodes the common WebSocket frame — a `task.output` event in its plain shape — straight
+/// from its UTF-8 bytes, in one pass, without Foundation's JSONDecoder.
+///
+/// Why by hand: in a burst nearly every frame is a `task.output`, and the generic Codable path
+/// (a new JSONDecoder, a probe decode then a second full decode, keyed containers, `try?`
+/// lookups) was the largest cost of ingest after the thread hand-offs. JSONSerialization would
+/// still build a dictionary of boxed values per frame. This decoder takes only the exact
+/// shape and gives up (`nil`) on anything else — a number with a fraction or exponent, an id
+/// of another type, a duplicate or missing field, a lone surrogate, a nested value where a
+/// string belongs — so the Codable path (`TaskEvent.init(from:)`) still decides every other
+/// case, and the tolerant rules of docs/api.md stay defined in one place. What it accepts it
+/// decodes exactly as that path would, cleaning every string with `UntrustedText`.
+enum OutputFrameDecoder {
+    static func decode(_ text: String) -> TaskEvent? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = Parser(bytes: bytes)
+            return parser.event()
+        }
+    }
+
+    private struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func event() -> TaskEvent? {
+            var eventID: Int?
+            var seq: Int?
+            var taskID: String?
+            var isOutput = false
+            var ts: String?
+            var tsSeen = false
+            var body: (text: String, stream: String?)?
+            guard take(0x7B) else { return nil }  // {
+            if peek() == 0x7D { return nil }
+            repeat {
+                guard let key = string() else { return nil }
+                guard take(0x3A) else { return nil }  // :
+                switch key {
+                case "event_id":
+                    guard eventID == nil, let v = integer() else { return nil }
+                    eventID = v
+                case "seq":
+                    guard seq == nil, let v = integer() else { return nil }
+                    seq = v
+                case "task_id":
+                    guard taskID == nil else { return nil }
+                    if peek() == 0x22 {
+                        guard let s = string() else { return nil }
+                        taskID = UntrustedText.clean(s)
+                    } else {
+                        guard let v = integer() else { return nil }
+                        taskID = String(v)
+                    }
+                case "type":
+                    guard !isOutput, let s = string(), s == "task.output" else { return nil }
+                    isOutput = true
+                case "ts":
+                    guard !tsSeen else { return nil }
+                    tsSeen = true
+                    if literal("null") { break }
+                    guard let s = string() else { return nil }
+                    ts = s
+                case "data":
+                    guard body == nil, let d = data() else { return nil }
+                    body = d
+                default:
+                    guard skipValue() else { return nil }
+                }
+            } while take(0x2C)  // ,
+            guard take(0x7D), atEnd() else { return nil }  // }
+            guard let eventID, let seq, seq >= 1, let taskID, isOutput, let body else { return nil }
+            return TaskEvent(
+                eventID: Int64(eventID), taskID: taskID, seq: seq, type: .output, ts: ts.flatMap(RFC3339.parse),
+                payload: .output(
+                    text: UntrustedText.cleanKeepingSGR(body.text),
+                    stream: body.stream.map(UntrustedText.clean) ?? "assistant"))
+        }
+
+        /// `{"text": "...", "stream": "..."}`, other keys skipped; `stream` may be missing or null.
+        private mutating func data() -> (text: String, stream: String?)? {
+            var text: String?
+            var stream: String?
+            var streamSeen = false
+            guard take(0x7B) else { return nil }
+            if take(0x7D) { return nil }  // no text: the Codable path reports it
+            repeat {
+                guard let key = string(), take(0x3A) else { return nil }
+                switch key {
+                case "text":
+                    guard text == nil, let s = string() else { return nil }
+                    text = s
+                case "stream":
+                    guard !streamSeen else { return nil }
+                    streamSeen = true
+                    if literal("null") { break }
+                    guard let s = string() else { return nil }
+                    stream = s
+                default:
+                    guard skipValue() else { return nil }
+                }
+            } while take(0x2C)
+            guard take(0x7D), let text else { return nil }
+            return (text, stream)
+        }
+
+        // MARK: Lexing
+
+        private mutating func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+                i += 1
+            }
+        }
+
+        private mutating func peek() -> UInt8? {
+            skipSpace()
+            return i < bytes.count ? bytes[i] : nil
+        }
+
+        private mutating func take(_ b: UInt8) -> Bool {
+            guard peek() == b else { return false }
+            i += 1
+            return true
+        }
+
+        private mutating func atEnd() -> Bool {
+            skipSpace()
+            return i == bytes.count
+        }
+
+        private mutating func literal(_ word: StaticString) -> Bool {
+            skipSpace()
+            let n = word.utf8CodeUnitCount
+            guard i + n <= bytes.count else { return false }
+            for k in 0..<n where bytes[i + k] != word.utf8Start[k] { return false }
+            i += n
+            return true
+        }
+
+        /// A JSON integer without fraction or exponent that fits an Int.
+        private mutating func integer() -> Int? {
+            skipSpace()
+            var negative = false
+            if i < bytes.count, bytes[i] == 0x2D {
+                negative = true
+                i += 1
+            }
+            let start = i
+            var value = 0
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(Int(bytes[i] - 0x30))
+                if o1 || o2 { return nil }
+                value = a
+                i += 1
+            }
+            guard i > start else { return nil }
+            if i < bytes.count, bytes[i] == 0x2E || bytes[i] == 0x65 || bytes[i] == 0x45 { return nil }
+            return negative ? -value : value
+        }
+
+        /// A JSON string; nil on anything JSON forbids or this decoder leaves to the Codable path.
+        private mutating func string() -> String? {
+            guard take(0x22) else { return nil }
+            let start = i
+            // Common case: no escapes; the bytes are already valid UTF-8 (they came from a String).
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x22 {
+                    let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+                    i += 1
+                    return s
+                }
+                if b == 0x5C { break }
+                if b < 0x20 { return nil }
+                i += 1
+            }
+            var out = Array(bytes[start..<i])
+            out.reserveCapacity(bytes.count - start)
+            while i < bytes.count {
+                // Copy the run up to the next quote, backslash or control byte in one go.
+                let runStart = i
+                while i < bytes.count, bytes[i] != 0x22, bytes[i] != 0x5C, bytes[i] >= 0x20 { i += 1 }
+                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                guard i < bytes.count else { return nil }
+                let b = bytes[i]
+                i += 1
+                switch b {
+                case 0x22: return String(decoding: out, as: UTF8.self)
+                case 0x5C:
+                    guard i < bytes.count else { return nil }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case 0x22, 0x5C, 0x2F: out.append(e)
+                    case 0x62: out.append(0x08)
+                    case 0x66: out.append(0x0C)
+                    case 0x6E: out.append(0x0A)
+                    case 0x72: out.append(0x0D)
+                    case 0x74: out.append(0x09)
+                    case 0x75:
+                        guard let unit = hex4() else { return nil }
+                        var scalar = UInt32(unit)
+                        if (0xD800...0xDBFF).contains(unit) {
+                            guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return nil }
+                            i += 2
+                            guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                            scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                        } else if (0xDC00...0xDFFF).contains(unit) {
+                            return nil
+                        }
+                        guard let v = Unicode.Scalar(scalar) else { return nil }
+                        out.append(contentsOf: UTF8.encode(v)!)
+                    default: return nil
+                    }
+                default:
+                    if b < 0x20 { return nil }
+                    out.append(b)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt16? {
+            guard i + 4 <= bytes.count else { return nil }
+            var v: UInt16 = 0
+            for _ in 0..<4 {
+                let b = bytes[i]
+                let d: UInt8
+                switch b {
+                case 0x30...0x39: d = b - 0x30
+                case 0x41...0x46: d = b - 0x41 + 10
+                case 0x61...0x66: d = b - 0x61 + 10
+                default: return nil
+                }
+                v = v << 4 | UInt16(d)
+                i += 1
+            }
+            return v
+        }
+
+        /// Skips a value of a field this decoder does not read: strings, numbers and literals
+        /// only. Nested objects and arrays are left to the Codable path (rare, and bounded there).
+        private mutating func skipValue() -> Bool {
+            switch peek() {
+            case 0x22: return string() != nil
+            case 0x74: return literal("true")
+            case 0x66: return literal("false")
+            case 0x6E: return literal("null")
+            case let b? where b == 0x2D || (0x30...0x39).contains(b):
+                i += 1
+                while i < bytes.count,
+                    (0x30...0x39).contains(bytes[i]) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains(bytes[i])
+                {
+                    i += 1
+                }
+                return true
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import MakimaKit
+
+/// Server frames (unmasked), as wslay would read them off the socket.
+private func serverFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = false) -> [UInt8] {
+    var out: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    let maskBit: UInt8 = masked ? 0x80 : 0
+    switch payload.count {
+    case ..<126: out.append(maskBit | UInt8(payload.count))
+    case ..<65_536: out += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    default:
+        out.append(maskBit | 127)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((payload.count >> shift) & 0xFF)) }
+    }
+    if masked { out += [0, 0, 0, 0] }  // a zero mask leaves the payload as it is
+    return out + payload
+}
+
+/// Runs `stream` through the repair in reads of the given sizes (held bytes go first in the
+/// next read, as `WebSocketSession` does) and returns what wslay would see.
+private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: Int) {
+    var repair = WebSocketTextRepair()
+    var out: [UInt8] = []
+    var offset = 0
+    var r = 0
+    let capacity = stream.count + 4  // every read fits, with what is held back before it
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    defer { buffer.deallocate() }
+    while offset < stream.count {
+        let size = max(1, reads[r % reads.count])
+        r += 1
+        let held = repair.restoreCarry(into: buffer, capacity: capacity)
+        let n = min(size, stream.count - offset)
+        for i in 0..<n { buffer[held + i] = stream[offset + i] }
+        offset += n
+        let given = repair.filter(buffer, count: held + n)
+        out += UnsafeBufferPointer(start: buffer, count: given)
+    }
+    out += repair.carry
+    return (out, repair.repairedBytes)
+}
+
+@Suite struct WebSocketTextRepairTests {
+    let valid = Array("plain, é, 漢字, 🦊, and U+10FFFF \u{10FFFF}".utf8)
+
+    @Test func validTextPassesUnchangedHoweverItIsCut() {
+        let stream = serverFrame(0x1, valid) + serverFrame(0x9, [1, 2]) + serverFrame(0x1, valid)
+        for size in 1...stream.count {
+            let result = pass(stream, reads: [size])
+            #expect(result.out == stream, "reads of \(size)")
+            #expect(result.repaired == 0)
+        }
+    }
+
+    @Test func illFormedSequencesBecomeQuestionMarksByteForByte() {
+        let cases: [([UInt8], String)] = [
+            ([0x61, 0xFF, 0x62], "a?b"),
+            ([0xC3, 0x28], "?("),
+            ([0xE2, 0x82], "??"),  // truncated at the end of the message
+            ([0xED, 0xA0, 0x80], "???"),  // a UTF-16 surrogate
+            ([0xF4, 0x90, 0x80, 0x80], "????"),  // above U+10FFFF
+            ([0xC0, 0xAF], "??"),  // overlong
+            ([0xE2, 0x82, 0x41], "??A"),
+            ([0xF0, 0x9F, 0xA6, 0x8A, 0x80], "🦊?"),
+        ]
+        for (bytes, expected) in cases {
+            let frame = serverFrame(0x1, bytes)
+            for size in 1...frame.count {
+                let result = pass(frame, reads: [size])
+                let payload = Array(result.out.dropFirst(2))
+                #expect(String(decoding: payload, as: UTF8.self) == expected, "\(bytes) in reads of \(size)")
+                #expect(payload.count == bytes.count)
+                #expect(String(validating: payload, as: UTF8.self) != nil)
+            }
+        }
+    }
+
+    @Test func onlyTextPayloadsAreTouched() {
+        let bad: [UInt8] = [0x62, 0xFF, 0xFE]
+        let big = [UInt8](repeating: 0x78, count: 70_000) + bad
+        let stream =
+            serverFrame(0x2, bad) + serverFrame(0x9, bad) + serverFrame(0x1, bad, masked: true)
+            + serverFrame(0x1, Array(bad.prefix(2)), fin: false) + serverFrame(0xA, bad)
+            + serverFrame(0x0, Array(bad.suffix(1)), fin: true) + serverFrame(0x1, big)
+            + serverFrame(0x1, Array(repeating: 0x79, count: 300) + bad)
+        var expected =
+            serverFrame(0x2, bad) + serverFrame(0x9, bad) + serverFrame(0x1, bad, masked: true)
+            + serverFrame(0x1, [0x62, 0x3F], fin: false) + serverFrame(0xA, bad)
+            + serverFrame(0x0, [0x3F], fin: true)
+        expected += serverFrame(0x1, [UInt8](repeating: 0x78, count: 70_000) + [0x62, 0x3F, 0x3F])
+        expected += serverFrame(0x1, Array(repeating: 0x79, count: 300) + [0x62, 0x3F, 0x3F])
+        for reads in [[1], [2, 3], [7], [4096], [100_000], [5, 1, 4093]] {
+            let result = pass(stream, reads: reads)
+            #expect(result.out == expected, "reads \(reads)")
+            #expect(result.repaired == 6)
+        }
+    }
+
+    /// Servers split characters across fragments: those pass intact. A continuation that
+    /// turns out ill-formed is completed with the smallest valid bytes, so the message is
+    /// valid UTF-8 (wslay would fail the connection otherwise).
+    @Test func charactersSplitAcrossFragments() {
+        let split =
+            serverFrame(0x1, [0xE6, 0x97, 0xA5, 0xE6], fin: false) + serverFrame(0x9, [7])
+            + serverFrame(0x0, [0x9C, 0xAC, 0xE8, 0xAA, 0x9E], fin: true)
+        for size in 1...split.count {
+            let result = pass(split, reads: [size])
+            #expect(result.out == split, "reads of \(size)")
+            #expect(result.repaired == 0)
+        }
+        let broken =
+            serverFrame(0x1, [0x61, 0xF0, 0x9F], fin: false) + serverFrame(0x0, [0x41], fin: false)
+            + serverFrame(0x0, [0x42, 0x43], fin: true)
+        let fixed =
+            serverFrame(0x1, [0x61, 0xF0, 0x9F], fin: false) + serverFrame(0x0, [0x80], fin: false)
+            + serverFrame(0x0, [0x80, 0x43], fin: true)
+        for size in 1...broken.count {
+            let result = pass(broken, reads: [size])
+            #expect(result.out == fixed, "reads of \(size)")
+            #expect(result.repaired == 2)
+        }
+        let message: [UInt8] = [0x61, 0xF0, 0x9F, 0x80, 0x80, 0x43]
+        #expect(String(validating: message, as: UTF8.self) != nil)
+    }
+}

@@ -1,0 +1,106 @@
+"""Hostile modes under /_dev/hostile/ (test controls: only with --test-controls, only from
+loopback peers, like every /_dev route). Each reproduces a server the client must survive:
+absurd sequence numbers, output pages that ignore `after_seq` or start past it, floods of
+tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end."""
+from __future__ import annotations
+
+import time
+
+from aiohttp import WSMsgType, web
+
+from api import BadRequest, int_param, json_response
+from util import dumps, rfc3339
+
+OUTPUT_MODES = ("normal", "ignore_after_seq", "skip_ahead", "empty")
+MAX_GAP_TASKS, MAX_GAP_EVENTS = 5_000, 1_000
+# Seq 2^63 - 1: the value that overflowed the client's `next += 1`.
+INT64_MAX = (1 << 63) - 1
+INVALID_UTF8 = b"\xff\xfe\xc3\x28"
+
+
+async def output_mode(request: web.Request) -> web.Response:
+    """How GET /mesh/tasks/{id}/output misbehaves: `ignore_after_seq` always serves the
+    first page, `skip_ahead` starts `skip` seqs past after+1, `empty` answers every task
+    (known or not) with no events."""
+    faults = request.app["faults"]
+    mode = request.query.get("mode", "normal")
+    if mode not in OUTPUT_MODES:
+        raise BadRequest("mode must be one of " + ", ".join(OUTPUT_MODES))
+    faults.output_mode = mode
+    faults.output_skip = max(0, min(int_param(request, "skip", 5), 1_000_000))
+    return json_response({"mode": faults.output_mode, "skip": faults.output_skip})
+
+
+async def absurd_seq(request: web.Request) -> web.Response:
+    """One task.output frame with an absurd seq (default 2^63 - 1) to every subscriber; not
+    stored, so REST never confirms it."""
+    store, hub = request.app["store"], request.app["hub"]
+    task_id = request.query.get("task_id") or "_dev_absurd"
+    raw = request.query.get("seq")
+    try:
+        seq = int(raw) if raw else INT64_MAX
+    except ValueError:
+        raise BadRequest("seq must be an integer") from None
+    frame = dumps({"event_id": store.take_event_id(), "task_id": task_id, "seq": seq, "type": "task.output",
+                   "ts": rfc3339(time.time(), "us"), "data": {"text": "absurd seq\n", "stream": "assistant"}})
+    sent = hub.send_raw(frame.encode(), WSMsgType.TEXT)
+    return json_response({"task_id": task_id, "seq": seq, "sent_to": sent})
+
+
+async def gap_flood(request: web.Request) -> web.Response:
+    """`events` output events for each of `tasks` new running tasks (or for the one task
+    `task_id`), all stored; subscribers get every event but each task's first new one, so
+    every task has a gap to fill over REST."""
+    store, mesh, hub = request.app["store"], request.app["mesh"], request.app["hub"]
+    per_task = max(2, min(int_param(request, "events", 3), MAX_GAP_EVENTS))
+    if request.query.get("task_id"):
+        ids = [mesh.task_row(request.query["task_id"])["id"]]
+    else:
+        count = max(1, min(int_param(request, "tasks", 100), MAX_GAP_TASKS))
+        ids = [mesh.create_task("running", title=f"Gap flood task {i + 1} of {count}")["id"] for i in range(count)]
+    first_withheld: dict[str, int] = {}
+    with store.tx() as pending:
+        for task_id in ids:
+            first_withheld[task_id] = store.last_seq.get(task_id, 0) + 1
+            store.add_output_batch(task_id, [f"gap flood line {n}\n" for n in range(1, per_task + 1)], "assistant")
+        published = [item for item in pending if item[1] != first_withheld[item[0]]]
+    hub.publish(published)
+    return json_response({"tasks": ids, "events_per_task": per_task, "withheld_seqs": first_withheld})
+
+
+async def poison(request: web.Request) -> web.Response:
+    """Appends an output event to a task whose WebSocket frame carries bytes that are not
+    UTF-8, live and on every resync replay after it (REST serves the stored, valid frame)."""
+    store, mesh, hub = request.app["store"], request.app["mesh"], request.app["hub"]
+    task_id = request.query.get("task_id")
+    if not task_id:
+        task_id = mesh.create_task("running", title="Task with a poisoned event")["id"]
+    else:
+        mesh.task_row(task_id)
+    marker = "POISON-MARKER"
+    with store.tx() as pending:
+        store.add_output_batch(task_id, [f"before {marker} after\n"], "assistant")
+        task, seq, frame = pending[-1]
+    raw = frame.encode().replace(marker.encode(), INVALID_UTF8)
+    hub.poison_frame(task, seq, raw)
+    hub.publish(pending)
+    return json_response({"task_id": task, "seq": seq})
+
+
+async def no_resync_done(request: web.Request) -> web.Response:
+    """While on, a resync replays and then goes live without sending `resync.done`."""
+    hub = request.app["hub"]
+    raw = request.query.get("on", "true").lower()
+    if raw not in ("true", "false"):
+        raise BadRequest("on must be true or false")
+    hub.withhold_resync_done = raw == "true"
+    return json_response({"on": hub.withhold_resync_done})
+
+
+def add_routes(app: web.Application) -> None:
+    r = app.router
+    r.add_post("/_dev/hostile/output", output_mode)
+    r.add_post("/_dev/hostile/absurd_seq", absurd_seq)
+    r.add_post("/_dev/hostile/gap_flood", gap_flood)
+    r.add_post("/_dev/hostile/poison", poison)
+    r.add_post("/_dev/hostile/no_resync_done", no_resync_done)

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Prints `make bench`'s table from the `key value` lines bench.sh collected: the median of
+every figure's rounds beside its baseline from the same run, and the target."""
+import platform
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main(path: str, binary: str) -> None:
+    samples: dict[str, list[float]] = defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            key, _, value = line.strip().partition(" ")
+            try:
+                samples[key].append(float(value))
+            except ValueError:
+                pass
+
+    def med(key: str) -> float | None:
+        v = samples.get(key)
+        return statistics.median(v) if v else None
+
+    def fmt(v: float | None, unit: str, digits: int = 2) -> str:
+        return "—" if v is None else f"{v:.{digits}f} {unit}".strip()
+
+    rows: list[tuple[str, str, str, str]] = []
+    py, stores, cache = med("ingest.python_s"), med("ingest.engine_stores_s"), med("ingest.engine_cache_s")
+    n = len(samples.get("ingest.python_s", []))
+    ratio = (py / cache) if py and cache else None
+    rows.append((f"ingest: burst → stores + cache (median of {n})", fmt(cache, "s"), f"aiohttp client {fmt(py, 's')}",
+                 f"{ratio:.2f}× the client (target ≥ 1.0×)" if ratio else "—"))
+    if stores and py:
+        rows.append(("ingest: burst → stores", fmt(stores, "s"), f"aiohttp client {fmt(py, 's')}",
+                     f"{py / stores:.2f}×"))
+    ecpu, pcpu = med("ingest.engine_cpu_s"), med("ingest.python_cpu_s")
+    rows.append(("ingest: CPU seconds for the burst", fmt(ecpu, "s"), f"aiohttp client {fmt(pcpu, 's')}",
+                 f"{pcpu / ecpu:.2f}× the client's efficiency" if ecpu and pcpu else "—"))
+    base = med("ingest.base_cache_s")
+    if base and cache:
+        rows.append(("ingest: older build (BASE_BIN), to cache", fmt(base, "s"), "", f"this build {base / cache:.2f}× faster"))
+    p50, p99 = med("render.home_p50_ms"), med("render.home_p99_ms")
+    rows.append(("render: Home frame + flush 200×50", f"p50 {fmt(p50, 'ms', 3)}, p99 {fmt(p99, 'ms', 3)}", "target p99 < 4 ms",
+                 "met" if p99 is not None and p99 < 4 else "not met"))
+    t50, t99 = med("render.task_p50_ms"), med("render.task_p99_ms")
+    if t99 is None:
+        # Filled when `bench render` prints task_view_frame_200x50_p50_ms / _p99_ms.
+        rows.append(("render: task view, 2,000 lines markdown + code", "(slot: not measured yet)", "target p99 < 4 ms", "—"))
+    else:
+        rows.append(("render: task view, 2,000 lines markdown + code", f"p50 {fmt(t50, 'ms', 3)}, p99 {fmt(t99, 'ms', 3)}",
+                     "target p99 < 4 ms", "met" if t99 < 4 else "not met"))
+    secs = med("idle.seconds")
+    dash, htop, engine = med("idle.dashboard_cpu_s"), med("idle.htop_cpu_s"), med("idle.engine_cpu_s")
+    rows.append((f"idle: CPU over {secs:.0f} s, dashboard connected" if secs else "idle", fmt(dash, "s", 3),
+                 f"htop (default delay) {fmt(htop, 's', 3)}",
+                 ("lighter than htop" if dash <= htop else f"{dash / htop:.1f}× htop") if dash is not None and htop else "—"))
+    rows.append(("idle: CPU, connected engine alone", fmt(engine, "s", 3), "", ""))
+    up, down, hs = med("startup.up_ms"), med("startup.down_ms"), med("startup.htop_ms")
+    rows.append(("start-up → first full frame, from the cache, server up", fmt(up, "ms", 0), f"htop {fmt(hs, 'ms', 0)}",
+                 "met (< 150 ms)" if up is not None and up < 150 else "not met (target < 150 ms)"))
+    rows.append(("start-up → first full frame, from the cache, server down", fmt(down, "ms", 0), f"htop {fmt(hs, 'ms', 0)}",
+                 "met (< 150 ms)" if down is not None and down < 150 else "not met (target < 150 ms)"))
+    rss, growth = med("memory.rss_end_mb"), med("memory.growth_second_half_pct")
+    events = med("memory.events")
+    rows.append((f"memory: RSS after {events or 0:,.0f} events / 50 tasks", fmt(rss, "MB", 1),
+                 f"at start {fmt(med('memory.rss_start_mb'), 'MB', 1)}, at half {fmt(med('memory.rss_half_mb'), 'MB', 1)}",
+                 "met (< 64 MB)" if rss is not None and rss < 64 else "not met (target < 64 MB)"))
+    rows.append(("memory: growth over the second half", fmt(growth, "%", 1), "", "met (< 5 %)" if growth is not None and growth < 5 else "not met (target < 5 %)"))
+    rows.append(("memory: cache file after the run", fmt(med("memory.cache_file_mb"), "MB", 1), "cap 64 MB (settings.cache.max_mb)", ""))
+    rows.append(("scale: 10,000 tasks / 500 daemons", "not measured yet", "targets: first Home frame; < 16 ms per filter keystroke", "—"))
+
+    widths = [max(len(r[i]) for r in rows + [("measure", "this build", "baseline, same run", "result")]) for i in range(4)]
+    def line(r):
+        return "| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |"
+    print(f"makima-tui bench — {binary} — {platform.node()} ({platform.machine()}, {platform.system()} {platform.release()})")
+    print(line(("measure", "this build", "baseline, same run", "result")))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Helpers for the bench's terminal measurements, sourced by bench.sh: a private tmux server
+# (its own socket per run), a program started in a 200x50 window, its PID, and the time from
+# starting it to a text appearing on its screen.
+BENCH_TMUX=(tmux -L "makima-bench-$$" -f /dev/null)
+
+bench_tmux_start() {  # name command...
+  local name=$1; shift
+  "${BENCH_TMUX[@]}" new-session -d -s "$name" -x 200 -y 50 "env TERM=tmux-256color LANG=C.UTF-8 $*; sleep 600"
+}
+
+bench_tmux_pid() {  # name program-name
+  local shell_pid
+  shell_pid=$("${BENCH_TMUX[@]}" display-message -p -t "$1" '#{pane_pid}')
+  pgrep -P "$shell_pid" -f "$2" | head -n 1
+}
+
+bench_tmux_stop() { "${BENCH_TMUX[@]}" kill-session -t "$1" >/dev/null 2>&1 || true; }
+bench_tmux_kill_server() { "${BENCH_TMUX[@]}" kill-server >/dev/null 2>&1 || true; }
+
+# Milliseconds from starting `command` in a fresh window until `text` is on its screen
+# (polled every few ms; the poll adds a few ms to every figure alike).
+bench_time_to_text() {  # text command...
+  local text=$1; shift
+  local t0 t1
+  t0=$(date +%s%N)
+  bench_tmux_start ttt "$@"
+  for _ in $(seq 3000); do
+    "${BENCH_TMUX[@]}" capture-pane -p -t ttt 2>/dev/null | grep -qF -- "$text" && break
+    sleep 0.002
+  done
+  t1=$(date +%s%N)
+  bench_tmux_stop ttt
+  echo $(((t1 - t0) / 1000000))
+}
+
+# CPU seconds (utime+stime) of a PID over a number of seconds already waited: call with the
+# ticks taken before.
+bench_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
