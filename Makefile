@@ -6,7 +6,7 @@ RELEASE_BIN = .build/release/makima-tui
 DEMO_PORT ?= 8787
 DEMO_KEY ?= mk_demo_local_key_0001
 
-.PHONY: setup build release test lint format demo run bench install clean devserver
+.PHONY: setup build release test lint format demo run bench install clean devserver fuzz soak
 
 setup:
 	@scripts/setup.sh
@@ -35,6 +35,15 @@ run: build
 
 devserver: setup
 	python3 devserver/server.py --port $(DEMO_PORT) --demo-key $(DEMO_KEY)
+
+# libFuzzer over every fuzz target (Tests/Fuzz), FUZZ_SECONDS each (default 600), niced.
+fuzz: setup
+	@scripts/fuzz.sh
+
+# The soak against the dev server: SOAK_MINUTES (default 30) of a busy mesh with faults.
+SOAK_MINUTES ?= 30
+soak: build
+	@python3 Tests/soak/soak.py --minutes $(SOAK_MINUTES)
 
 bench: release
 	@scripts/bench.sh

@@ -35,6 +35,13 @@ let package = Package(
             dependencies: ["MakimaKit", "MakimaTUI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The fuzz targets (Tests/Fuzz). A plain build replays their corpora (`make test`);
+        // `make fuzz` builds them again with libFuzzer (-sanitize=fuzzer -D MAKIMA_LIBFUZZER).
+        .executableTarget(
+            name: "makima-fuzz", dependencies: ["MakimaKit", "MakimaTUI"], path: "Tests/Fuzz",
+            exclude: ["Corpus", "Open"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Helpers every test target shares (temporary directories, ...).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(

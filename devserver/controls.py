@@ -181,7 +181,9 @@ async def new_task(request: web.Request) -> web.Response:
         raise NotFound()
     row = request.app["mesh"].create_task(status, contract_id=contract_id, title=request.query.get("title") or None,
                                           daemon_id=request.query.get("daemon_id") or None,
-                                          parent_id=request.query.get("parent_id") or None)
+                                          parent_id=request.query.get("parent_id") or None,
+                                          # Any id at all, for tests of what a hostile server can send.
+                                          task_id=request.query.get("id") or None)
     return json_response(views.task(row))
 
 

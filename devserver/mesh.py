@@ -73,7 +73,8 @@ class Mesh:
         s.add_event(task_id, "task.status", data, ts=ts)
 
     def create_task(self, status: str = "queued", *, contract_id=None, title=None, daemon_id=None,
-                    parent_id=None, rng: Random | None = None, pick_contract: bool = False) -> dict:
+                    parent_id=None, rng: Random | None = None, pick_contract: bool = False,
+                    task_id: str | None = None) -> dict:
         if rng is None:
             n = int(self.store.meta("dev_tasks", "0")) + 1
             self.store.set_meta("dev_tasks", n)
@@ -86,7 +87,7 @@ class Mesh:
                 contract_id = r.choice(active)["id"]
         if daemon_id is None and status in ("queued", "running"):
             daemon_id = self.least_loaded_daemon()
-        task_id = det_uuid(r)
+        task_id = task_id or det_uuid(r)
         now = time.time()
         with self._publishing():
             self.insert_task(task_id=task_id, title=title, plan=textgen.task_plan(r, title), status=status,

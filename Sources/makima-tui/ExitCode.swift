@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import MakimaTUI
 
 /// Exit codes scripts can rely on (docs/api.md).
 enum ExitCode: Int32 {
@@ -49,11 +50,23 @@ enum Console {
     /// One line on stderr, prefixed with the program name; control characters cannot get through.
     static func error(_ message: String) {
         let line = UntrustedText.clean(message).split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("makima-tui: \(line)\n".utf8))
+        FileHandle.standardError.write(Data(TerminalLocale.printable("makima-tui: \(line)\n").utf8))
     }
 
+    /// Text on stdout, ASCII only when the locale is not UTF-8 (`TerminalLocale.printable`).
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// One JSON document on stdout: under a locale that is not UTF-8, non-ASCII characters are
+    /// written as `\u` escapes (still the same JSON) rather than replaced.
+    static func json(_ text: String) {
+        FileHandle.standardOutput.write(Data((TerminalLocale.printableJSON(text) + "\n").utf8))
+    }
+
+    /// As `out`, without adding a line break.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(TerminalLocale.printable(text).utf8))
     }
 
     /// Reports `error` on stderr and returns its exit code.

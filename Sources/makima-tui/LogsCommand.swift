@@ -81,7 +81,7 @@ enum LogsCommand {
             default: break
             }
         }
-        if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
+        if !text.isEmpty { Console.write(text) }
         return ended
     }
 }

@@ -32,7 +32,7 @@ enum StatusCommand {
                 summary = try await MeshSummary.fetch(using: client)
             }
             if inv.has("--json") {
-                Console.out(StatusFormat.json(summary, server: server, staleSince: staleSince))
+                Console.json(StatusFormat.json(summary, server: server, staleSince: staleSince))
             } else if tmux {
                 Console.out(StatusFormat.tmux(summary))
             } else {

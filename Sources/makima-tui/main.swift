@@ -4,4 +4,4 @@ import MakimaKit
 setlocale(LC_ALL, "")
 Curl.initializeOnce()  // before any thread touches curl
 let status = await CLI.run(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+ProcessExit.exit(status)

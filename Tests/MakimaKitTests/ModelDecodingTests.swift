@@ -85,11 +85,27 @@ import Testing
         #expect(abs(got - seconds) < 0.000_01)
     }
 
-    @Test(arguments: ["2026-01-02", "yesterday", "2026-13-02T03:04:05Z", "2026-01-02T03:04:05", "1767323045"])
+    // Year 0000 and instants past 9999-12-31 (a leap second or an offset carrying into year
+    // 10000) cannot be written back by `RFC3339.format`, so the cache would lose them.
+    @Test(arguments: [
+        "2026-01-02", "yesterday", "2026-13-02T03:04:05Z", "2026-01-02T03:04:05", "1767323045",
+        "0000-01-01T00:00:00Z", "9999-12-31T23:59:60.999999Z", "9999-12-31T23:59:59-00:01",
+    ])
     func badTimestampsBecomeNilNotErrors(raw: String) throws {
         let t = try decode(MeshTask.self, #"{"id":"t","status":"running","created_at":"\#(raw)","updated_at":12345}"#)
         #expect(t.createdAt == nil)
         #expect(t.updatedAt == nil)
+    }
+
+    // Old dates too: they are proleptic Gregorian both ways (not Julian before 1582).
+    @Test(arguments: [
+        "0001-01-01T00:00:00.000Z", "1000-03-01T12:00:00.000Z", "1582-10-10T00:00:00.000Z", "1600-02-29T00:00:00.000Z",
+        "9999-12-31T23:59:59.999Z", "2026-11-29T08:08:24.123Z",
+    ])
+    func timestampsAtTheEdgesOfTheRangeRoundTrip(raw: String) throws {
+        let date = try #require(RFC3339.parse(raw))
+        #expect(RFC3339.format(date) == raw)
+        #expect(RFC3339.parse(RFC3339.format(date)) == date)
     }
 
     @Test func taskWithNumericIDsAndUnknownStatus() throws {

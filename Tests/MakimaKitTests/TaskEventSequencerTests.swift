@@ -135,4 +135,19 @@ func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int6
         #expect(page.applied.map(\.seq) == [1, 2, 3, 4, 5])
         #expect(s.tasksWithGaps.isEmpty)
     }
+
+    /// Found by the sequencer fuzz target: a page that skips lost seqs up to an event already
+    /// held left that copy held under the mark; the next held event then asked for the gap
+    /// `mark+1...held-1` with its ends crossed and trapped.
+    @Test func aPageSkippingToAHeldEventAppliesIt() {
+        var s = TaskEventSequencer()
+        #expect(s.accept(outputEvent("t", 11)) == .held(missing: 1...10))
+        let (applied, lost) = s.acceptPage(task: "t", after: 0, events: [11, 14, 16].map { outputEvent("t", $0) })
+        #expect(lost == 10)
+        #expect(applied.map(\.seq) == [11])
+        #expect(s.missingRange(for: "t") == 12...13)
+        #expect(s.accept(outputEvent("t", 15)) == .held(missing: 12...13))
+        #expect(s.accept(outputEvent("t", 12)) == .applied([outputEvent("t", 12)]))
+        #expect(s.heldCount == 3)
+    }
 }

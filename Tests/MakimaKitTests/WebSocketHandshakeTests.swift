@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MakimaKit
+@_spi(Fuzzing) @testable import MakimaKit
 
 @Suite struct WebSocketHandshakeTests {
     @Test func acceptValueMatchesRFC6455Example() {

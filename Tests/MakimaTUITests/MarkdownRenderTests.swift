@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import Testing
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 @Suite("Markdown in task output: each construct in cells")
 struct MarkdownRenderTests {
@@ -20,6 +20,15 @@ struct MarkdownRenderTests {
             return b.style(atX: CellWidth.of(String(line[..<r.lowerBound])), y: y)
         }
         return nil
+    }
+
+    /// Found by the markdown fuzz target: an inline HTML tag spanning two lines kept its
+    /// newline inside one row.
+    @Test("an inline tag over two lines is drawn on one row without its newline")
+    func inlineTagAcrossLines() {
+        let rows = render("a <COMP\nLETION_GATE> b\n").flatMap { $0.rows(width: 60) }.map(\.text)
+        #expect(!rows.contains { $0.contains("\n") })
+        #expect(rows.contains { $0.contains("<COMP LETION_GATE>") })
     }
 
     @Test("headings: accent and bold with the cards' `//`, level 1 uppercased; no `#` left")

@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import Testing
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 @Suite("Task output: cards, and streaming in any chunking")
 struct MarkdownStreamTests {

@@ -1,7 +1,7 @@
 import Foundation
 import MakimaKit
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 /// Builds task events and renders a document into a cell buffer, for the markdown tests.
 enum MarkdownFixture {

@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import Testing
 
-@testable import MakimaTUI
+@_spi(Fuzzing) @testable import MakimaTUI
 
 @Suite("Task output view: buffer to styled lines, follow mode")
 struct TaskOutputViewTests {
@@ -93,8 +93,10 @@ struct TaskOutputViewTests {
         var p = pane(lines: 100)
         var b = CellBuffer(width: 40, height: 13)
         p.render(into: &b, region: b.bounds, context: RenderContext())
-        #expect(b.trimmedLine(0).hasSuffix("100 lines · FOLLOWING"))
-        #expect(b.trimmedLine(1) == " RUNNING  Build 契約")
+        #expect(b.trimmedLine(0).hasSuffix("100 lines"))
+        #expect(p.footerStatus == "FOLLOWING")
+        #expect(b.trimmedLine(1) == "  RUNNING   Build 契約")
+        #expect(b.style(atX: 2, y: 1).bg == StatusStyle.task(.running))
         #expect(b.trimmedLine(12) == " line 99")
         #expect(b.trimmedLine(3) == " line 90")
         _ = p.handle(.moveUp)
@@ -106,7 +108,7 @@ struct TaskOutputViewTests {
         )
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.trimmedLine(3) == " line 89")
-        #expect(b.trimmedLine(0).hasSuffix("PAUSED · G follows"))
+        #expect(p.footerStatus == "PAUSED · F follows")
         _ = p.handle(.bottom)
         p.render(into: &b, region: b.bounds, context: RenderContext())
         #expect(b.trimmedLine(12) == " line 129")

@@ -61,6 +61,18 @@ let repositoryThemesDirectory: String = {
         }
     }
 
+    /// Alphas Swift prints in exponent form (`1e-05`) are written as plain decimals, which the
+    /// parser reads back to the same value.
+    @Test(arguments: [0.00001, 0.000_012_345_678_901_234_5, 5e-324, 0.123_456_789_012_345_67, 0.0001])
+    func formatRoundTripsAnyAlpha(_ alpha: Double) throws {
+        let theme = Theme(name: "t") { role in
+            role == .foregroundMuted ? ThemeColor(hex: 0x9bc3ff, alpha: alpha) : Theme.makima.declaredColor(role)
+        }
+        let written = ThemeFile.format(theme)
+        #expect(!written.contains("e-"))
+        #expect(try ThemeFile.parse(written, fallbackName: "x") == theme)
+    }
+
     @Test func acceptsCommentsCaseAndSeparatorsInKeysAlphaForms() throws {
         var text = Self.validLines.joined(separator: "\n")
         text = text.replacingOccurrences(
@@ -99,6 +111,25 @@ let repositoryThemesDirectory: String = {
         #expect(error.key == key)
         #expect(error.message.contains(message), "\(error.message)")
         #expect(error.description.hasPrefix("t.theme:\(lineNumber): \(key): "))
+    }
+
+    /// A theme file is shared like any download: the error quoting its key, value or name is
+    /// printed to the terminal and must not carry its escape sequences along.
+    @Test(arguments: [
+        "\u{1B}]0;owned\u{07} = #ffffff", "\u{1B}[2J\u{9B}0m", "background = \u{1B}[31m#zz",
+        "foreground = rgb(\u{1B}[5m, 1, 2)",
+    ])
+    func errorsQuoteTheFileWithoutControls(_ line: String) {
+        var shown = ""
+        do {
+            _ = try ThemeFile.parse(line, fallbackName: "t", path: "evil\u{1B}]0;x\u{07}\n.theme")
+        } catch {
+            shown = error.description
+        }
+        #expect(shown.hasPrefix("evil"))
+        #expect(
+            !shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+            "\(shown.debugDescription)")
     }
 
     @Test func windowsLineEndingsCountLinesTheSame() throws {

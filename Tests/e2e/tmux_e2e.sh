@@ -19,11 +19,16 @@ BACKGROUND_BG="48;5;233"
 # dashboard underneath), with config and cache in a scratch dir
 # (never the developer's own profile).
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
+SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
 
 t() { "${TMUX_CMD[@]}" "$@"; }
 # shellcheck source=lib/checks.bash
 source "Tests/e2e/lib/checks.bash"
-cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$SCRATCH"; }
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
 trap cleanup EXIT
 
 # start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
@@ -140,5 +145,36 @@ expect "NO_COLOR: no colour sequences are sent" nocolor no_colour_sent
 expect "NO_COLOR: the current NAV item is in reverse video" nocolor wait_for nocolor $'\e\\[[0-9;]*7m[^ ]*1 HOME' -e
 t send-keys -t nocolor Q
 expect "Q quits" nocolor wait_for nocolor "EXITED:0"
+
+# --- A terminal whose locale is not UTF-8 ---------------------------------------------------
+# There UTF-8 bytes would be read as 8-bit characters, some of them C1 controls: the dashboard
+# must not switch to UTF-8 behind the terminal's back, and draws ASCII only.
+start ascii LANG=C
+expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
+only_ascii_sent() { ! capture ascii -e | LC_ALL=C grep -q $'[\x80-\xff]'; }
+expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_sent
+t send-keys -t ascii Q
+expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"
+
+# --- Quitting while TLS handshakes fail ----------------------------------------------------
+# A server whose certificate is not trusted: the Home requests and the WebSocket fail in the
+# handshake, and quitting at once must not crash in OpenSSL's exit-time clean-up.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=makima-e2e \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$SCRATCH/tls.key" -out "$SCRATCH/tls.pem" >/dev/null 2>&1
+# The peer ends when its stdin (fd 7, closed when this script exits) closes.
+exec 7> >(exec python3 Tests/IntegrationTests/Fixtures/ws_peer.py --cert "$SCRATCH/tls.pem" \
+  --key "$SCRATCH/tls.key" >"$SCRATCH/peer.txt" 2>&1)
+peer_ready() { grep -q '^READY ' "$SCRATCH/peer.txt" 2>/dev/null; }
+if wait_until peer_ready; then
+  TLS_URL="https://127.0.0.1:$(sed -n 's/^READY //p' "$SCRATCH/peer.txt")"
+  for i in 1 2 3 4; do
+    start "tls$i" MAKIMA_SERVER_URL="$TLS_URL" MAKIMA_API_KEY=mk_e2e_tls_test_key_0000
+    wait_for "tls$i" "MAKIMA" >/dev/null
+    t send-keys -t "tls$i" Q
+    expect "quitting while TLS handshakes fail exits 0 (run $i)" "tls$i" wait_for "tls$i" "EXITED:0"
+  done
+else
+  fail "the TLS peer did not start: $(cat "$SCRATCH/peer.txt")"
+fi
 
 finish

@@ -2,7 +2,8 @@
 # End-to-end test of the live dashboard: the dev server (seed 5, no simulation) and the real
 # binary in tmux 120×40. Home shows the seeded numbers, the pill goes ONLINE and comes back
 # after a dropped WebSocket, a failed task raises a toast, Home's RUNNING count follows 20
-# status changes within a second each, a deep link opens a task's output,
+# status changes within a second each, a deep link opens a task's output (rendered markdown,
+# search, copy through OSC 52 into a tmux buffer),
 # a refused key shows the banner, and with the server gone a restart paints the cached numbers
 # marked STALE. The API key must never be on screen. Captures are polled with a timeout.
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
@@ -32,7 +33,13 @@ stop_server() {
   fi
   SERVER_PID=""
 }
-cleanup() { t kill-server >/dev/null 2>&1 || true; stop_server; rm -rf "$SCRATCH"; }
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  stop_server
+  # `make test` checks everything written here (screens, logs, the cache) for the API key.
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
@@ -160,21 +167,59 @@ expect "Home's RUNNING equals the server's within ${SYNC_LIMIT_MS} ms of each of
 # --- Deep link ------------------------------------------------------------------------------
 start deep "makima://task/$task"
 expect "makima://task/ID opens the task's output view" deep wait_for deep "^ TASK//"
-expect "the output view shows the task's status and title" deep wait_for deep "^ FAILED  ${title:0:30}"
+expect "the output view shows the task's status pill and title" deep wait_for deep "^ +FAILED +${title:0:30}"
 expect "the output view shows the status change" deep wait_for deep "── STATUS FAILED"
 quit deep
 
 # --- Rendered output ----------------------------------------------------------------------------
 # A seeded task (its simulated output holds markdown, code and a completion gate), not one
 # the checks above created.
-done_task=$(api "/mesh/tasks?status=completed" |
-  json 'next(x["id"] for x in (d["items"] if isinstance(d, dict) else d) if not x["title"].startswith("e2e"))')
+# The first seeded completed task whose output holds a Swift code block, and a word from that
+# block's first line to search for.
+read -r done_task swift_word < <(api "/mesh/tasks?status=completed" | python3 -c '
+import json, re, sys, urllib.request
+d = json.load(sys.stdin)
+for x in (d["items"] if isinstance(d, dict) else d):
+    if x["title"].startswith("e2e"):
+        continue
+    text = urllib.request.urlopen(sys.argv[1] + "/_dev/output?task_id=" + x["id"]).read().decode()
+    m = re.search(r"```swift\n(?:struct|func|enum|final class|class|actor|let|var)? *([A-Za-z]{5,})", text)
+    if m and "<COMPLETION_GATE>" in text:
+        print(x["id"], m.group(1))
+        break
+' "$URL")
+echo "# rendered output of $done_task, searching for $swift_word"
+# OSC 52 from the dashboard becomes a tmux paste buffer.
+t set -g set-clipboard on
 start rendered "makima://task/$done_task"
 expect "a completed task's output ends in a READY completion-gate card" rendered \
   wait_for rendered "╭┄ COMPLETION GATE// ┄+ READY ┄╮"
 expect "the gate's fields are a table, not the raw block" rendered wait_for rendered "┆ summary +[^ ]"
 raw_markup_gone() { ! capture rendered | grep -qE '\*\*|```|COMPLETION_GATE|^ +#{1,6} |^ +ready: '; }
 expect "no raw markdown on screen (**, fences, gate tags, # headings)" rendered raw_markup_gone
+expect "the header names the daemon and says how long ago the task was created" rendered \
+  wait_for rendered "DAEMON [^ ]+ .*CREATED [0-9]+[smhd] ago"
+expect "the footer says the view follows the output" rendered wait_for rendered "FOLLOWING *$"
+t send-keys -t rendered /
+t send-keys -t rendered -l "$swift_word"
+expect "/ searches as it is typed: the footer counts the matches" rendered \
+  wait_for rendered "/${swift_word}_  1/[1-9][0-9]*"
+t send-keys -t rendered Enter
+expect "Enter keeps the search; the view jumps to the match, leaving follow mode" rendered \
+  wait_for rendered "/${swift_word}  1/[0-9]+  ·  PAUSED · F follows"
+expect "the match is in a Swift code block drawn with its SWIFT chip, no fence" rendered wait_for rendered "SWIFT"
+raw_fence_gone() { ! capture rendered | grep -qF '```'; }
+expect "no fence around the code" rendered raw_fence_gone
+t delete-buffer >/dev/null 2>&1 || true
+t send-keys -t rendered y
+buffer_has_word() { t show-buffer 2>/dev/null | grep -qF "$swift_word"; }
+expect "y puts the output in view in tmux's paste buffer (OSC 52, set-clipboard on)" rendered wait_until buffer_has_word
+expect "a toast says what was copied" rendered wait_for rendered "copied [0-9]+ lines? of output"
+buffer_plain() { ! t show-buffer 2>/dev/null | grep -qE $'\e|\\*\\*|```'; }
+expect "the copied text is plain (no escapes, no markdown markers)" rendered buffer_plain
+t send-keys -t rendered Escape
+expect "Esc clears the search first, staying in the task view" rendered wait_gone rendered "/${swift_word}  1/"
+expect "...still on the task view" rendered wait_for rendered "^ TASK//"
 quit rendered
 
 # --- The key is refused ----------------------------------------------------------------------

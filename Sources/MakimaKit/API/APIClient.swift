@@ -62,7 +62,7 @@ public final class APIClient: Sendable {
     }
 
     private func checked(_ response: HTTPResponse) throws -> HTTPResponse {
-        if let error = Self.error(for: response) { throw error.redacting(key) }
+        if let error = Self.error(for: response, masking: key) { throw error.redacting(key) }
         return response
     }
 
@@ -77,23 +77,24 @@ public final class APIClient: Sendable {
 
     func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do { return try MakimaJSON.decode(type, from: body) } catch {
-            throw APIError.describe(error, decoding: type).redacting(key)
+            throw APIError.describe(error, decoding: type, masking: key).redacting(key)
         }
     }
 
-    /// The error a response stands for, or nil for 2xx.
-    public static func error(for response: HTTPResponse) -> APIError? {
+    /// The error a response stands for, or nil for 2xx; `key` is masked in the server's message.
+    public static func error(for response: HTTPResponse, masking key: APIKey? = nil) -> APIError? {
         switch response.status {
         case 200..<300: return nil
         case 401, 403: return .unauthorized(status: response.status)
         case 404: return .notFound
         case 429, 503:
-            let message = APIError.serverMessage(from: response.body)
+            let message = APIError.serverMessage(from: response.body, masking: key)
             guard let after = RetryAfter.seconds(response.headers["retry-after"]) else {
                 return .http(status: response.status, message: message)
             }
             return .throttled(status: response.status, retryAfter: after, message: message)
-        default: return .http(status: response.status, message: APIError.serverMessage(from: response.body))
+        default:
+            return .http(status: response.status, message: APIError.serverMessage(from: response.body, masking: key))
         }
     }
 

@@ -51,8 +51,10 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
     public static let maxMessageLength = 200
 
     /// The message for `.http`: the JSON `error` (or `message`) field if there is one, else the
-    /// body, cleaned, whitespace collapsed to one line, truncated.
-    public static func serverMessage(from body: Data) -> String {
+    /// body, cleaned, the key masked (`SecretMask`: invisible characters removed first),
+    /// whitespace collapsed to one line, and only then truncated, so no cut copy of the key
+    /// survives.
+    public static func serverMessage(from body: Data, masking key: APIKey? = nil) -> String {
         var text: String?
         if let obj = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
             for key in ["error", "message", "detail"] {
@@ -67,14 +69,17 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
             }
         }
         let raw = text ?? String(decoding: body.prefix(4096), as: UTF8.self)
-        let cleaned = UntrustedText.clean(raw)
+        var cleaned = UntrustedText.clean(raw)
+        if let key { cleaned = SecretMask.mask(cleaned, secret: key.secret, with: key.masked) }
         let oneLine = cleaned.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         if oneLine.count <= maxMessageLength { return oneLine }
         return String(oneLine.prefix(maxMessageLength - 1)) + "…"
     }
 
     /// A `DecodingError` in words that name the field, e.g. `field 'items[2].status': …`.
-    public static func describe(_ error: Error, decoding type: Any.Type) -> APIError {
+    /// Server text in it is cleaned and `key` masked before it is cut to length.
+    public static func describe(_ error: Error, decoding type: Any.Type, masking key: APIKey? = nil) -> APIError {
+        func clip(_ s: String) -> String { APIError.clip(s, masking: key) }
         guard let e = error as? DecodingError else { return .decoding("\(type): \(error)") }
         func path(_ p: [CodingKey]) -> String {
             var s = ""
@@ -101,14 +106,16 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         }
     }
 
-    private static func clip(_ s: String) -> String {
-        let c = UntrustedText.clean(s)
+    private static func clip(_ s: String, masking key: APIKey?) -> String {
+        var c = UntrustedText.clean(s)
+        if let key { c = SecretMask.mask(c, secret: key.secret, with: key.masked) }
         return c.count <= 160 ? c : String(c.prefix(159)) + "…"
     }
 
-    /// Replaces every occurrence of `secret` (a server might echo the key back) with its mask.
+    /// Replaces every copy of the key (a server might echo it back), whole, cut or split by
+    /// invisible characters, with its mask (`SecretMask`).
     public func redacting(_ key: APIKey) -> APIError {
-        func r(_ s: String) -> String { s.replacingOccurrences(of: key.secret, with: key.masked) }
+        func r(_ s: String) -> String { SecretMask.mask(s, secret: key.secret, with: key.masked) }
         switch self {
         case .http(let status, let message): return .http(status: status, message: r(message))
         case .throttled(let status, let after, let message):

@@ -6,16 +6,19 @@ public struct HTTPConfiguration: Sendable, Equatable {
     public var totalTimeout: Duration
     /// Largest response body accepted (after decompression); more is `APIError.responseTooLarge`.
     public var maxResponseBytes: Int
+    /// The proxy variables (the environment's by default); see `ConnectionRoute`.
+    public var proxies: ProxySettings
 
     public static let defaultMaxResponseBytes = 16 * 1024 * 1024
 
     public init(
         connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
-        maxResponseBytes: Int = HTTPConfiguration.defaultMaxResponseBytes
+        maxResponseBytes: Int = HTTPConfiguration.defaultMaxResponseBytes, proxies: ProxySettings = .fromProcess()
     ) {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.maxResponseBytes = maxResponseBytes
+        self.proxies = proxies
     }
 
     var connectTimeoutMilliseconds: Int { Self.milliseconds(connectTimeout) }

@@ -6,8 +6,10 @@ import Foundation
 /// the UI thread.
 ///
 /// Fixed policy: TLS peer and host verification always on; redirects never followed (a custom
-/// header such as the API key would follow them to another host); only http and https; no
-/// proxy for loopback hosts; `Accept: application/json`; User-Agent `makima-tui/<version>`.
+/// header such as the API key would follow them to another host; a 3xx is an error); only
+/// http and https; proxies and loopback names as `ConnectionRoute` decides (shared with the
+/// WebSocket); `Accept: application/json`; User-Agent `makima-tui/<version>`. Every transfer
+/// is registered with `NetworkShutdown`, which can cancel it and waits for it at exit.
 public struct HTTPTransport: Sendable {
     public var configuration: HTTPConfiguration
     public var userAgent: String
@@ -31,11 +33,19 @@ public struct HTTPTransport: Sendable {
         guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw .invalidRequest("the URL holds spaces or control characters")
         }
+        let route: ConnectionRoute
+        do { route = try ConnectionRoute.plan(for: request.url, proxies: configuration.proxies) } catch {
+            throw .invalidRequest(error.description)
+        }
+        let flag = cancellation ?? CancellationFlag()
+        guard let ticket = TransferRegistry.shared.enter(flag) else { throw .transport("cancelled: shutting down") }
+        defer { TransferRegistry.shared.leave(ticket) }
+        if flag.isCancelled { throw .transport("cancelled") }
         Curl.initializeOnce()
         guard let handle = curl_easy_init() else { throw .transport("could not create a curl handle") }
         defer { curl_easy_cleanup(handle) }
 
-        let transfer = Transfer(limit: configuration.maxResponseBytes, cancellation: cancellation)
+        let transfer = Transfer(limit: configuration.maxResponseBytes, cancellation: flag)
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
@@ -61,6 +71,7 @@ public struct HTTPTransport: Sendable {
             mk_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
             mk_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             mk_curl_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
+            mk_curl_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             mk_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeoutMilliseconds),
             mk_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, configuration.totalTimeoutMilliseconds),
             mk_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, configuration.maxResponseBytes),
@@ -70,10 +81,15 @@ public struct HTTPTransport: Sendable {
             mk_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
             mk_curl_setopt_write(handle, Transfer.onBody, context),
             mk_curl_setopt_header(handle, Transfer.onHeader, context),
+            // Called while connecting too (body callbacks are not): a cancel stops a handshake.
+            mk_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
+            mk_curl_setopt_ptr(
+                handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Transfer.onProgress, to: UnsafeMutableRawPointer.self)),
+            mk_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context),
         ]
-        if ServerURL.isLoopback(host: request.url.host ?? "") {
-            setup.append(mk_curl_setopt_str(handle, CURLOPT_NOPROXY, "*"))
-        }
+        let (routed, resolveList) = route.apply(to: handle)
+        defer { curl_slist_free_all(resolveList) }
+        setup.append(routed)
         switch request.method {
         case .get:
             setup.append(mk_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
@@ -119,9 +135,9 @@ private final class Transfer {
     var tooLarge = false
     var cancelled = false
     let limit: Int
-    let cancellation: CancellationFlag?
+    let cancellation: CancellationFlag
 
-    init(limit: Int, cancellation: CancellationFlag?) {
+    init(limit: Int, cancellation: CancellationFlag) {
         self.limit = limit
         self.cancellation = cancellation
     }
@@ -130,7 +146,7 @@ private final class Transfer {
     static let onBody: mk_curl_data_cb = { ptr, size, count, context in
         let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if t.cancellation?.isCancelled == true {
+        if t.cancellation.isCancelled {
             t.cancelled = true
             return 0
         }
@@ -142,10 +158,20 @@ private final class Transfer {
         return n
     }
 
+    /// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK).
+    static let onProgress:
+        @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
+            context, _, _, _, _ in
+            let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            guard t.cancellation.isCancelled else { return 0 }
+            t.cancelled = true
+            return 1
+        }
+
     static let onHeader: mk_curl_data_cb = { ptr, size, count, context in
         let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if t.cancellation?.isCancelled == true {
+        if t.cancellation.isCancelled {
             t.cancelled = true
             return 0
         }

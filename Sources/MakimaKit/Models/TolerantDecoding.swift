@@ -12,7 +12,9 @@ public enum MakimaJSON {
             let s = try c.decode(String.self)
             guard let date = RFC3339.parse(s) else {
                 throw DecodingError.dataCorruptedError(
-                    in: c, debugDescription: "not an RFC 3339 timestamp: \(UntrustedText.clean(s).prefix(40))")
+                    // The value is not echoed: a cut copy of it could be a piece of the key
+                    // the server echoed, too short for the mask to recognise.
+                    in: c, debugDescription: "not an RFC 3339 timestamp (\(s.count) characters)")
             }
             return date
         }
@@ -85,25 +87,41 @@ public enum RFC3339 {
         }
         guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        // Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil),
-        // by hand: a Calendar per call cost more than the rest of decoding an event. Days past
-        // the month's end roll over into the next month, as Calendar.date(from:) does.
+        // Proleptic Gregorian, as RFC 3339 and `format` (gmtime) count, by hand: Foundation's
+        // Gregorian calendar switches to Julian dates before 1582, and a Calendar per call cost
+        // more than the rest of decoding an event.
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        let date = Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offset))
+        // Only years 0001-9999 can be written back (`format`, the cache): year 0000, or a
+        // leap second or offset that carries 9999-12-31 into year 10000, is no timestamp.
+        guard writableMillis(date) != nil else { return nil }
+        return date
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
+    /// `days_from_civil`); a day past the month's end counts on into the next month.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
-        return Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offset))
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Milliseconds since 1970, rounded as `format` writes them, when that falls in years
+    /// 0001-9999 (what `format` writes and `parse` reads); nil outside.
+    static func writableMillis(_ date: Date) -> Double? {
+        let millis = (date.timeIntervalSince1970 * 1_000).rounded()
+        return millis.isFinite && millis >= -62_135_596_800_000 && millis < 253_402_300_800_000 ? millis : nil
     }
 
     /// `2026-11-29T08:08:24.123Z`: UTC, milliseconds rounded to nearest. Written by hand: an
     /// ISO8601DateFormatter per call cost ~80 µs, which dominated caching a burst of events.
     public static func format(_ date: Date) -> String {
-        let totalMillis = (date.timeIntervalSince1970 * 1_000).rounded()
         // Years 0001...9999 only; anything else goes through Foundation.
-        guard totalMillis.isFinite, totalMillis > -62_135_596_800_000, totalMillis < 253_402_300_800_000 else {
+        guard let totalMillis = writableMillis(date) else {
             let f = ISO8601DateFormatter()
             f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return f.string(from: date)
@@ -164,10 +182,19 @@ public struct AnyKey: CodingKey, Sendable {
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {
-    /// A required identifier: a JSON string or integer, cleaned.
+    /// A required identifier: a JSON string or integer, and a token (`ResourceID`): an id with
+    /// any other character is refused here, where it arrives.
     public func id(_ key: String) throws -> String {
         let k = AnyKey(key)
-        if let s = try? decode(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decode(String.self, forKey: k) {
+            guard ResourceID.isValid(s) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath + [k],
+                        debugDescription: "field '\(key)' is not an id (letters, digits, - _ . : only)"))
+            }
+            return s
+        }
         if let n = try? decode(Int64.self, forKey: k) { return String(n) }
         if contains(k), (try? decodeNil(forKey: k)) != true {
             throw DecodingError.typeMismatch(
@@ -177,9 +204,10 @@ extension KeyedDecodingContainer where Key == AnyKey {
         throw DecodingError.keyNotFound(k, .init(codingPath: codingPath, debugDescription: "missing field '\(key)'"))
     }
 
+    /// An optional identifier; one that is not a token (`ResourceID`) counts as missing.
     public func idIfPresent(_ key: String) -> String? {
         let k = AnyKey(key)
-        if let s = try? decodeIfPresent(String.self, forKey: k) { return UntrustedText.clean(s) }
+        if let s = try? decodeIfPresent(String.self, forKey: k) { return ResourceID.isValid(s) ? s : nil }
         if let n = try? decodeIfPresent(Int64.self, forKey: k) { return String(n) }
         return nil
     }

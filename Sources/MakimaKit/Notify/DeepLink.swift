@@ -16,9 +16,7 @@ public enum DeepLink: Sendable, Hashable, CustomStringConvertible {
         let parts = s.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 2 else { return nil }
         let id = String(parts[1])
-        guard !id.isEmpty, id.count <= 200, id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            return nil
-        }
+        guard ResourceID.isValid(id) else { return nil }
         switch parts[0].lowercased() {
         case "task": self = .task(id)
         case "directive": self = .directive(id)

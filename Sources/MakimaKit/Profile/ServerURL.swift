@@ -61,11 +61,14 @@ public enum ServerURL {
         return url
     }
 
-    /// 127.0.0.0/8, ::1 and localhost (with or without the trailing dot) are loopback.
+    /// 127.0.0.0/8, ::1, localhost and names under it (with or without the trailing dot) are
+    /// loopback. The transports resolve these names themselves, never through DNS
+    /// (`ConnectionRoute`), so a resolver cannot send "loopback" traffic elsewhere.
     public static func isLoopback(host raw: String) -> Bool {
         var host = raw.lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "localhost." || host.hasSuffix(".localhost") { return true }
+        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+        if name == "localhost" || (name.hasSuffix(".localhost") && !name.hasPrefix(".")) { return true }
         if host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }

@@ -102,7 +102,7 @@ public struct TaskEventSequencer: Sendable {
         if after >= 0, (lastApplied[task] ?? 0) == after, first.seq > after + 1 {
             lost = first.seq - after - 1
             declaredLost += lost
-            dropHeld(task, counted: false) { $0 < first.seq }
+            dropHeld(task, counted: false) { $0 <= first.seq }
             lastApplied[task] = first.seq - 1
         }
         var applied: [TaskEvent] = []

@@ -40,6 +40,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
     }
 
     public let url: URL
+    private let apiKey: APIKey
     private let headers: [String: String]
     private let options: WebSocketOptions
     private let policy: BackoffPolicy
@@ -74,6 +75,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         try WebSocketHandshake.validate(headers: headers)
         _ = try WebSocketTarget(url)
         self.url = url
+        self.apiKey = apiKey
         self.headers = headers
         self.options = options
         self.policy = policy
@@ -246,7 +248,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
             },
             onTexts: onTexts,
             onBinary: { _ in binaries += 1 }
-        )
+        ).redacting(apiKey)
         backoff.connectionClosed(at: clock())
         let seen = connection.stats
         state.withLock { s in

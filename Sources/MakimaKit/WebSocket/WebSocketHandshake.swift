@@ -36,10 +36,11 @@ struct WebSocketTarget: Equatable {
 }
 
 /// The HTTP/1.1 Upgrade exchange of RFC 6455 section 4, free of I/O so it can be tested alone.
-enum WebSocketHandshake {
+/// The answer-reading part is SPI for the fuzz target (Tests/Fuzz), not public API.
+@_spi(Fuzzing) public enum WebSocketHandshake {
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
     /// An answer head longer than this is not a WebSocket server talking.
-    static let maxResponseHeadBytes = 16 * 1024
+    @_spi(Fuzzing) public static let maxResponseHeadBytes = 16 * 1024
     /// Headers the connection writes itself; a caller may not override them.
     static let reservedHeaders: Set<String> = [
         "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version",
@@ -53,7 +54,7 @@ enum WebSocketHandshake {
         return Data(bytes).base64EncodedString()
     }
 
-    static func acceptValue(forKey key: String) -> String {
+    @_spi(Fuzzing) public static func acceptValue(forKey key: String) -> String {
         let input = Array((key + acceptGUID).utf8)
         var digest = [UInt8](repeating: 0, count: 20)
         mk_sha1(input, input.count, &digest)
@@ -98,7 +99,7 @@ enum WebSocketHandshake {
     }
 
     /// Index just past the `\r\n\r\n` that ends the head, if the buffer holds it.
-    static func endOfHead(in buffer: [UInt8]) -> Int? {
+    @_spi(Fuzzing) public static func endOfHead(in buffer: [UInt8]) -> Int? {
         guard buffer.count >= 4 else { return nil }
         for i in 3..<buffer.count
         where buffer[i] == 0x0A && buffer[i - 1] == 0x0D && buffer[i - 2] == 0x0A && buffer[i - 3] == 0x0D {
@@ -107,13 +108,13 @@ enum WebSocketHandshake {
         return nil
     }
 
-    struct Response: Equatable {
-        var status: Int
+    @_spi(Fuzzing) public struct Response: Equatable {
+        public var status: Int
         /// Lower-cased names; repeated headers joined with ", ".
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
-    static func parse(head: ArraySlice<UInt8>) -> Response? {
+    @_spi(Fuzzing) public static func parse(head: ArraySlice<UInt8>) -> Response? {
         let text = String(decoding: head, as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n")
         guard !lines.isEmpty else { return nil }
@@ -132,7 +133,7 @@ enum WebSocketHandshake {
     }
 
     /// Why the answer does not open a WebSocket, as a close reason; nil when it does.
-    static func check(_ response: Response, key: String) -> WebSocketCloseReason? {
+    @_spi(Fuzzing) public static func check(_ response: Response, key: String) -> WebSocketCloseReason? {
         switch response.status {
         case 101: break
         case 401, 403: return .unauthorized(status: response.status)

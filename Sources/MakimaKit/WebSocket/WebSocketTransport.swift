@@ -21,11 +21,18 @@ final class WebSocketTransport {
     private let curl: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var socket: curl_socket_t = -1
-
-    private static let globalInit: CURLcode = mk_curl_global_init()
+    /// Registered with `NetworkShutdown` for the handle's life: at exit the process waits for
+    /// it (a cancel aborts a connect in progress).
+    private let shutdownFlag = CancellationFlag()
+    private let ticket: UInt64
 
     init?() {
-        guard WebSocketTransport.globalInit == CURLE_OK, let handle = curl_easy_init() else { return nil }
+        guard Curl.initializeOnce(), let ticket = TransferRegistry.shared.enter(shutdownFlag) else { return nil }
+        guard let handle = curl_easy_init() else {
+            TransferRegistry.shared.leave(ticket)
+            return nil
+        }
+        self.ticket = ticket
         curl = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -34,6 +41,18 @@ final class WebSocketTransport {
     deinit {
         curl_easy_cleanup(curl)  // also closes the socket
         errorBuffer.deallocate()
+        TransferRegistry.shared.leave(ticket)
+    }
+
+    /// What the progress callback looks at during the connect.
+    private final class ConnectWatch {
+        let outbox: WebSocketOutbox
+        let shutdown: CancellationFlag
+        init(outbox: WebSocketOutbox, shutdown: CancellationFlag) {
+            self.outbox = outbox
+            self.shutdown = shutdown
+        }
+        var shouldStop: Bool { outbox.isClosing || shutdown.isCancelled }
     }
 
     enum ConnectResult: Equatable {
@@ -44,6 +63,13 @@ final class WebSocketTransport {
     }
 
     func connect(to target: WebSocketTarget, options: WebSocketOptions, outbox: WebSocketOutbox) -> ConnectResult {
+        // The same proxy and loopback policy as REST (ConnectionRoute): loopback never goes
+        // through a proxy, and a plaintext upgrade (it carries the key) never goes through one.
+        let route: ConnectionRoute
+        guard let url = URL(string: target.curlURL) else { return .failed("not a URL: \(target.curlURL)") }
+        do { route = try ConnectionRoute.plan(for: url, proxies: options.proxies) } catch {
+            return .failed(error.description)
+        }
         let ms = Int(max(options.connectTimeout, 0.001) * 1000)
         var rc = mk_curl_setopt_str(curl, CURLOPT_URL, target.curlURL)
         for (option, value) in [
@@ -55,25 +81,30 @@ final class WebSocketTransport {
         }
         if rc == CURLE_OK { rc = mk_curl_setopt_ptr(curl, CURLOPT_ERRORBUFFER, errorBuffer) }
         if rc == CURLE_OK, let ca = options.caBundlePath { rc = mk_curl_setopt_str(curl, CURLOPT_CAINFO, ca) }
+        let (routed, resolveList) = route.apply(to: curl)
+        defer { curl_slist_free_all(resolveList) }
+        if rc == CURLE_OK { rc = routed }
         // The progress callback runs during the connect: returning non-zero aborts it, so a
-        // close() from another thread does not wait out the connect timeout.
+        // close() from another thread (or the process shutting down) does not wait out the
+        // connect timeout.
         let progress:
             @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
                 data, _, _, _, _ in
                 guard let data else { return 0 }
-                return Unmanaged<WebSocketOutbox>.fromOpaque(data).takeUnretainedValue().isClosing ? 1 : 0
+                return Unmanaged<ConnectWatch>.fromOpaque(data).takeUnretainedValue().shouldStop ? 1 : 0
             }
+        let watch = ConnectWatch(outbox: outbox, shutdown: shutdownFlag)
         if rc == CURLE_OK {
             rc = mk_curl_setopt_ptr(
                 curl, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(progress, to: UnsafeMutableRawPointer.self))
         }
         if rc == CURLE_OK {
-            rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(outbox).toOpaque())
+            rc = mk_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(watch).toOpaque())
         }
         guard rc == CURLE_OK else { return .failed("curl setup failed: \(describe(rc))") }
 
-        rc = curl_easy_perform(curl)
-        if rc == CURLE_ABORTED_BY_CALLBACK { return .aborted }
+        rc = withExtendedLifetime(watch) { curl_easy_perform(curl) }
+        if rc == CURLE_ABORTED_BY_CALLBACK { return shutdownFlag.isCancelled ? .failed("shutting down") : .aborted }
         guard rc == CURLE_OK else { return .failed("connect failed: \(describe(rc))") }
         var fd: curl_socket_t = -1
         guard mk_curl_getinfo_socket(curl, &fd) == CURLE_OK, fd >= 0 else {

@@ -45,6 +45,19 @@ public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension WebSocketCloseReason {
+    /// The key masked wherever the server's words appear (a close reason can echo it).
+    public func redacting(_ key: APIKey) -> WebSocketCloseReason {
+        func r(_ s: String) -> String { SecretMask.mask(s, secret: key.secret, with: key.masked) }
+        switch self {
+        case .normal(let code, let reason): return .normal(code: code, reason: r(reason))
+        case .transport(let why): return .transport(r(why))
+        case .protocolError(let why): return .protocolError(r(why))
+        default: return self
+        }
+    }
+}
+
 public struct WebSocketOptions: Sendable, Equatable {
     /// Messages longer than this close the connection with 1009 (`messageTooBig`).
     public var maxMessageBytes: Int
@@ -60,6 +73,8 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var closeTimeout: TimeInterval
     /// An extra CA bundle (PEM) to trust, e.g. a private CA; verification is never turned off.
     public var caBundlePath: String?
+    /// The proxy variables (the environment's by default); the policy is REST's (`ConnectionRoute`).
+    public var proxies: ProxySettings
     /// How long the send queue may stay over its bound (reading paused, the peer not reading
     /// our pongs) before the connection is closed as abusive.
     public var sendQueueStallLimit: TimeInterval = 10
@@ -67,8 +82,9 @@ public struct WebSocketOptions: Sendable, Equatable {
     public init(
         maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
         connectTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10, closeTimeout: TimeInterval = 3,
-        caBundlePath: String? = nil
+        caBundlePath: String? = nil, proxies: ProxySettings = .fromProcess()
     ) {
+        self.proxies = proxies
         self.maxMessageBytes = maxMessageBytes
         self.pingAfterSilence = pingAfterSilence
         self.deadAfterSilence = deadAfterSilence

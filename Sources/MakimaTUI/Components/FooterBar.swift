@@ -3,10 +3,21 @@
 public enum FooterBar {
     public static let background: ColorRole = .panel
 
-    public static func render(hints: [KeyBinding], into buffer: inout CellBuffer, row: Rect, context: RenderContext) {
+    /// Hints from the left; `status` (a pane's state, such as FOLLOWING) flush right, taking
+    /// room from the hints first.
+    public static func render(
+        hints: [KeyBinding], status: String? = nil, into buffer: inout CellBuffer, row: Rect, context: RenderContext
+    ) {
         guard !row.isEmpty else { return }
         buffer.fill(row.row(0), style: CellStyle(fg: .body, bg: background))
-        let line = hintLine(hints, width: row.width - 2)
+        var room = row.width - 2
+        if let status, !status.isEmpty {
+            let s = StyledLine(status, CellStyle(fg: .foreground, attributes: .bold)).truncated(
+                to: max(0, row.width / 2), ellipsis: context.glyphs.ellipsis)
+            buffer.write(s, x: row.maxX - 1 - s.width, y: row.y, maxX: row.maxX - 1)
+            room -= s.width + 2
+        }
+        let line = hintLine(hints, width: max(0, room))
         buffer.write(line, x: row.x + 1, y: row.y, maxX: row.maxX - 1)
     }
 

@@ -19,6 +19,8 @@ public struct AppState {
     public var fullRedrawRequested = false
     /// What the user asked of the data layer since the event loop last took them.
     public private(set) var requests: [DashboardRequest] = []
+    /// Escape sequences for the terminal itself (OSC 52 copies), sent between frames.
+    public private(set) var terminalWrites: [String] = []
     /// A line under the NAV// strip on every pane (e.g. the server refused the key).
     public var banner: NoticeLine?
     /// A short-lived line above the footer (a task failed, a question arrived).
@@ -82,6 +84,12 @@ public struct AppState {
         return requests
     }
 
+    /// Hands over the queued escape sequences (the event loop writes them through the backend).
+    public mutating func takeTerminalWrites() -> [String] {
+        defer { terminalWrites.removeAll() }
+        return terminalWrites
+    }
+
     /// The next moment `tick` has something to do, if any.
     public var nextDeadline: Double? { gloss.nextDeadline }
 
@@ -140,6 +148,10 @@ public struct AppState {
         case .request(let r):
             requests.append(r)
             return false
+        case .copy(let text, let what):
+            terminalWrites.append(Clipboard.osc52(text))
+            requests.append(.toast("copied " + what))
+            return true
         }
     }
 
@@ -165,6 +177,9 @@ public struct AppState {
         case .jump(let pane):
             commandLine = nil
             stack.jump(to: pane)
+        case .openLink(let number):
+            commandLine = nil
+            _ = respond(stack.withTop { $0.handle(.openLink(number)) })
         case .quit:
             commandLine = nil
             quitRequested = true
@@ -233,7 +248,8 @@ public struct AppState {
         } else if let line = commandLine {
             FooterBar.renderCommandLine(line, into: &buffer, row: footer, context: ctx)
         } else {
-            FooterBar.render(hints: footerHints, into: &buffer, row: footer, context: ctx)
+            FooterBar.render(
+                hints: footerHints, status: stack.top.footerStatus, into: &buffer, row: footer, context: ctx)
         }
         return buffer
     }

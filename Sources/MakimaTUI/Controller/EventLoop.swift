@@ -141,6 +141,7 @@ final class EventLoop {
     }
 
     private func deliverRequests() {
+        for sequence in app.takeTerminalWrites() { terminal.writeControl(Array(sequence.utf8)) }
         let requests = app.takeRequests()
         guard let handler = requestHandler else { return }
         for r in requests { handler(r) }

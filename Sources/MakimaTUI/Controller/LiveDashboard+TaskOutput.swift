@@ -6,6 +6,8 @@ struct OutputView {
     let taskID: String
     var lines: TaskOutputLines
     var historyLoading = false
+    /// The plan rendered for the header section, kept until the plan text changes.
+    var plan: (source: String, lines: [RenderedLine]) = ("", [])
 }
 
 extension LiveDashboard {
@@ -45,9 +47,30 @@ extension LiveDashboard {
         let lines = output?.lines.lines(of: buffer) ?? []
         let note =
             output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
-        return TaskOutputViewModel(
+        var model = TaskOutputViewModel(
             taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: output?.lines.firstLineNumber ?? 0, note: note)
+        model.links = output?.lines.links.map(\.url) ?? []
+        if let task {
+            model.facts = facts(of: task)
+            if output?.plan.source != task.plan {
+                output?.plan = (task.plan, TaskPlan.render(task.plan, glyphs: session.glyphs))
+            }
+            model.plan = output?.plan.lines ?? []
+        }
+        return model
+    }
+
+    /// The header's facts, with names from the stores where they are known.
+    private func facts(of task: MeshTask) -> TaskFacts {
+        let daemon = task.daemonID.map { id in hub.daemons.list.items.first { $0.id == id }?.hostname ?? id }
+        let contract = task.contractID.map { id in
+            hub.contracts.details[id]?.name
+                ?? hub.contracts.lists.values.lazy.compactMap { $0.items.first { $0.id == id }?.name }.first ?? id
+        }
+        return TaskFacts(
+            daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
+            completed: task.completedAt, parent: task.parentID.map { taskTitle($0) ?? $0 })
     }
 
 }

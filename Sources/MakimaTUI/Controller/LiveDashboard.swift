@@ -163,6 +163,8 @@ public final class LiveDashboard {
         case .loadOlderOutput(let id):
             guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
             engine?.loadOlderOutput(taskID: id, beforeSeq: first)
+        case .toast(let text): toast(NoticeLine(text, level: .ok))
+        case .openURL(let url): openLink(url)
         case .signIn(let request): handleSignIn(request)
         }
     }

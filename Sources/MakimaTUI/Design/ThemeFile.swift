@@ -163,12 +163,30 @@ public enum ThemeFile {
 
     private static func formatAlpha(_ alpha: Double) -> String {
         let hundredths = (alpha * 100).rounded()
-        if abs(hundredths - alpha * 100) < 1e-9 {
+        // Exactly a number of hundredths (as `0.65` reads back), else every digit is needed.
+        if hundredths / 100 == alpha {
             let whole = Int(hundredths)
             let fraction = whole % 100
             return "\(whole / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
         }
-        return "\(alpha)"
+        return plainDecimal(alpha)
+    }
+
+    /// The shortest digits that read back as `value` (0...1), never in exponent form: Swift
+    /// writes 0.00001 as `1e-05`, which `parseAlpha` (digits and a point only) refuses.
+    private static func plainDecimal(_ value: Double) -> String {
+        let text = "\(value)"
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: e)...])
+        else { return text }
+        let mantissa = text[..<e]
+        let digits = mantissa.filter { $0 != "." }
+        let point =
+            (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count)
+            + exponent
+        // Alpha lies in 0...1, so only small values take the exponent form (point <= 0).
+        guard point <= 0 else { return text }
+        return "0." + String(repeating: "0", count: -point) + digits
     }
 
     // MARK: - Keys

@@ -8,6 +8,8 @@ public struct CommandLineState: Equatable, Sendable {
         case cancelled
         case jump(PaneID)
         case quit
+        /// `open N`: open link N of the task output.
+        case openLink(Int)
         /// `:notifications`.
         case notifications
         /// Enter on something that is not a command: the line stays open with a message.
@@ -67,6 +69,9 @@ public struct CommandLineState: Equatable, Sendable {
     mutating func run() -> Outcome {
         let word = text.lowercased().trimmingCharacters(in: .whitespaces)
         if word == "q" || word == "quit" { return .quit }
+        if word.hasPrefix("open "), let n = Int(word.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
+            return .openLink(n)
+        }
         if let n = Int(word), let pane = PaneID.numbered(n) { return .jump(pane) }
         let found = Self.candidates(for: word)
         if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }

@@ -21,6 +21,10 @@ public enum KeyAction: Hashable, Sendable {
     case open
     /// The next status filter of a list (contracts: active, completed, archived, all).
     case nextFilter
+    // The task output view.
+    case toggleWrap, togglePlan, scrollLeft, scrollRight, copyVisible, copyBlock
+    /// `:open N` on the command line: link N of the output.
+    case openLink(Int)
     /// The next sort order of a list (daemons).
     case nextSort
     /// Open what the newest notification is about.
@@ -169,6 +173,7 @@ public struct KeyMap: Sendable {
             "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter;\n"
         s += "`:notifications` lists the recent notifications (Enter opens one), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
+        s += "\nIn the task output, `:open N` shows link N's URL and opens it with `xdg-open` when installed.\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
         return s
     }
@@ -218,9 +223,23 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
         KeyBinding([.char("g"), .home], .top, "first line held", context: .output),
         KeyBinding(
-            [.char("G"), .end], .bottom, "last line, and follow new output", context: .output, footer: "follow"),
+            [.char("G"), .char("F"), .end], .bottom, "last line, and follow new output", context: .output,
+            footer: "follow"),
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
+        KeyBinding(
+            [.char("/")], .filter, "search the output (Enter keeps the matches, Esc clears them)", context: .output,
+            footer: "search"),
+        KeyBinding([.char("n")], .searchNext, "next match", context: .output),
+        KeyBinding([.char("N")], .searchPrevious, "previous match", context: .output),
+        KeyBinding([.left], .scrollLeft, "scroll code and tables left", context: .output),
+        KeyBinding([.right], .scrollRight, "scroll code and tables right", context: .output),
+        KeyBinding([.char("w")], .toggleWrap, "wrap prose on/off (off: prose scrolls sideways too)", context: .output),
+        KeyBinding([.char("p")], .togglePlan, "show/hide the task's plan", context: .output, footer: "plan"),
+        KeyBinding([.char("y")], .copyVisible, "copy the output in view (OSC 52)", context: .output, footer: "copy"),
+        KeyBinding([.char("Y")], .copyBlock, "copy the code block in view (OSC 52)", context: .output),
+        KeyBinding(
+            [.escape], .dismiss, "clear the search; else back", context: .output),
 
         KeyBinding(
             [.char("c")], .pickScope, "show one contract's tasks (pick from a list; “all” clears)", context: .taskList,

@@ -147,7 +147,9 @@ struct MarkdownRenderer: Sendable {
             case .softBreak, .lineBreak: lines.append(StyledLine())
             case .code(let c):
                 lines[lines.count - 1].append(" " + c + " ", style.layered(MarkdownStyle.inlineCode))
-            case .htmlInline(let h): lines[lines.count - 1].append(h, MarkdownStyle.muted)
+            case .htmlInline(let h):
+                // A tag may span lines (`<a\nhref=…>`); a row never holds a newline.
+                lines[lines.count - 1].append(h.replacingOccurrences(of: "\n", with: " "), MarkdownStyle.muted)
             case .emphasis:
                 var s = style
                 s.attributes.insert(.italic)

@@ -12,6 +12,8 @@ public enum PaneResponse {
     case push(any Pane)
     /// Something only the data layer can do (open a row, change a filter).
     case request(DashboardRequest)
+    /// Put `text` on the clipboard (OSC 52 through the terminal); `what` names it in a toast.
+    case copy(text: String, what: String)
 }
 
 /// What the user asked for that only the data layer can do. The app queues these; the event
@@ -29,6 +31,10 @@ public enum DashboardRequest: Equatable, Sendable {
     case nextFilter(PaneID)
     /// Scrolled to the top of a task's output while older lines exist on the server.
     case loadOlderOutput(taskID: String)
+    /// A short message for the operator (what was copied, a link that does not exist).
+    case toast(String)
+    /// `:open N` on a link of the output: show the URL and hand it to `xdg-open` when present.
+    case openURL(String)
     /// Enter on something a detail pane names (a contract's task, the task that asked).
     case open(DeepLink)
     /// `c` on Tasks: pick the contract the list is narrowed to.
@@ -73,6 +79,8 @@ public protocol Pane {
     /// False for drill-down panes (pushed on top of a top-level pane), which are not kept
     /// once popped.
     var isTopLevel: Bool { get }
+    /// Shown at the right of the footer (the output view's follow mode and search count).
+    var footerStatus: String? { get }
     /// This pane's step in the NAV// breadcrumbs (`CONTRACT Mesh scheduler`).
     var crumb: Crumb { get }
 
@@ -89,6 +97,7 @@ extension Pane {
     public var isEditingText: Bool { false }
     public var typingContexts: [KeyContext] { [] }
     public var isTopLevel: Bool { true }
+    public var footerStatus: String? { nil }
     public var crumb: Crumb { Crumb(title) }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Runs the built `makima-tui` binary as a child process, the way a user or script would.
 enum CLIRunner {
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String

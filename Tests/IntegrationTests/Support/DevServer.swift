@@ -47,6 +47,12 @@ final class DevServer {
 
     deinit {
         stop()
+        // `make test` keeps the logs for its check that no API key was ever written anywhere.
+        if let keep = ProcessInfo.processInfo.environment["MAKIMA_TEST_LOG_DIR"], !keep.isEmpty {
+            try? FileManager.default.copyItem(
+                atPath: logPath, toPath: keep + "/devserver-" + URL(fileURLWithPath: workDir).lastPathComponent + ".log"
+            )
+        }
         try? FileManager.default.removeItem(atPath: workDir)
     }
 

@@ -4,7 +4,8 @@ import MakimaKit
 /// `OutputDocument`: markdown, logs, cards), converting only what changed since the last
 /// call: new lines at the end, lines dropped off the front, and the open (unfinished) line.
 /// Older output put in front renders it all again, keeping the view on the line it was on.
-struct TaskOutputLines {
+/// SPI for the markdown fuzz target (Tests/Fuzz), not public API.
+@_spi(Fuzzing) public struct TaskOutputLines {
     private var document: OutputDocument
     /// How many of `buffer.lines` the document holds.
     private var consumed = 0
@@ -13,7 +14,7 @@ struct TaskOutputLines {
     private var first: TaskOutputBuffer.Line?
     private let glyphs: Glyphs
 
-    init(glyphs: Glyphs = .unicode) {
+    @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs
         document = OutputDocument(glyphs: glyphs)
     }
@@ -25,7 +26,7 @@ struct TaskOutputLines {
     var links: [MarkdownRenderer.Link] { document.links }
 
     /// The lines of `buffer`, the open line's last.
-    mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
+    @_spi(Fuzzing) public mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
         let newlyDropped = buffer.droppedLines - dropped
         let prepended = newlyDropped == 0 && consumed > 0 && buffer.lines.first != first
         if newlyDropped < 0 || prepended || consumed - newlyDropped > buffer.lines.count {

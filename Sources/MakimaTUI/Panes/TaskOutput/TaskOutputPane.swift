@@ -1,60 +1,49 @@
+import Foundation
 import MakimaKit
 
-/// What the task output view shows: the task's header and its output as rendered lines
-/// (markdown, logs and cards, see `OutputDocument`).
-public struct TaskOutputViewModel: Equatable, Sendable {
-    public var taskID: String
-    public var title: String
-    public var status: TaskStatus?
-    public var lines: [RenderedLine]
-    /// Lines dropped off the front before `lines[0]` (the scroll position stays on its line).
-    public var firstLineNumber: Int
-    /// Said when there is no output (loading, or why it could not be loaded).
-    public var note: String?
-
-    public init(
-        taskID: String, title: String, status: TaskStatus? = nil, lines: [RenderedLine] = [],
-        firstLineNumber: Int = 0, note: String? = nil
-    ) {
-        self.taskID = taskID
-        self.title = title
-        self.status = status
-        self.lines = lines
-        self.firstLineNumber = firstLineNumber
-        self.note = note
-    }
-}
-
-/// A task's output, following the newest line until the operator scrolls up (G follows
-/// again). Prose wraps at words, code and tables scroll sideways; only the lines in view are
-/// laid out each frame.
+/// A task's output, following the newest line until the operator scrolls up (`F`, `G` or End
+/// follow again). Prose wraps at words (`w` turns that off), code and tables scroll sideways;
+/// only the lines in view are laid out each frame. `/` searches, `y`/`Y` copy, `p` shows the
+/// plan (see `TaskOutputPane+Reading.swift`).
 public struct TaskOutputPane: Pane {
     public let id = PaneID.tasks
-    public private(set) var model: TaskOutputViewModel
-    public private(set) var following = true
+    public internal(set) var model: TaskOutputViewModel
+    public internal(set) var following = true
     /// The first line in view while not following (an index into `model.lines`).
-    public private(set) var top = 0
-    private var shownTop = 0
-    private var shownLines = 1
-    private var endInView = true
-    /// Cells code and tables are scrolled left by.
-    public private(set) var scrollX = 0
+    public internal(set) var top = 0
+    /// The lines on screen at the last frame (`y` copies them).
+    var shownTop = 0
+    var shownLines = 1
+    var endInView = true
+    /// Cells code and tables (and prose, with wrap off) are scrolled left by.
+    public internal(set) var scrollX = 0
+    /// Prose wraps at words; off, it is cut at the edge and scrolls sideways like code.
+    public internal(set) var wrapProse = true
+    public internal(set) var planOpen = false
+    /// The search over the output; `searching` while its query is being typed.
+    public internal(set) var search = OutputSearch()
+    public internal(set) var searching = false
 
     public init(model: TaskOutputViewModel) { self.model = model }
 
     public var title: String { "TASK" }
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
+    public var isEditingText: Bool { searching }
 
     /// Scrolls code and tables sideways (prose keeps wrapping); never left of the first column.
     public mutating func scrollSideways(by cells: Int) { scrollX = max(0, scrollX + cells) }
 
     public mutating func update(_ new: TaskOutputViewModel) {
-        top = max(0, top - (new.firstLineNumber - model.firstLineNumber))
+        let shift = new.firstLineNumber - model.firstLineNumber
+        top = max(0, top - shift)
+        let changed = new.lines != model.lines
         model = new
+        if changed && !search.query.isEmpty { refreshSearch(shift: shift) }
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
+        if let response = handleReading(action) { return response }
         let page = max(1, shownLines - 1)
         switch action {
         case .moveUp:
@@ -83,7 +72,7 @@ public struct TaskOutputPane: Pane {
         return .handled
     }
 
-    private mutating func pause() {
+    mutating func pause() {
         if following {
             following = false
             top = shownTop
@@ -93,22 +82,20 @@ public struct TaskOutputPane: Pane {
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         let area = region.inset(left: 1, right: 1)
         buffer.fill(region, style: .plain)
-        let mode = following ? "FOLLOWING" : "PAUSED · G follows"
-        let detail = "\(model.firstLineNumber + model.lines.count) lines · \(mode)"
+        let detail = "\(model.firstLineNumber + model.lines.count) lines"
         PaneHeader.render(title: title, term: nil, detail: detail, into: &buffer, row: area.row(0), context: context)
-        var heading = StyledLine(oneLineTitle, CellStyle(fg: .foreground, attributes: .bold))
-        if let s = model.status {
-            heading =
-                StyledLine(s.rawValue.uppercased() + "  ", CellStyle(fg: StatusStyle.task(s), attributes: .bold))
-                + heading
+        var y = area.y + 1
+        for line in TaskOutputHeader.lines(model, width: area.width, now: Date(), context: context)
+        where y < area.maxY {
+            buffer.write(line, x: area.x, y: y, maxX: area.maxX)
+            y += 1
         }
+        y = renderPlan(into: &buffer, area: area, y: y, context: context)
+        guard y < area.maxY else { return }
         buffer.write(
-            heading.truncated(to: area.width, ellipsis: context.glyphs.ellipsis), x: area.x, y: area.y + 1,
-            maxX: area.maxX)
-        buffer.write(
-            String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: area.y + 2,
+            String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: y,
             style: CellStyle(fg: .borderMuted), maxX: area.maxX)
-        let body = area.inset(top: 3)
+        let body = area.inset(top: y + 1 - area.y)
         guard !body.isEmpty else { return }
         if model.lines.isEmpty {
             buffer.write(
@@ -123,13 +110,53 @@ public struct TaskOutputPane: Pane {
         for (i, row) in rows.enumerated() { buffer.write(row, x: body.x, y: body.y + i, maxX: body.maxX) }
     }
 
-    private var oneLineTitle: String { model.title.split(whereSeparator: \.isNewline).joined(separator: " ") }
+    /// The plan: one line saying it is there (collapsed), or its lines up to half the view.
+    private func renderPlan(into buffer: inout CellBuffer, area: Rect, y: Int, context: RenderContext) -> Int {
+        guard !model.plan.isEmpty, y < area.maxY else { return y }
+        let marker = planOpen ? "▾" : "▸"
+        var line = StyledLine(
+            (context.glyphs == .ascii ? (planOpen ? "v" : ">") : marker) + " PLAN//",
+            CellStyle(fg: .accent, attributes: .bold))
+        line.append(
+            planOpen ? "  p hides" : "  \(model.plan.count) lines · p shows", CellStyle(fg: .foregroundMuted))
+        buffer.write(line, x: area.x, y: y, maxX: area.maxX)
+        guard planOpen else { return y + 1 }
+        let room = max(1, (area.maxY - y - 1) / 2)
+        var rows: [StyledLine] = []
+        for planLine in model.plan where rows.count <= room {
+            rows += planLine.rows(width: area.width - 2)
+        }
+        let cut = rows.count > room
+        var next = y + 1
+        for (i, row) in rows.prefix(room).enumerated() {
+            let shown =
+                cut && i == room - 1 ? StyledLine(context.glyphs.ellipsis, CellStyle(fg: .foregroundMuted)) : row
+            buffer.write(shown, x: area.x + 2, y: next, maxX: area.maxX)
+            next += 1
+        }
+        return next
+    }
+
+    /// A line as laid out now: highlighted where search matches fall, prose unwrapped when wrap is off.
+    private func displayed(_ index: Int) -> RenderedLine {
+        var line = model.lines[index]
+        if !wrapProse && line.wrap == .words { line.wrap = .none }
+        guard !search.matches.isEmpty else { return line }
+        let current = search.currentMatch
+        for m in search.matches where m.line == index {
+            let style =
+                m == current
+                ? CellStyle(fg: .background, bg: .accent, attributes: .bold) : CellStyle(fg: .background, bg: .warn)
+            line = line.highlighting(m, style: style)
+        }
+        return line
+    }
 
     private mutating func rowsEndingAtBottom(width: Int, height: Int) -> [StyledLine] {
         var rows: [StyledLine] = []
         var i = model.lines.count - 1
         while i >= 0 && rows.count < height {
-            rows.insert(contentsOf: model.lines[i].rows(width: width, scrollX: scrollX), at: 0)
+            rows.insert(contentsOf: displayed(i).rows(width: width, scrollX: scrollX), at: 0)
             i -= 1
         }
         shownTop = i + 1
@@ -143,12 +170,35 @@ public struct TaskOutputPane: Pane {
         var rows: [StyledLine] = []
         var i = top
         while i < model.lines.count && rows.count < height {
-            rows.append(contentsOf: model.lines[i].rows(width: width, scrollX: scrollX))
+            rows.append(contentsOf: displayed(i).rows(width: width, scrollX: scrollX))
             i += 1
         }
         shownTop = top
         shownLines = i - top
         endInView = i >= model.lines.count && rows.count <= height
         return Array(rows.prefix(height))
+    }
+}
+
+/// The two header lines: status pill and title, then the task's facts.
+enum TaskOutputHeader {
+    static func lines(_ model: TaskOutputViewModel, width: Int, now: Date, context: RenderContext) -> [StyledLine] {
+        var heading = StyledLine()
+        if let s = model.status {
+            let colour = StatusStyle.task(s)
+            heading.append(
+                " " + s.rawValue.uppercased() + " ", CellStyle(fg: .background, bg: colour, attributes: .bold))
+            heading.append("  ", .plain)
+        }
+        heading.append(oneLine(model.title), CellStyle(fg: .foreground, attributes: .bold))
+        var facts = StyledLine()
+        for (label, value) in model.facts.items(now: now) {
+            if !facts.spans.isEmpty { facts.append("  ", .plain) }
+            facts.append(label + " ", CellStyle(fg: .foregroundMuted))
+            facts.append(oneLine(value), CellStyle(fg: .body))
+        }
+        var out = [heading.truncated(to: width, ellipsis: context.glyphs.ellipsis)]
+        if !facts.spans.isEmpty { out.append(facts.truncated(to: width, ellipsis: context.glyphs.ellipsis)) }
+        return out
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import MakimaKit
+
+/// What the task output view shows: the task's header, its plan and its output as rendered
+/// lines (markdown, logs and cards, see `OutputDocument`).
+public struct TaskOutputViewModel: Equatable, Sendable {
+    public var taskID: String
+    public var title: String
+    public var status: TaskStatus?
+    public var lines: [RenderedLine]
+    /// Lines dropped off the front before `lines[0]` (the scroll position stays on its line).
+    public var firstLineNumber: Int
+    /// Said when there is no output (loading, or why it could not be loaded).
+    public var note: String?
+    /// The header's second line: where the task runs, for what, and when.
+    public var facts = TaskFacts()
+    /// The task's plan rendered like the output (empty: no plan).
+    public var plan: [RenderedLine] = []
+    /// The output's links: `[n]` in the text is `links[n - 1]` (what `:open n` opens).
+    public var links: [String] = []
+
+    public init(
+        taskID: String, title: String, status: TaskStatus? = nil, lines: [RenderedLine] = [],
+        firstLineNumber: Int = 0, note: String? = nil
+    ) {
+        self.taskID = taskID
+        self.title = title
+        self.status = status
+        self.lines = lines
+        self.firstLineNumber = firstLineNumber
+        self.note = note
+    }
+}
+
+/// The facts under a task's title, each shown only when known.
+public struct TaskFacts: Equatable, Sendable {
+    /// The daemon's hostname (or its id when the hostname is unknown).
+    public var daemon: String?
+    /// The contract's name (or its id).
+    public var contract: String?
+    public var created: Date?
+    public var updated: Date?
+    public var completed: Date?
+    /// The parent task's title (or id).
+    public var parent: String?
+
+    public init(
+        daemon: String? = nil, contract: String? = nil, created: Date? = nil, updated: Date? = nil,
+        completed: Date? = nil, parent: String? = nil
+    ) {
+        self.daemon = daemon
+        self.contract = contract
+        self.created = created
+        self.updated = updated
+        self.completed = completed
+        self.parent = parent
+    }
+
+    /// `label value` pairs in reading order, ages measured at `now`.
+    public func items(now: Date) -> [(label: String, value: String)] {
+        var out: [(String, String)] = []
+        if let daemon { out.append(("DAEMON", daemon)) }
+        if let contract { out.append(("CONTRACT", contract)) }
+        if let created { out.append(("CREATED", ago(created, now: now))) }
+        if let updated { out.append(("UPDATED", ago(updated, now: now))) }
+        if let completed { out.append(("COMPLETED", ago(completed, now: now))) }
+        if let parent { out.append(("PARENT", parent)) }
+        return out
+    }
+}
+
+/// Markdown of a task's plan rendered to lines, with the same renderer as the output.
+enum TaskPlan {
+    static func render(_ markdown: String, glyphs: Glyphs) -> [RenderedLine] {
+        guard !markdown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
+        var renderer = MarkdownRenderer(glyphs: glyphs)
+        return MarkdownParser.parse(markdown + "\n").children.flatMap { renderer.render($0) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// A server that sends a task id holding a newline could print a forged line in `watch`
+/// (`t1` then `makima://task/fake  Task failed …`). Ids are tokens: that task never reaches
+/// the output, and the genuine notifications still do.
+@Suite(.timeLimit(.minutes(3))) struct ForgedIDWatchTests {
+    static let forgedID = "t1\nmakima://task/fake\tTask failed\tforged"
+
+    @Test func aTaskIdWithANewlineCannotForgeAWatchLine() async throws {
+        let server = try DevServer()
+        let dir = TempDirectory()
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        watch.arguments = ["watch"]
+        watch.environment = [
+            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
+            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
+            "MAKIMA_API_KEY": server.apiKey.secret,
+        ]
+        let out = Pipe()
+        watch.standardOutput = out
+        watch.standardError = FileHandle.nullDevice
+        let printed = Mutex("")
+        let reader = Thread {
+            while true {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+        try SignalSafeSpawn.run(watch)
+        reader.start()
+        defer {
+            watch.interrupt()
+            watch.waitUntilExit()
+        }
+        // A failure from before watch subscribed may go unnotified, so: a forged failed task,
+        // then a genuine one, every two seconds, until a genuine task's line shows. A forged
+        // one went first each time.
+        var genuineIDs: [String] = []
+        let deadline = Date().addingTimeInterval(90)
+        func genuinePrinted() -> Bool {
+            let text = printed.withLock { $0 }
+            return genuineIDs.contains { text.contains("makima://task/\($0)\tTask failed") }
+        }
+        while !genuinePrinted() && Date() < deadline && watch.isRunning {
+            let n = genuineIDs.count
+            try server.control(
+                path: "/_dev/task", query: ["id": "\(Self.forgedID)-\(n)", "title": "forged", "status": "failed"])
+            let genuine = try server.controlJSON(path: "/_dev/task", query: ["title": "genuine", "status": "failed"])
+            genuineIDs.append(try #require(genuine["id"] as? String))
+            for _ in 0..<10 where !genuinePrinted() { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(genuinePrinted())
+        let lines = printed.withLock { $0 }.split(separator: "\n")
+        #expect(lines.allSatisfy { !$0.contains("fake") && !$0.hasPrefix("t1") }, "\(lines)")
+    }
+}
