@@ -150,8 +150,11 @@ expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 # There UTF-8 bytes would be read as 8-bit characters, some of them C1 controls: the dashboard
 # must not switch to UTF-8 behind the terminal's back, and draws ASCII only.
 start ascii LANG=C
-expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
+expect "non-UTF-8 locale: sign-in is drawn in ASCII" ascii wait_for ascii "01 SERVER -> 02 KEY"
 only_ascii_sent() { ! capture ascii -e | LC_ALL=C grep -q $'[\x80-\xff]'; }
+expect "non-UTF-8 locale: every byte of sign-in is ASCII" ascii only_ascii_sent
+t send-keys -t ascii Escape
+expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
 expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_sent
 t send-keys -t ascii Q
 expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"

@@ -77,7 +77,9 @@ public struct OnboardingPane: Pane {
         line(serverLine)
         if model.step == .key {
             var keyLine = StyledLine("API KEY  ", CellStyle(fg: .foregroundMuted))
-            keyLine.append(model.maskedKey, CellStyle(fg: .foreground))
+            let masked =
+                context.glyphs.isUnicode ? model.maskedKey : model.maskedKey.replacingOccurrences(of: "•", with: "*")
+            keyLine.append(masked, CellStyle(fg: .foreground))
             keyLine.append(cursor, CellStyle(fg: .accent))
             line(keyLine)
         }
@@ -95,10 +97,12 @@ public struct OnboardingPane: Pane {
             line(StyledLine("Enter checks the server (GET /api/v1/health).", CellStyle(fg: .foregroundMuted)))
             line(
                 StyledLine(
-                    "Empty means \(ServerURL.defaultServer); a copied …/api/v1 address works too.",
+                    "Empty means \(ServerURL.defaultServer); a copied \(context.glyphs.ellipsis)/api/v1 address works too.",
                     CellStyle(fg: .foregroundMuted)))
         case .key:
-            line(StyledLine("Paste the API key (mk_…), then Enter.", CellStyle(fg: .foregroundMuted)))
+            line(
+                StyledLine(
+                    "Paste the API key (mk_\(context.glyphs.ellipsis)), then Enter.", CellStyle(fg: .foregroundMuted)))
             var help = StyledLine("Where do I get a key?  ", CellStyle(fg: .foreground))
             help.append("Ctrl-K", CellStyle(fg: .accent, attributes: .bold))
             help.append(
