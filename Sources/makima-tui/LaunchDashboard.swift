@@ -36,5 +36,11 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     options.configTheme = config?.theme
     var setup = LiveSetup(access: access, deepLink: link)
     setup.notificationPreferences = config?.notificationPreferences ?? NotificationPreferences()
+    setup.themeFile = config?.theme
+    // Signing in from inside the dashboard uses the same files and checks as `login`.
+    setup.signIn = AuthSignInService(
+        store: AuthStore(
+            location: Session.location(launch.global), serverOverride: launch.global.server,
+            allowInsecureHTTP: launch.global.allowInsecureHTTP))
     return LiveDashboard.run(setup, options: options)
 }

@@ -14,11 +14,15 @@ final class RecordingEngine: DashboardEngine {
     private(set) var refreshed: [(query: ListQuery, force: Bool)] = []
     private(set) var followed: [String] = []
     private(set) var retries = 0
+    private(set) var started = 0
+    private(set) var halted = 0
 
     init(outbox: SyncOutbox) { self.outbox = outbox }
 
-    func start() {}
+    func start() { started += 1 }
     func stop() {}
+    func halt() { halted += 1 }
+    var hasStopped: Bool { halted > 0 }
     func cachedSnapshot() -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
@@ -40,11 +44,18 @@ final class ControllerHarness {
     let loop: EventLoop
     let session: DashboardSession
     let live: LiveDashboard
-    private(set) var engine: RecordingEngine!
+    /// Every engine the controller made, in order (a sign-in or an accepted key makes a new one).
+    final class Engines { var all: [RecordingEngine] = [] }
+    let engines = Engines()
+    var engine: RecordingEngine! { engines.all.last }
     let cacheDir: URL
 
+    /// `access` nil: configured for a test server; `signIn`: signing in inside the dashboard;
     /// `configure` changes the setup before the controller starts (environment, preferences).
-    init(deepLink: DeepLink? = nil, configure: (inout LiveSetup) -> Void = { _ in }) throws {
+    init(
+        access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil, deepLink: DeepLink? = nil,
+        configure: (inout LiveSetup) -> Void = { _ in }
+    ) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
         let bus = UIBus(wakePipe: wake)
@@ -57,17 +68,17 @@ final class ControllerHarness {
         let client = APIClient(
             profile: try ServerProfile(server: "http://127.0.0.1:1", allowInsecureHTTP: true), key: key)
         var setup = LiveSetup(
-            access: .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
+            access: access ?? .configured(client: client, key: key, keySource: "test", cacheKey: "controller"),
             deepLink: deepLink, environment: ["MAKIMA_CACHE_DIR": cacheDir.path])
+        setup.signIn = signIn
         configure(&setup)
-        var made: RecordingEngine?
+        let engines = self.engines
         live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
             let e = RecordingEngine(outbox: outbox)
-            made = e
+            engines.all.append(e)
             return e
         }
         live.start()
-        engine = made
         settle()
     }
 
@@ -181,19 +192,21 @@ struct ControllerTests {
         #expect(allForced)
     }
 
-    @Test("a 401 shows the banner on every pane; r and R then explain instead of fetching")
+    @Test("a 401 shows the banner on every pane and halts the engine; r and R ask again, never fetch with it")
     func unauthorizedBanner() throws {
-        let h = try ControllerHarness()
+        let h = try ControllerHarness(signIn: ScriptedSignIn())
         defer { h.cleanUp() }
+        let first = try #require(h.engine)
         h.post(.unauthorized(message: "401"))
         #expect(h.shows("the server refused the API key"), "\(h.screen)")
+        #expect(first.halted == 1)
         h.type(.char("2"))
         #expect(h.shows("the server refused the API key"), "\(h.screen)")
-        h.engine.forgetRefreshes()
+        first.forgetRefreshes()
         h.type(.char("r"))
         h.type(.char("R"))
-        #expect(h.engine.refreshed.isEmpty)
-        #expect(h.engine.retries == 0)
+        #expect(first.refreshed.isEmpty)
+        #expect(first.retries == 0)
     }
 
     @Test("a notification shows a toast with the task's title and a bell, gone after its time")

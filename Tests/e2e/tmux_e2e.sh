@@ -15,7 +15,8 @@ TIMEOUT=${E2E_TIMEOUT:-10}
 ACCENT_FG="38;5;111"
 BACKGROUND_BG="48;5;233"
 
-# No server here: the dashboard runs unconfigured, with config and cache in a scratch dir
+# No server here: the dashboard runs unconfigured (it opens on sign-in; Esc shows the
+# dashboard underneath), with config and cache in a scratch dir
 # (never the developer's own profile).
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
 SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
@@ -56,6 +57,11 @@ t kill-server >/dev/null 2>&1 || true
 start main
 expect "masthead shows MAKIMA" main wait_for main "MAKIMA"
 expect "masthead shows the WS// pill" main wait_for main "WS//IDLE"
+expect "the sign-in pane is a breadcrumb over Home" main wait_for main "NAV// │ HOME › SIGN IN"
+expect "unconfigured, it opens on sign-in" main wait_for main "01 SERVER → 02 KEY"
+t send-keys -t main Escape
+expect "Esc leaves sign-in for the dashboard underneath" main wait_gone main "01 SERVER"
+expect "Home says K signs in" main wait_for main "K signs in here"
 expect "NAV// strip lists the panes" main wait_for main "NAV// .*1 HOME  2 CONTRACTS  3 TASKS .*7 SETTINGS"
 expect "Home shows the SYSTEM// and GLOSSARY// cards" main wait_for main "SYSTEM//.*GLOSSARY//"
 expect "accent is sent as $ACCENT_FG" main wait_for main "\\[[0-9;]*${ACCENT_FG}m" -e
@@ -131,6 +137,8 @@ expect "the crash report is readable in the shell's scrollback" crash wait_for c
 
 # --- Without colour -------------------------------------------------------------------------
 start nocolor NO_COLOR=1
+wait_for nocolor "01 SERVER" >/dev/null
+t send-keys -t nocolor Escape
 expect "NO_COLOR: the dashboard still draws" nocolor wait_for nocolor "NAV// .*1 HOME"
 no_colour_sent() { ! capture nocolor -e | grep -qE $'\e\\[[0-9;]*(38|48);5;'; }
 expect "NO_COLOR: no colour sequences are sent" nocolor no_colour_sent
@@ -142,8 +150,11 @@ expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 # There UTF-8 bytes would be read as 8-bit characters, some of them C1 controls: the dashboard
 # must not switch to UTF-8 behind the terminal's back, and draws ASCII only.
 start ascii LANG=C
-expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
+expect "non-UTF-8 locale: sign-in is drawn in ASCII" ascii wait_for ascii "01 SERVER -> 02 KEY"
 only_ascii_sent() { ! capture ascii -e | LC_ALL=C grep -q $'[\x80-\xff]'; }
+expect "non-UTF-8 locale: every byte of sign-in is ASCII" ascii only_ascii_sent
+t send-keys -t ascii Escape
+expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
 expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_sent
 t send-keys -t ascii Q
 expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"

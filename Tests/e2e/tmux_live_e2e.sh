@@ -225,7 +225,7 @@ quit rendered
 # --- The key is refused ----------------------------------------------------------------------
 dev POST "/_dev/unauthorized?on=true" >/dev/null
 t send-keys -t live r
-expect "a 401 shows the banner" live wait_for live "the server refused the API key — run \`makima-tui login\`"
+expect "a 401 shows the banner" live wait_for live "the server refused the API key — r retries it"
 expect "cached data stays on screen under the banner" live wait_for live "$online ONLINE +● $offline OFFLINE"
 dev POST "/_dev/unauthorized?on=false" >/dev/null
 quit live

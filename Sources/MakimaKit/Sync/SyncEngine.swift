@@ -124,6 +124,11 @@ public final class SyncEngine: Sendable {
         cacheWriter?.stop()
     }
 
+    /// Ends the WebSocket (no more reconnects) without waiting for its thread. After a refused
+    /// key the controller halts this engine and makes a new one once a key is accepted again
+    /// (the key is part of the connection's headers); `stop()` later waits and flushes the cache.
+    public func halt() { supervisor.stop() }
+
     /// A list fetch (polling or the refresh key); see `RefreshCoordinator`.
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }

@@ -5,8 +5,10 @@ public enum ConnectionPillState: Equatable, Hashable, Sendable {
     case online
     /// Disconnected; the next attempt is due in `secondsToRetry` seconds when known.
     case offline(secondsToRetry: Int?)
+    /// The server refused the API key: nothing reconnects until a key is accepted again.
+    case auth
 
-    /// `WS//IDLE`, `WS//…`, `WS//ONLINE`, `WS//OFFLINE 12s`.
+    /// `WS//IDLE`, `WS//…`, `WS//ONLINE`, `WS//OFFLINE 12s`, `WS//AUTH`.
     public func label(glyphs: Glyphs = .unicode) -> String {
         switch self {
         case .idle: return "WS//IDLE"
@@ -14,6 +16,7 @@ public enum ConnectionPillState: Equatable, Hashable, Sendable {
         case .online: return "WS//ONLINE"
         case .offline(let seconds?): return "WS//OFFLINE \(max(0, seconds))s"
         case .offline(nil): return "WS//OFFLINE"
+        case .auth: return "WS//AUTH"
         }
     }
 
@@ -23,6 +26,7 @@ public enum ConnectionPillState: Equatable, Hashable, Sendable {
         case .connecting: return .warn
         case .online: return .ok
         case .offline: return .danger
+        case .auth: return .warn
         }
     }
 }

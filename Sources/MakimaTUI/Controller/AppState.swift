@@ -41,10 +41,13 @@ public struct AppState {
     public var isTyping: Bool { commandLine != nil || stack.top.isEditingText }
 
     /// Contexts for key lookup, most specific first.
-    public var activeContexts: [KeyContext] { isTyping ? [.textInput] : stack.top.keyContexts + [.global] }
+    public var activeContexts: [KeyContext] {
+        guard isTyping else { return stack.top.keyContexts + [.global] }
+        return (commandLine == nil ? stack.top.typingContexts : []) + [.textInput]
+    }
     public var footerHints: [KeyBinding] { keyMap.footerHints(in: activeContexts) }
     public var helpSections: [(context: KeyContext, bindings: [KeyBinding])] {
-        keyMap.helpSections(modes: [stack.top.keyContexts + [.global], [.textInput]])
+        keyMap.helpSections(modes: [stack.top.keyContexts + [.global], stack.top.typingContexts + [.textInput]])
     }
 
     // MARK: Keys and time
@@ -57,6 +60,9 @@ public struct AppState {
         gloss.settle(at: now)
         if helpOpen { return handleInHelp(key) }
         if quitPromptOpen { return answerQuitPrompt(key) }
+        if isTyping, commandLine == nil, let action = keyMap.action(for: key, in: stack.top.typingContexts) {
+            return respond(stack.withTop { $0.handle(action) })
+        }
         if isTyping, let edit = textEdit(for: key) { return apply(edit) }
         let contexts = isTyping ? [KeyContext.global] : activeContexts
         guard let action = keyMap.action(for: key, in: contexts) else { return false }
@@ -116,6 +122,9 @@ public struct AppState {
             return false
         case .reconnect:
             requests.append(.reconnect)
+            return false
+        case .enterKey:
+            requests.append(.signIn(.enterKey))
             return false
         case .openNotification:
             requests.append(.openLatestNotification)

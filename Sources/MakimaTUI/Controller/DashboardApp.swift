@@ -49,6 +49,13 @@ public final class DashboardSession {
 
     public func setConnectionPill(_ state: ConnectionPillState) { loop.setConnectionPill(state) }
 
+    /// The server named in the masthead (after signing in to another one).
+    public func setServerLabel(_ label: String) {
+        guard loop.app.masthead.serverLabel != label else { return }
+        loop.app.masthead.serverLabel = label
+        loop.setNeedsDisplay()
+    }
+
     /// Changes panes (their view models) and redraws.
     public func updatePanes(_ body: (inout PaneStack) -> Void) {
         body(&loop.app.stack)
@@ -110,6 +117,21 @@ public final class DashboardSession {
     public func bell() { loop.terminal.bell() }
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
+    /// The theme on screen, and how to change it live (Settings): nil when the terminal cannot.
+    public internal(set) var themeName = ThemeSelection.defaultName
+    var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
+
+    /// Loads `request` (a built-in name or a theme file) and draws with it from the next frame.
+    /// Returns the theme's name, or why it could not be loaded (the theme on screen stays).
+    public func applyTheme(_ request: String) -> Result<String, ThemeLoadError> {
+        // Without a changer (a memory terminal) the name is only recorded.
+        let result = themeChanger?(request) ?? .success(request)
+        if case .success(let name) = result {
+            themeName = name
+            loop.setNeedsDisplay()
+        }
+        return result
+    }
     /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
     public func writeTerminalControl(_ bytes: [UInt8]) { if !bytes.isEmpty { loop.terminal.writeControl(bytes) } }
     public func quit() { loop.requestExit(0) }
@@ -160,6 +182,14 @@ public enum DashboardApp {
             app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
         session.colorMode = colorModeText(palette: palette, terminfo: terminfo)
+        session.themeName = theme.theme.name
+        let redefine = options.redefineColors
+        session.themeChanger = { request in
+            let loaded: LoadedTheme
+            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
+            backend.setPalette(ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
+            return .success(loaded.theme.name)
+        }
         loop.setConnectionPill(options.initialConnection)
         options.onStart?(session)
         let code = loop.run()

@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import Synchronization
 
 /// What the controller asks of the sync engine. `SyncEngine` is the real one; controller
 /// tests use an engine that records the calls and lets them post `SyncUpdate`s themselves.
@@ -11,6 +12,12 @@ protocol DashboardEngine: AnyObject {
     var connectionsOpened: Int { get }
     func start()
     func stop()
+    /// Ends the live connection now (after a refused key, before a new engine replaces this
+    /// one) and stops the rest on another thread, so no thread of it is left behind and the
+    /// UI thread never waits. `stop()` at quit waits for what is left.
+    func halt()
+    /// True once a halted engine has stopped completely (its cache writes flushed).
+    var hasStopped: Bool { get }
     func cachedSnapshot() -> [SyncUpdate]
     func cachedOutput(taskID: String) -> [TaskEvent]
     func refresh(_ query: ListQuery, force: Bool)
@@ -28,6 +35,10 @@ typealias EngineFactory =
 @MainActor
 final class LiveSyncEngine: DashboardEngine {
     let engine: SyncEngine
+    /// Set by the thread that stops a halted engine.
+    private final class StopFlag: Sendable { let done = Atomic<Bool>(false) }
+    private let stopFlag = StopFlag()
+    private var halted = false
 
     init(_ engine: SyncEngine) { self.engine = engine }
 
@@ -40,6 +51,18 @@ final class LiveSyncEngine: DashboardEngine {
     var connectionsOpened: Int { engine.connectionStats.connectionsOpened }
     func start() { engine.start() }
     func stop() { engine.stop() }
+    func halt() {
+        engine.halt()
+        guard !halted else { return }
+        halted = true
+        let engine = self.engine
+        let flag = stopFlag
+        Thread.detachNewThread {
+            engine.stop()
+            flag.done.store(true, ordering: .releasing)
+        }
+    }
+    var hasStopped: Bool { stopFlag.done.load(ordering: .acquiring) }
     func cachedSnapshot() -> [SyncUpdate] { engine.cachedSnapshot() }
     func cachedOutput(taskID: String) -> [TaskEvent] { engine.cachedOutput(taskID: taskID) }
     func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }

@@ -35,7 +35,8 @@ extension LiveDashboard {
                 titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
-                session.setConnectionPill(ConnectionPillState(status, now: Date()))
+                // After a refused key the pill stays AUTH whatever the halted engine says last.
+                session.setConnectionPill(unauthorized ? .auth : ConnectionPillState(status, now: Date()))
                 if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
             case .unauthorized:
                 keyRefused()
@@ -87,6 +88,19 @@ extension LiveDashboard {
     }
 
     func settingsFacts() -> SettingsFacts {
+        var facts = baseSettingsFacts()
+        facts.actions = setup.signIn != nil
+        facts.theme = session.themeName
+        facts.notifications = notifier.preferences
+        facts.configPath = setup.signIn?.configPath ?? ""
+        facts.cacheBytes = cacheSize()
+        facts.terminal = setup.environment["TERM"] ?? "?"
+        facts.colorMode = session.colorMode
+        facts.actionStatus = settingsStatus
+        return facts
+    }
+
+    private func baseSettingsFacts() -> SettingsFacts {
         guard case .configured(let client, let key, let source, _) = setup.access else {
             return SettingsFacts(
                 server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",

@@ -9,11 +9,12 @@ import MakimaKit
 @MainActor
 public final class LiveDashboard {
     let session: DashboardSession
-    let setup: LiveSetup
+    /// `access` changes when signing in, switching servers or signing out (`LiveDashboard+SignIn`).
+    var setup: LiveSetup
     let hub = StoreHub()
-    private(set) var engine: (any DashboardEngine)?
-    private(set) var cache: CacheStore?
-    private let makeEngine: EngineFactory
+    var engine: (any DashboardEngine)?
+    var cache: CacheStore?
+    let makeEngine: EngineFactory
     /// Each pane's current filter (absent: the first of its cycle).
     var filters: [PaneID: String?] = [:]
     private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] id in
@@ -22,7 +23,15 @@ public final class LiveDashboard {
     }
     var toasts = ToastQueue()
     var output: OutputView?
-    private(set) var unauthorized = false
+    var unauthorized = false
+    /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
+    /// closed at quit, when blocking is allowed.
+    var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
+    /// A sign-in check is running (one at a time).
+    var signInBusy = false
+    /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
+    var settingsStatus: [String: String] = [:]
+    var signOutArmed = false
     /// Notifications waiting for their task's title (by task id).
     var awaitingTitle: [String: [MeshNotification]] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
@@ -71,20 +80,33 @@ public final class LiveDashboard {
     func start() {
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
-        guard case .configured(let client, let key, _, let cacheKey) = setup.access else {
+        guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
-                session.updateHome { $0.notice = NoticeLine(message, level: .warn) }
+                let hint = setup.signIn == nil ? "" : " · K signs in here"
+                session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
                 setNetworkRow("NOT CONFIGURED", .warn)
+                if setup.signIn != nil { showOnboarding() }
             }
             return
         }
+        connectEngine()
+        openDeepLink()
+    }
+
+    /// Opens the cache of the configured server and starts its engine (at start, and again
+    /// after a sign-in or an accepted key, with the dashboard running).
+    func connectEngine() {
+        guard case .configured(let client, let key, _, let cacheKey) = setup.access else { return }
         var notices: [String] = []
-        do {
-            let opened = try CacheStore.open(profileKey: cacheKey, environment: setup.environment)
-            cache = opened.store
-            if let n = opened.notice { notices.append(n) }
-        } catch {
-            notices.append("offline cache unavailable (\(error)); running without it")
+        // The same server again (a key accepted after a 401) keeps its open cache.
+        if cache == nil {
+            do {
+                let opened = try CacheStore.open(profileKey: cacheKey, environment: setup.environment)
+                cache = opened.store
+                if let n = opened.notice { notices.append(n) }
+            } catch {
+                notices.append("offline cache unavailable (\(error)); running without it")
+            }
         }
         let sink = OutboxSink()
         let bus = session.bus
@@ -102,13 +124,14 @@ public final class LiveDashboard {
         for n in notices { toast(NoticeLine(n, level: .warn)) }
         engine?.start()
         poll(session.topPane.id)
-        openDeepLink()
     }
 
     func stop() {
         notifier.stop()
         engine?.stop()
+        for r in retired { r.engine?.stop() }
         cache?.close()
+        for r in retired { r.cache?.close() }
     }
 
     func drainOutbox() {
@@ -123,7 +146,8 @@ public final class LiveDashboard {
         case .paneShown(let pane): shown(pane)
         case .refresh: refreshCurrent()
         case .reconnect:
-            guard let engine, !unauthorized else { return explainNoConnection() }
+            if unauthorized { return retryKey() }
+            guard let engine else { return explainNoConnection() }
             engine.retryNow()
         case .openRow(let pane, let rowID): openRow(pane, rowID)
         case .open(let link): open(link)
@@ -141,13 +165,14 @@ public final class LiveDashboard {
             engine?.loadOlderOutput(taskID: id, beforeSeq: first)
         case .toast(let text): toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
+        case .signIn(let request): handleSignIn(request)
         }
     }
 
     /// The pane's current filter value.
     func filter(_ pane: PaneID) -> String? { filters[pane] ?? pane.spec.filterCycle.first ?? nil }
 
-    private func shown(_ pane: PaneID) {
+    func shown(_ pane: PaneID) {
         if !(session.topPane is TaskOutputPane) { output = nil }
         session.cancelTimer(id: "poll")
         bindings.markDirty(pane)
@@ -155,7 +180,8 @@ public final class LiveDashboard {
     }
 
     private func refreshCurrent() {
-        guard let engine, !unauthorized else { return explainNoConnection() }
+        if unauthorized { return retryKey() }
+        guard let engine else { return explainNoConnection() }
         if let pane = session.topPane as? TaskOutputPane {
             engine.loadDetail(.task(pane.model.taskID))
             return
@@ -178,6 +204,7 @@ public final class LiveDashboard {
     }
 
     private func openRow(_ pane: PaneID, _ rowID: String) {
+        if let action = pane.spec.rowAction(rowID) { return perform(action) }
         if let link = pane.spec.openRow(rowID) { return open(link) }
         // Nothing to drill into (a daemon from Home's card): show the row in its pane.
         guard session.topPane.id != pane else { return }
@@ -212,7 +239,7 @@ public final class LiveDashboard {
 
     /// A pane is on screen: fetch its lists now, and again every `pollSeconds` while it stays
     /// there (Home: 30 s).
-    private func poll(_ pane: PaneID) {
+    func poll(_ pane: PaneID) {
         refresh(pane, force: false)
         guard let seconds = pane.spec.pollSeconds, engine != nil, !unauthorized else { return }
         session.schedule(after: seconds, id: "poll") { [weak self] in
@@ -222,12 +249,18 @@ public final class LiveDashboard {
         }
     }
 
-    static let refusedKey = "the server refused the API key — run `makima-tui login`"
+    static let refusedKey = "the server refused the API key — r retries it · K enters a new key"
 
+    /// A 401 anywhere (a list, a detail, the WebSocket upgrade): the pill says AUTH at once,
+    /// polling stops, the live connection ends (no reconnects with a refused key), what is on
+    /// screen stays, marked stale. `r` asks the server again (`retryKey`), `K` takes a new key.
     func keyRefused() {
         guard !unauthorized else { return }
         unauthorized = true
         session.cancelTimer(id: "poll")
+        engine?.halt()
+        session.setConnectionPill(.auth)
+        hub.markAllStale()
         session.setBanner(NoticeLine(Self.refusedKey, level: .danger))
         setNetworkRow("KEY REFUSED", .danger)
     }

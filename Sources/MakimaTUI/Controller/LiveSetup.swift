@@ -17,6 +17,11 @@ public struct LiveSetup: Sendable {
     public var environment: [String: String]
     /// Which notifications to announce, and how (the config file's `settings.notifications`).
     public var notificationPreferences = NotificationPreferences()
+    /// Signing in from inside the dashboard (onboarding, a re-entered key, Settings' actions);
+    /// nil: the dashboard only says how to run `makima-tui login`.
+    public var signIn: (any SignInService)?
+    /// The theme file named in the config, offered by Settings' theme row after the built-ins.
+    public var themeFile: String?
 
     public init(
         access: Access, deepLink: DeepLink? = nil,

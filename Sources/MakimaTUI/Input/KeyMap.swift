@@ -37,6 +37,15 @@ public enum KeyAction: Hashable, Sendable {
     case focusNext, focusPrevious
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
+    /// Enter a new API key (after the server refused the key in use).
+    case enterKey
+    // Signing in (the sign-in pane, while typing).
+    /// "Where do I get a key?": show the server's settings page and copy its address.
+    case keyHelp
+    /// Allow plain http:// to a host that is not loopback, after the warning.
+    case confirmInsecure
+    /// Empty the field being typed in.
+    case clearField
 }
 
 /// Where a binding applies. Panes list their contexts most specific first; `global` is last.
@@ -63,6 +72,7 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let transcript = KeyContext("transcript", title: "LISTEN TRANSCRIPT")
     /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
     public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
+    public static let signIn = KeyContext("signin", title: "SIGN IN (SERVER, API KEY)")
 }
 
 public struct KeyBinding: Hashable, Sendable {
@@ -192,6 +202,9 @@ public struct KeyMap: Sendable {
             footer: "refresh"),
         KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
         KeyBinding(
+            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
+            context: .global),
+        KeyBinding(
             [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
@@ -264,5 +277,14 @@ public struct KeyMap: Sendable {
         KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),
         KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
         KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
+
+        KeyBinding(
+            [.ctrl("k")], .keyHelp,
+            "where do I get a key? shows and copies <server>/settings",
+            context: .signIn, footer: "get a key"),
+        KeyBinding(
+            [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
+            context: .signIn),
+        KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
     ])
 }

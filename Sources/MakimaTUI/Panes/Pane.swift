@@ -45,6 +45,21 @@ public enum DashboardRequest: Equatable, Sendable {
     case showNotifications
     /// `o`: open what the newest notification is about.
     case openLatestNotification
+    /// Signing in: the sign-in pane's steps and the key re-entry after a refused key.
+    case signIn(SignInRequest)
+}
+
+/// What signing in asks of the data layer. The typed text stays in the sign-in pane's model
+/// (the controller reads it there), so no key travels in a request.
+public enum SignInRequest: Equatable, Sendable {
+    /// Enter: check the server (step 1) or the key (step 2).
+    case submit
+    /// "Where do I get a key?": show `<server>/settings`, copy it, open it when possible.
+    case keyHelp
+    /// Esc on the first step: close the pane, nothing changed.
+    case close
+    /// `K`: enter a new key for the signed-in server.
+    case enterKey
 }
 
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
@@ -58,6 +73,9 @@ public protocol Pane {
     var keyContexts: [KeyContext] { get }
     /// True while the pane takes typed text (a list filter being edited).
     var isEditingText: Bool { get }
+    /// Contexts looked up before a key becomes typed text, while `isEditingText` (the sign-in
+    /// pane's Ctrl keys); empty for most panes.
+    var typingContexts: [KeyContext] { get }
     /// False for drill-down panes (pushed on top of a top-level pane), which are not kept
     /// once popped.
     var isTopLevel: Bool { get }
@@ -77,6 +95,7 @@ extension Pane {
     public var title: String { id.title }
     public var keyContexts: [KeyContext] { [] }
     public var isEditingText: Bool { false }
+    public var typingContexts: [KeyContext] { [] }
     public var isTopLevel: Bool { true }
     public var footerStatus: String? { nil }
     public var crumb: Crumb { Crumb(title) }

@@ -65,6 +65,7 @@ enum PaneRegistry {
                 _ = source.hub.connection.link
                 return .list(source.settings().model)
             },
+            rowAction: { SettingsAction(rowID: $0) },
             make: { ListPane(id: .settings) }),
     ]
 

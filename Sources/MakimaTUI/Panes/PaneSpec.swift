@@ -45,6 +45,8 @@ struct PaneSpec: Sendable {
     /// What Enter on a row opens (nil: nothing to drill into; a link to the row from
     /// elsewhere, such as a Home card, selects the row in this pane).
     var openRow: @Sendable (String) -> DeepLink? = { _ in nil }
+    /// What Enter on a row does instead (Settings' actions), if anything.
+    var rowAction: @Sendable (String) -> SettingsAction? = { _ in nil }
     /// Makes the pane (before any data arrives).
     let make: @Sendable () -> any Pane
 }

@@ -7,7 +7,7 @@ import Glibc
 /// Cells equal to the previous frame are not even handed to ncurses.
 @MainActor
 final class NcursesBackend: @MainActor TerminalBackend {
-    private let palette: ResolvedPalette
+    private var palette: ResolvedPalette
     private let utf8: Bool
     private var pairs: [PairKey: Int32] = [:]
     private var nextPair: Int32 = 1
@@ -28,6 +28,16 @@ final class NcursesBackend: @MainActor TerminalBackend {
         for r in palette.redefinitions {
             init_extended_color(Int32(r.index), Int32(r.red), Int32(r.green), Int32(r.blue))
         }
+    }
+
+    /// Another theme, live (Settings): its palette entries are redefined and the whole screen
+    /// is drawn again. Colour pairs are keyed by colour numbers, so they stay valid.
+    func setPalette(_ newPalette: ResolvedPalette) {
+        palette = newPalette
+        for r in newPalette.redefinitions {
+            init_extended_color(Int32(r.index), Int32(r.red), Int32(r.green), Int32(r.blue))
+        }
+        invalidate()
     }
 
     var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }

@@ -1,3 +1,4 @@
+import Foundation
 import MakimaKit
 
 /// What the Settings pane shows (ABOUT and the live counters). The key is only ever its
@@ -11,6 +12,17 @@ public struct SettingsFacts: Equatable, Sendable {
     public var connection: String
     public var counters: StreamCounters
     public var connectionsOpened: Int
+    /// Set when signing in is available here: the ACTIONS rows are shown.
+    public var actions = false
+    public var theme = ""
+    public var notifications = NotificationPreferences()
+    public var configPath = ""
+    /// The cache file with its WAL, in bytes (nil: no cache).
+    public var cacheBytes: Int?
+    public var terminal = ""
+    public var colorMode = ""
+    /// The last action's progress or outcome, shown on its row.
+    public var actionStatus: [String: String] = [:]
 
     public init(
         server: String, maskedKey: String, keySource: String, cachePath: String, version: String,
@@ -29,27 +41,72 @@ public struct SettingsFacts: Equatable, Sendable {
     /// Reconnects: connections after the first.
     public var reconnects: Int { max(0, connectionsOpened - 1) }
 
-    public var model: ListPaneViewModel {
-        let rows: [(String, String)] = [
-            ("server", server),
-            ("api key", "\(maskedKey) (\(keySource))"),
-            ("cache", cachePath),
-            ("version", version),
-            ("connection", connection),
-            ("events applied", String(counters.eventsApplied)),
-            ("duplicates dropped", String(counters.duplicatesDropped)),
-            ("reconnects", String(reconnects)),
-            ("resyncs", String(counters.resyncs)),
-            ("hole fills", String(counters.holeFills)),
-            ("events lost", String(counters.eventsLost)),
-            ("malformed frames skipped", String(counters.malformedSkipped)),
+    /// Rows Enter acts on (`SettingsAction`), then the facts.
+    var actionRows: [(id: String, label: String, value: String)] {
+        guard actions else { return [] }
+        func status(_ a: SettingsAction, _ otherwise: String) -> String { actionStatus[a.rowID] ?? otherwise }
+        var rows: [(id: String, label: String, value: String)] = [
+            (SettingsAction.editServer.rowID, "› server", status(.editServer, server + " · Enter: edit or switch")),
+            (SettingsAction.revalidate.rowID, "› check key", status(.revalidate, "Enter: ask the server")),
+            (
+                SettingsAction.rotateKey.rowID, "› rotate key",
+                status(.rotateKey, "Enter: a new key, the old one revoked")
+            ),
+            (SettingsAction.signOut.rowID, "› sign out", status(.signOut, "Enter twice: remove the stored key")),
+            (SettingsAction.nextTheme.rowID, "› theme", status(.nextTheme, theme + " · Enter: next theme")),
         ]
+        for f in NotificationPreferences.fields {
+            rows.append(
+                ("notify." + f.key, "› notify: " + f.label.lowercased(), notifications[keyPath: f.path] ? "on" : "off"))
+        }
+        return rows
+    }
+
+    public var model: ListPaneViewModel {
+        var about: [(String, String)] = []
+        if actions {
+            about = [
+                ("config", configPath),
+                ("cache size", cacheBytes.map(Self.bytes) ?? "none"),
+                ("terminal", terminal),
+                ("colour mode", colorMode),
+            ]
+        }
+        let rows: [(String, String)] =
+            [
+                ("server", server),
+                ("api key", "\(maskedKey) (\(keySource))"),
+                ("cache", cachePath),
+                ("version", version),
+                ("connection", connection),
+                ("events applied", String(counters.eventsApplied)),
+                ("duplicates dropped", String(counters.duplicatesDropped)),
+                ("reconnects", String(reconnects)),
+                ("resyncs", String(counters.resyncs)),
+                ("hole fills", String(counters.holeFills)),
+                ("events lost", String(counters.eventsLost)),
+                ("malformed frames skipped", String(counters.malformedSkipped)),
+            ] + about
+        let actionLines = actionRows.map { id, label, value in
+            var r = RowLine()
+            r.column(label.uppercased(), 26, CellStyle(fg: .accent))
+            r.column(value, nil, CellStyle(fg: .foreground))
+            return ListRow(id: id, line: r.line)
+        }
         let lines = rows.map { label, value in
             var r = RowLine()
             r.column(label.uppercased(), 26, CellStyle(fg: .foregroundMuted))
             r.column(value, nil, CellStyle(fg: .foreground))
             return ListRow(id: label, line: r.line)
         }
-        return ListPaneViewModel(rows: lines, emptyMessage: "", detail: "ABOUT · COUNTERS")
+        return ListPaneViewModel(
+            rows: actionLines + lines, emptyMessage: "",
+            detail: actions ? "ACTIONS · ABOUT · COUNTERS" : "ABOUT · COUNTERS")
+    }
+
+    static func bytes(_ n: Int) -> String {
+        if n < 1024 { return "\(n) B" }
+        if n < 1024 * 1024 { return "\(n / 1024) KiB" }
+        return String(format: "%.1f MiB", Double(n) / 1_048_576)
     }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import MakimaKit
+
+/// Enter on a Settings row (`SettingsAction`): every row does what it says, and its outcome
+/// is shown on the row. Network work goes through `setup.signIn`, off the UI thread.
+extension LiveDashboard {
+    static let builtInThemes = ["makima", "high-contrast", "light"]
+
+    func perform(_ action: SettingsAction) {
+        defer { bindings.markDirty(.settings) }
+        guard let service = setup.signIn else { return toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        if action != .signOut { signOutArmed = false }
+        switch action {
+        case .editServer: editServer()
+        case .revalidate: revalidate(service)
+        case .rotateKey: rotateKey(service)
+        case .signOut: signOut(service)
+        case .nextTheme: nextTheme(service)
+        case .toggleNotification(let key): toggleNotification(key, service)
+        }
+    }
+
+    private func setStatus(_ action: SettingsAction, _ text: String?) {
+        settingsStatus[action.rowID] = text
+        bindings.markDirty(.settings)
+    }
+
+    private var signedIn: SignedIn? {
+        guard case .configured(let client, let key, let source, let cacheKey) = setup.access else { return nil }
+        return SignedIn(client: client, key: key, keySource: source, cacheKey: cacheKey)
+    }
+
+    /// The server step over Settings, prefilled with the server in use: the same server
+    /// revalidates it, another one switches to it (with its own cache; the old one stays).
+    private func editServer() {
+        guard let current = signedIn else { return showOnboarding() }
+        var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
+        model.insecureAllowed = current.client.profile.allowInsecureHTTP
+        session.push(OnboardingPane(model: model))
+    }
+
+    private func revalidate(_ service: any SignInService) {
+        guard let current = signedIn, !signInBusy else { return }
+        signInBusy = true
+        setStatus(.revalidate, "asking \(current.client.profile.displayHost) …")
+        let bus = session.bus
+        service.verify(current) { problem in
+            bus.post { [weak self] in
+                guard let self else { return }
+                self.signInBusy = false
+                if let problem {
+                    self.setStatus(.revalidate, "refused: \(problem.description)")
+                    if problem == .wrongKey || problem == .keyRevoked { self.keyRefused() }
+                } else {
+                    self.setStatus(.revalidate, "the server accepts the key")
+                    if self.unauthorized { self.adopt(current, message: "the server takes the key again") }
+                }
+            }
+        }
+    }
+
+    /// The new key is stored by the service only once the server confirmed it; the engine then
+    /// restarts with it (the WebSocket sends the key in its upgrade).
+    private func rotateKey(_ service: any SignInService) {
+        guard signedIn != nil, !signInBusy else { return }
+        signInBusy = true
+        setStatus(.rotateKey, "rotating: asking the server for a new key …")
+        let bus = session.bus
+        service.rotateKey { result in
+            bus.post { [weak self] in
+                guard let self else { return }
+                self.signInBusy = false
+                switch result {
+                case .success(let rotated):
+                    self.setStatus(.rotateKey, "rotated: new key \(rotated.key.masked) stored, the old one revoked")
+                    self.adopt(rotated, message: "API key rotated — new key \(rotated.key.masked) stored")
+                case .failure(let problem):
+                    self.setStatus(.rotateKey, "not rotated: \(problem.description) — the old key is kept")
+                    self.toast(
+                        NoticeLine("key not rotated: \(problem.description); the old key is kept", level: .danger))
+                }
+            }
+        }
+    }
+
+    /// The first Enter asks for a second one (5 s); the second removes the key and profile.
+    private func signOut(_ service: any SignInService) {
+        guard signOutArmed else {
+            signOutArmed = true
+            setStatus(.signOut, "press Enter again to sign out (removes the stored key)")
+            session.schedule(after: 5, id: "sign-out") { [weak self] in
+                self?.signOutArmed = false
+                self?.setStatus(.signOut, nil)
+            }
+            return
+        }
+        signOutArmed = false
+        session.cancelTimer(id: "sign-out")
+        do { try service.signOut() } catch {
+            setStatus(.signOut, "not signed out: \(error.description)")
+            return
+        }
+        setStatus(.signOut, nil)
+        session.cancelTimer(id: "poll")
+        retire(engine, cache: cache)
+        engine = nil
+        cache = nil
+        hub.forgetServer()
+        taskTitles = [:]
+        setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
+        unauthorized = false
+        session.setBanner(nil)
+        session.setConnectionPill(.idle)
+        setNetworkRow("SIGNED OUT", .warn)
+        session.updateHome {
+            $0.mesh = nil
+            $0.notice = NoticeLine("signed out", level: .warn)
+        }
+        showOnboarding()
+        toast(NoticeLine("signed out — the stored key was removed", level: .ok))
+    }
+
+    /// makima → high-contrast → light → the configured theme file (when there is one) → makima.
+    private func nextTheme(_ service: any SignInService) {
+        var cycle = Self.builtInThemes
+        if let file = setup.themeFile, !cycle.contains(file) { cycle.append(file) }
+        let current = cycle.firstIndex(of: session.themeName) ?? cycle.firstIndex(of: setup.themeFile ?? "") ?? -1
+        let next = cycle[(current + 1) % cycle.count]
+        switch session.applyTheme(next) {
+        case .failure(let problem):
+            setStatus(.nextTheme, "\(next): \(problem.description)")
+        case .success(let name):
+            do {
+                try service.saveTheme(next)
+                setStatus(.nextTheme, "\(name) · saved · Enter: next theme")
+            } catch {
+                setStatus(.nextTheme, "\(name) · not saved: \(error.description)")
+            }
+        }
+        for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
+    }
+
+    private func toggleNotification(_ key: String, _ service: any SignInService) {
+        guard let field = NotificationPreferences.fields.first(where: { $0.key == key }) else { return }
+        var preferences = notifier.preferences
+        preferences[keyPath: field.path].toggle()
+        do {
+            try service.saveNotifications(preferences)
+            notifier.preferences = preferences
+            setStatus(.toggleNotification(key), nil)
+        } catch {
+            toast(NoticeLine("not saved: \(error.description)", level: .danger))
+        }
+    }
+
+    /// The cache file and its WAL, in bytes.
+    func cacheSize() -> Int? {
+        guard let path = cache?.file.path else { return nil }
+        let sizes = [path, path + "-wal"].map { p -> Int in
+            ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        return sizes.reduce(0, +)
+    }
+}
