@@ -63,7 +63,9 @@ let repositoryThemesDirectory: String = {
 
     /// Alphas Swift prints in exponent form (`1e-05`) are written as plain decimals, which the
     /// parser reads back to the same value.
-    @Test(arguments: [0.00001, 0.000_012_345_678_901_234_5, 5e-324, 0.123_456_789_012_345_67, 0.0001])
+    @Test(arguments: [
+        0.00001, 0.000_012_345_678_901_234_5, Double.leastNonzeroMagnitude, 0.123_456_789_012_345_67, 0.0001,
+    ])
     func formatRoundTripsAnyAlpha(_ alpha: Double) throws {
         let theme = Theme(name: "t") { role in
             role == .foregroundMuted ? ThemeColor(hex: 0x9bc3ff, alpha: alpha) : Theme.makima.declaredColor(role)
