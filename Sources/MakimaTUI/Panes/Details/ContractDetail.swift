@@ -106,21 +106,9 @@ public struct ContractDetailPane: Pane {
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
-        switch action {
-        case .moveUp: list.moveUp()
-        case .moveDown: list.moveDown()
-        case .top: list.moveToTop()
-        case .bottom: list.moveToBottom()
-        case .pageUp: list.pageUp()
-        case .pageDown: list.pageDown()
-        case .filter: list.beginFilter()
-        case .dismiss: return list.clearFilter() ? .handled : .ignored
-        case .open:
-            guard let row = list.selectedRow else { return .ignored }
-            return .request(.open(.task(row.id)))
-        default: return .ignored
-        }
-        return .handled
+        if let response = list.handleMovement(action) { return response }
+        guard action == .open, let row = list.selectedRow else { return .ignored }
+        return .request(.open(.task(row.id)))
     }
 
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { list.editFilter(edit) ? .handled : .ignored }

@@ -86,15 +86,8 @@ public struct ListPane: Pane {
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
+        if let response = list.handleMovement(action) { return response }
         switch action {
-        case .moveUp: list.moveUp()
-        case .moveDown: list.moveDown()
-        case .top: list.moveToTop()
-        case .bottom: list.moveToBottom()
-        case .pageUp: list.pageUp()
-        case .pageDown: list.pageDown()
-        case .filter: list.beginFilter()
-        case .dismiss: return list.clearFilter() ? .handled : .ignored
         case .open:
             guard let row = list.selectedRow else { return .ignored }
             return .request(.openRow(pane: id, rowID: row.id))

@@ -1,0 +1,19 @@
+/// The keys every list pane answers the same way: moving, paging, `/` to filter and Esc to
+/// clear it. A pane handles these through here and decides only its own (what Enter opens).
+extension ListView {
+    /// The response for a movement or filter key, or nil when the action is the pane's to decide.
+    mutating func handleMovement(_ action: KeyAction) -> PaneResponse? {
+        switch action {
+        case .moveUp: moveUp()
+        case .moveDown: moveDown()
+        case .top: moveToTop()
+        case .bottom: moveToBottom()
+        case .pageUp: pageUp()
+        case .pageDown: pageDown()
+        case .filter: beginFilter()
+        case .dismiss: return clearFilter() ? .handled : .ignored
+        default: return nil
+        }
+        return .handled
+    }
+}
