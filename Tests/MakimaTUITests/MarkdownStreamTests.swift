@@ -313,3 +313,51 @@ struct UnclosedGateTests {
         #expect(lines.last?.text == "line 79")
     }
 }
+
+@Suite("Task output: a later line reaching back into an earlier block")
+struct MarkdownReachBackTests {
+    /// The cells of `text` fed in the chunks `cut` makes, converting after every chunk.
+    func cells(_ text: String, _ cut: (String) -> [String]) -> CellBuffer {
+        var buffer = TaskOutputBuffer(capacity: 100_000)
+        var conv = TaskOutputLines()
+        for (i, chunk) in cut(text).enumerated() {
+            buffer.append([MarkdownFixture.output(i + 1, chunk)])
+            _ = conv.lines(of: buffer)
+        }
+        return MarkdownFixture.cells(conv.lines(of: buffer), width: 80)
+    }
+
+    func expectSameInAnyChunking(_ text: String, _ name: String) {
+        let whole = cells(text) { [$0] }
+        #expect(cells(text, MarkdownStreamTests.scalars) == whole, "\(name): one character at a time")
+        for seed in [1, 7, 42, 2026] as [UInt64] {
+            #expect(
+                cells(text) { MarkdownStreamTests.randomChunks($0, seed: seed) } == whole, "\(name): seed \(seed)")
+        }
+    }
+
+    @Test("a delimiter row turning an earlier line into a table header renders the same in any chunking")
+    func tableAfterParagraph() {
+        let text = "## Plan\n\nSome intro\n| a | b |\n|---|---|\n| 1 | 2 |\n\nafter\n"
+        expectSameInAnyChunking(text, "table after paragraph")
+        let whole = cells(text) { [$0] }
+        let rows = (0..<whole.height).map { whole.trimmedLine($0) }
+        #expect(rows.filter { $0.contains("Some intro") }.count == 1)
+        // The header is a table row, not the paragraph's raw last line.
+        #expect(rows.contains { $0.contains("a") && $0.contains("│") && $0.contains("b") })
+        #expect(!rows.contains { $0.contains("| a | b |") })
+        expectSameInAnyChunking("intro\n| x |\n|---|\n| 1 |\n", "header after a paragraph line")
+        expectSameInAnyChunking("# h\n\npara\nmore\n===\n\nnext\n", "setext underline")
+    }
+
+    @Test("the fuzz finding (Tests/Fuzz/Corpus/markdown/streamed-differs-from-whole) renders the same in any chunking")
+    func fuzzFinding() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Corpus/markdown/streamed-differs-from-whole")
+        // The fuzz target cuts its input into events at NUL bytes; here the text is cut anew.
+        let bytes = try Data(contentsOf: url).filter { $0 != 0 }
+        let text = UntrustedText.cleanKeepingSGR(String(decoding: bytes, as: UTF8.self))
+        #expect(text.contains("|:-----|---:|:----:|"))
+        expectSameInAnyChunking(text, "fuzz finding")
+    }
+}

@@ -1,4 +1,5 @@
 import CCmarkShim
+import Synchronization
 
 /// One node of a parsed markdown document, copied out of cmark-gfm's tree so the C tree can
 /// be freed at once and the renderer works on plain values.
@@ -40,9 +41,20 @@ struct MarkdownNode: Sendable, Equatable {
 
 /// Parses markdown with cmark-gfm (tables, strikethrough, task lists, autolinks).
 enum MarkdownParser {
+    /// cmark-gfm keeps process-wide state that parsers change: the registered extensions
+    /// behind a plain flag, and the table of special inline characters, which attaching an
+    /// extension adds to (`~`, `|`) and freeing a parser takes out again. Two threads parsing
+    /// at once (the UI and a test, two tests) could lose the other's `~~strike~~`, so one
+    /// parse runs at a time.
+    private static let cmarkState = Mutex(())
+
     /// The document node of `text`. cmark never fails on input; an allocation failure gives
     /// an empty document.
     static func parse(_ text: String) -> MarkdownNode {
+        cmarkState.withLock { _ in parseAlone(text) }
+    }
+
+    private static func parseAlone(_ text: String) -> MarkdownNode {
         guard let parser = mk_cmark_gfm_parser() else { return MarkdownNode(kind: .document) }
         defer { cmark_parser_free(parser) }
         var bytes = Array(text.utf8)

@@ -6,7 +6,7 @@ import MakimaKit
 /// changes as cards.
 ///
 /// Markdown is re-parsed only from the last closed block: each top-level block the parser has
-/// closed (a later block started on a finished line) is rendered once and kept; only the
+/// closed (a later block started on a finished line after a blank one) is rendered once and kept; only the
 /// unfinished tail is parsed again when more text comes. Whatever the chunking, the same text
 /// renders to the same lines.
 struct OutputDocument {
@@ -118,15 +118,33 @@ struct OutputDocument {
     }
 
     /// Commits the markdown blocks that are closed: every top-level block followed by one that
-    /// started on a finished line. Call after appending.
+    /// started on a finished line after a blank line. Call after appending.
+    ///
+    /// The blank line matters: without it a later line can still reach back into the block
+    /// before. A delimiter row (`|---|`) turns a paragraph's last line into a table header, a
+    /// `===`/`---` underline makes a paragraph a heading, a lazy line continues a paragraph
+    /// the parser had seen interrupted. No later line changes a block a blank line ended, and
+    /// the parser then starts the next block afresh, so re-parsing from it gives what parsing
+    /// everything would. cmark-gfm gives the paragraph it splits off in front of a table no
+    /// source lines (0) and the table the paragraph's first line: the two close as one.
     mutating func settle() {
         guard case .markdown(var lines, var first) = segment, lines.count > 1 else { return }
         let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
         var k = 0
-        while k + 1 < blocks.count && blocks[k + 1].startLine <= lines.count {
-            emit(
-                renderer.render(blocks[k]), source: (first + blocks[k].startLine - 1)...(first + blocks[k].endLine - 1))
-            k += 1
+        while true {
+            var last = k  // blocks[k...last] close together
+            while last < blocks.count && blocks[last].startLine == 0 { last += 1 }
+            guard last + 1 < blocks.count else { break }
+            let next = blocks[last + 1].startLine
+            guard next > blocks[last].endLine, next >= 2, next <= lines.count, Self.isBlank(lines[next - 2]) else {
+                break
+            }
+            for block in blocks[k...last] {
+                emit(
+                    renderer.render(block),
+                    source: (first + blocks[last].startLine - 1)...(first + blocks[last].endLine - 1))
+            }
+            k = last + 1
         }
         guard k > 0 else { return }
         let drop = min(lines.count, blocks[k].startLine - 1)
@@ -189,6 +207,9 @@ struct OutputDocument {
     private static func markdownText(_ text: String) -> String {
         UntrustedText.stripSGR(TabExpansion.expandKeepingSGR(text, tabWidth: 4))
     }
+
+    /// A line the parser reads as blank (tabs are expanded before this).
+    private static func isBlank(_ line: String) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 
     private static func startsGate(_ text: String) -> Bool {
         text.trimmingCharacters(in: .whitespaces).hasPrefix(OutputCards.gateOpen)
