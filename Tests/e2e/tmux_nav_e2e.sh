@@ -43,22 +43,6 @@ json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 # Regex-quotes a literal for grep -E.
 re() { printf '%s' "$1" | sed 's/[][\.*^$?+(){}|/]/\\&/g'; }
 
-start_server() {
-  local ready="$SCRATCH/ready.txt"
-  : >"$ready"
-  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
-  SERVER_PID=$!
-  local deadline=$((SECONDS + 20))
-  while [ $SECONDS -le $deadline ]; do
-    URL=$(sed -n 's/^READY //p' "$ready")
-    [ -n "$URL" ] && return 0
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "the dev server did not start:"; tail -n 20 "$SCRATCH/server.log"
-  return 1
-}
 
 if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 start_server || { echo "0 passed, 1 failed"; exit 1; }

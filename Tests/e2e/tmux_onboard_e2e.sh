@@ -28,13 +28,6 @@ URL=""
 t() { "${TMUX_CMD[@]}" "$@"; }
 # shellcheck source=lib/checks.bash
 source "Tests/e2e/lib/checks.bash"
-stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null
-    wait "$SERVER_PID" 2>/dev/null
-  fi
-  SERVER_PID=""
-}
 cleanup() { t kill-server >/dev/null 2>&1 || true; stop_server; rm -rf "$SCRATCH"; }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -69,22 +62,6 @@ stored_key_changed() {
 }
 no_key_file() { [ -z "$(find "$SCRATCH/config" -path '*credentials*' -type f 2>/dev/null)" ]; }
 
-start_server() {
-  local ready="$SCRATCH/ready.txt"
-  : >"$ready"
-  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
-  SERVER_PID=$!
-  local deadline=$((SECONDS + 20))
-  while [ $SECONDS -le $deadline ]; do
-    URL=$(sed -n 's/^READY //p' "$ready")
-    [ -n "$URL" ] && return 0
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "the dev server did not start:"; tail -n 20 "$SCRATCH/server.log"
-  return 1
-}
 
 run() {
 if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi

@@ -47,5 +47,32 @@ wait_until() {
   return 1
 }
 
+# The dev server on an ephemeral loopback port, for scripts that set SCRATCH and KEY and
+# declare SERVER_PID and URL: start_server fills both from the server's READY line.
+start_server() {
+  local ready="$SCRATCH/ready.txt"
+  : >"$ready"
+  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
+    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
+  SERVER_PID=$!
+  local deadline=$((SECONDS + 20))
+  while [ $SECONDS -le $deadline ]; do
+    URL=$(sed -n 's/^READY //p' "$ready")
+    [ -n "$URL" ] && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "the dev server did not start:"; tail -n 20 "$SCRATCH/server.log"
+  return 1
+}
+
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+  fi
+  SERVER_PID=""
+}
+
 # The closing line the test runner reads; the exit status follows it.
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
