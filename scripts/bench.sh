@@ -41,7 +41,7 @@ URL=http://127.0.0.1:$PORT
 export MAKIMA_SERVER_URL="$URL" MAKIMA_API_KEY=$KEY
 export XDG_CACHE_HOME="$WORK/cache" XDG_CONFIG_HOME="$WORK/config"
 
-echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client and engine alternately)" >&2
+echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client, engine, engine with the task view open)" >&2
 for r in $(seq "$ROUNDS"); do
   python3 scripts/bench_ws_client.py "$URL" "$KEY" "$EVENTS" 1 2>"$WORK/py" >/dev/null
   figure ingest.python_s "$(value seconds "$WORK/py")"
@@ -50,6 +50,10 @@ for r in $(seq "$ROUNDS"); do
   figure ingest.engine_stores_s "$(value ingest.seconds_to_stores "$WORK/engine")"
   figure ingest.engine_cache_s "$(value ingest.seconds_to_cache "$WORK/engine")"
   figure ingest.engine_cpu_s "$(value ingest.cpu_seconds "$WORK/engine")"
+  # The same burst with the first task's output view on screen: engine + UI thread.
+  "$BIN" bench ingest --events "$EVENTS" --task-view >"$WORK/engine_view"
+  figure ingest.task_view_stores_s "$(value ingest.seconds_to_stores "$WORK/engine_view")"
+  figure ingest.task_view_cpu_s "$(value ingest.cpu_seconds "$WORK/engine_view")"
   if [ -n "${BASE_BIN:-}" ]; then
     "$BASE_BIN" bench ingest --events "$EVENTS" >"$WORK/base"
     figure ingest.base_cache_s "$(value ingest.seconds_to_cache "$WORK/base")"
@@ -60,9 +64,16 @@ echo "bench: render" >&2
 "$BIN" bench render >"$WORK/render"
 figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
 figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
-# The task view's row: filled once `bench render` prints these two figures.
 figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"
 figure render.task_p99_ms "$(value render.task_view_frame_200x50_p99_ms "$WORK/render")"
+
+echo "bench: a burst of $EVENTS events into the UI thread, task view open vs Home open, $ROUNDS rounds" >&2
+for r in $(seq "$ROUNDS"); do
+  "$BIN" bench task-ingest --events "$EVENTS" >"$WORK/task_ingest"
+  for k in home_ms task_view_ms task_view_over_home_pct frames; do
+    figure "task_ingest.$k" "$(value "task_ingest.ingest_100k_$k" "$WORK/task_ingest")"
+  done
+done
 
 echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2
 "$BIN" bench memory --events "$MEMORY_EVENTS" --tasks 50 >"$WORK/memory"

@@ -30,4 +30,16 @@ static inline int mk_attr_set(WINDOW *w, attr_t attrs, int pair) {
 static inline int mk_setcchar(cchar_t *c, const wchar_t *wch, attr_t attrs, int pair) {
     return setcchar(c, wch, attrs, (short)0, &pair);
 }
+// OSC 8 hyperlinks (Hyperlink.swift): terminfo strings, NULL when the terminal has none, and
+// tputs (declared in term.h, whose macros would clash with the curses names used here).
+extern int tputs(const char *, int, int (*)(int));
+static inline const char *mk_cap_string(const char *name) {
+    const char *s = tigetstr(name);
+    return s == (const char *)-1 ? NULL : s;
+}
+// `cup` to (row, col), counted from 0 (tiparm is variadic: Swift cannot call it).
+static inline const char *mk_cup_string(int row, int col) {
+    const char *cup = mk_cap_string("cup");
+    return cup == NULL ? NULL : tiparm(cup, row, col);
+}
 #endif

@@ -2,19 +2,21 @@ import Foundation
 import MakimaKit
 import MakimaTUI
 
-/// `makima-tui bench [render|cache|ingest|memory|idle]`: prints figures, never pass/fail.
+/// `makima-tui bench [render|cache|task-ingest|ingest|memory|idle]`: prints figures, never pass/fail.
 /// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
     static let spec = CommandSpec(
-        name: "bench", summary: "benchmarks: render, cache; ingest, memory, idle (these need a dev server)",
+        name: "bench",
+        summary: "benchmarks: render, cache, task-ingest; ingest, memory, idle (these need a dev server)",
         flags: [
             FlagSpec(
                 "--events", value: "N", help: "events: ingest burst (default 100000), memory run (default 1000000)"),
             FlagSpec("--tasks", value: "N", help: "tasks the events are spread over (ingest 1, memory 50)"),
             FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
+            FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
         ],
-        positionals: "[render|cache|ingest|memory|idle]", run: run)
+        positionals: "[render|cache|task-ingest|ingest|memory|idle]", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
         let which = inv.positionals.isEmpty ? ["render", "cache"] : inv.positionals
@@ -22,6 +24,9 @@ enum BenchCommand {
             switch name {
             case "render": print(figures: await MainActor.run { RenderBenchmark.run() }, prefix: "render")
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
+            case "task-ingest":
+                let events = Int(inv.values["--events"] ?? "") ?? 100_000
+                print(figures: await MainActor.run { TaskViewIngestBenchmark.run(events: events) }, prefix: "task_ingest")
             case "ingest", "memory", "idle":
                 do {
                     let (client, key) = try Session.credentials(inv.global)
@@ -31,7 +36,8 @@ enum BenchCommand {
                     switch name {
                     case "ingest":
                         figures = try await SyncBenchmark.ingest(
-                            client: client, key: key, events: events ?? 100_000, tasks: tasks ?? 1)
+                            client: client, key: key, events: events ?? 100_000, tasks: tasks ?? 1,
+                            taskView: inv.switches.contains("--task-view"))
                     case "memory":
                         figures = try await SyncBenchmark.memory(
                             client: client, key: key, events: events ?? 1_000_000, tasks: tasks ?? 50)
@@ -44,7 +50,7 @@ enum BenchCommand {
                     return Console.fail(error)
                 }
             default:
-                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, ingest, memory, idle)"))
+                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, task-ingest, ingest, memory, idle)"))
             }
         }
         return ExitCode.ok.rawValue

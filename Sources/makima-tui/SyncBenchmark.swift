@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import MakimaTUI
 
 /// The sync engine measured against a dev server: a burst through WebSocket → pipeline →
 /// stores (on the main actor) and the SQLite cache, and the CPU an idle connected engine uses.
@@ -7,14 +8,18 @@ enum SyncBenchmark {
     /// One burst, timed from asking the dev server to send it (prepared and pre-encoded before
     /// the clock starts, see `/_dev/burst_prepare`) to every event in the stores and the cache.
     /// The same measurement as `scripts/bench_ws_client.py`, the bare client it is compared to.
-    static func ingest(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double] {
+    /// With `taskView`, the first task's output view is on screen through the burst
+    /// (`TaskViewBurstWatcher`): the full path, engine and UI thread, CPU of the whole process.
+    static func ingest(
+        client: APIClient, key: APIKey, events: Int, tasks: Int, taskView: Bool = false
+    ) async throws -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
         let run = try await Run.start(client: client, key: key, cache: cache)
         defer { run.engine.stop() }
         let cpu0 = processCPUSeconds()
-        let (storeTime, total, _) = try await run.burst(events: events, tasks: tasks)
+        let (storeTime, total, _) = try await run.burst(events: events, tasks: tasks, taskView: taskView)
         return [
             "events": Double(events), "seconds_to_stores": storeTime, "seconds_to_cache": total,
             "events_per_second": Double(events) / total, "cpu_seconds": processCPUSeconds() - cpu0,
@@ -69,7 +74,7 @@ enum SyncBenchmark {
         }
 
         /// Seconds from asking for the burst to all of it in the stores, and to all of it cached.
-        func burst(events: Int, tasks: Int, taskIDs reuse: [String] = []) async throws -> (
+        func burst(events: Int, tasks: Int, taskIDs reuse: [String] = [], taskView: Bool = false) async throws -> (
             stores: Double, cache: Double, taskIDs: [String]
         ) {
             let client = self.client
@@ -84,6 +89,12 @@ enum SyncBenchmark {
             let ids = Set(taskIDs)
             // The dashboard with the first task's output on screen.
             if let first = taskIDs.first { await MainActor.run { hub.tasks.keepOutput(of: first) } }
+            let watcher: TaskViewBurstWatcher? =
+                if taskView, let first = taskIDs.first {
+                    await MainActor.run { TaskViewBurstWatcher(hub: hub, taskID: first) }
+                } else {
+                    nil
+                }
             // Events queued before the clock starts (the tasks' creation) are applied first.
             for u in outbox.drain() { await MainActor.run { hub.apply(u) } }
             let start = Date()
@@ -106,9 +117,11 @@ enum SyncBenchmark {
                         }
                         hub.apply(u)
                     }
+                    watcher?.applied(updates)
                     return n
                 }
             }
+            await MainActor.run { watcher?.finish() }
             let stores = Date().timeIntervalSince(start)
             engine.flushCache()
             return (stores, Date().timeIntervalSince(start), taskIDs)

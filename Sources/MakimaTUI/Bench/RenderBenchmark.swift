@@ -52,6 +52,14 @@ public enum RenderBenchmark {
         }
         results["home_frame_200x50_p50_ms"] = frames[frames.count / 2]
         results["home_frame_200x50_p99_ms"] = frames[min(frames.count - 1, frames.count * 99 / 100)]
+        // The task view's row, measured the same way: 2,000 lines of markdown and code.
+        var taskView = TaskViewBenchmark.filled().app
+        let taskFrames = samples(iterations) {
+            backend.invalidate()
+            backend.flush(taskView.render(width: width, height: height))
+        }
+        results["task_view_frame_200x50_p50_ms"] = taskFrames[taskFrames.count / 2]
+        results["task_view_frame_200x50_p99_ms"] = taskFrames[min(taskFrames.count - 1, taskFrames.count * 99 / 100)]
         return results
     }
 

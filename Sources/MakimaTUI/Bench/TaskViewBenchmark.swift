@@ -15,15 +15,42 @@ enum TaskViewBenchmark {
     ///   view's lines converted again (what a live frame adds before drawing).
     @MainActor
     static func run(iterations: Int = 400, width: Int = 200, height: Int = 50) -> [String: Double] {
+        var (app, buffer, lines) = filled()
+        var results: [String: Double] = [:]
+        var home = AppState(
+            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        results["render_home_200x50_p99_ms"] = samples(iterations) { _ = home.render(width: width, height: height) }.p99
+        let follow = samples(iterations) { _ = app.render(width: width, height: height) }
+        results["render_task_view_200x50_median_ms"] = follow.median
+        results["render_task_view_200x50_p99_ms"] = follow.p99
+        results["render_task_view_200x50_wall_p99_ms"] = follow.wallP99
+
+        var paused = app
+        for _ in 0..<600 { _ = paused.handle(.char("k"), now: 0) }
+        results["render_task_view_paused_200x50_p99_ms"] =
+            samples(iterations) { _ = paused.render(width: width, height: height) }.p99
+
+        var n = 0
+        let update = samples(iterations) {
+            n += 1
+            buffer.append([chunk(n % 7 == 0 ? "\n\n" : "word\(n) ", seq: 1_000_000 + n)])
+            _ = lines.lines(of: buffer)
+        }
+        results["update_task_view_chunk_median_ms"] = update.median
+        results["update_task_view_chunk_p99_ms"] = update.p99
+        return results
+    }
+
+    /// The dashboard with the task view on top, following a task that holds 2,000 lines of
+    /// markdown, code and tool output (what `make bench`'s task view row draws), with the
+    /// buffer and converter behind it.
+    @MainActor
+    static func filled() -> (app: AppState, buffer: TaskOutputBuffer, lines: TaskOutputLines) {
         var buffer = TaskOutputBuffer(capacity: 2000)
         var seq = 0
         func add(_ text: String, _ stream: String = "assistant") {
             seq += 1
-            buffer.append([
-                TaskEvent(
-                    eventID: Int64(seq), taskID: "bench", seq: seq, type: .output,
-                    payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
-            ])
+            buffer.append([chunk(text, seq: seq, stream: stream)])
         }
         var round = 0
         while buffer.lines.count < 2000 {
@@ -38,28 +65,14 @@ enum TaskViewBenchmark {
 
         var app = AppState(
             masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
-        var results: [String: Double] = [:]
-        results["render_home_200x50_p99_ms"] = samples(iterations) { _ = app.render(width: width, height: height) }.p99
         app.stack.push(TaskOutputPane(model: model))
-        let follow = samples(iterations) { _ = app.render(width: width, height: height) }
-        results["render_task_view_200x50_median_ms"] = follow.median
-        results["render_task_view_200x50_p99_ms"] = follow.p99
-        results["render_task_view_200x50_wall_p99_ms"] = follow.wallP99
+        return (app, buffer, lines)
+    }
 
-        var paused = app
-        for _ in 0..<600 { _ = paused.handle(.char("k"), now: 0) }
-        results["render_task_view_paused_200x50_p99_ms"] =
-            samples(iterations) { _ = paused.render(width: width, height: height) }.p99
-
-        var n = 0
-        let update = samples(iterations) {
-            n += 1
-            add(n % 7 == 0 ? "\n\n" : "word\(n) ")
-            _ = lines.lines(of: buffer)
-        }
-        results["update_task_view_chunk_median_ms"] = update.median
-        results["update_task_view_chunk_p99_ms"] = update.p99
-        return results
+    private static func chunk(_ text: String, seq: Int, stream: String = "assistant") -> TaskEvent {
+        TaskEvent(
+            eventID: Int64(seq), taskID: "bench", seq: seq, type: .output,
+            payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
     }
 
     private static func samples(_ n: Int, _ body: () -> Void) -> (median: Double, p99: Double, wallP99: Double) {

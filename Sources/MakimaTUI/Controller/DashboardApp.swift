@@ -168,6 +168,7 @@ public enum DashboardApp {
         let palette = ColorMapper.palette(
             for: theme.theme, detection: detection, redefineColors: options.redefineColors)
         let backend = NcursesBackend(palette: palette, utf8: utf8)
+        if HyperlinkSupport.detect(environment: environment) { backend.enableHyperlinks() }
 
         let masthead = MastheadModel(
             serverLabel: options.serverLabel, version: options.version,

@@ -57,14 +57,22 @@ extension LiveDashboard {
         for spec in PaneRegistry.all where spec.readsEngine { bindings.markDirty(spec.id) }
         // Back online: what is on screen is fetched now, not after the error backoff.
         if reconnected { refresh(session.topPane is TaskOutputPane ? .tasks : session.topPane.id, force: true) }
-        if outputChanged { rebuildOutput() }
+        if outputChanged {
+            output?.stale = true
+            session.setNeedsDisplay()
+        }
         for n in notices { toast(NoticeLine(oneLine(n), level: .muted)) }
         announce(hub.notifications.takeToasts())
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
-    /// just before a frame). The build runs inside observation tracking, which re-arms it.
+    /// just before a frame), and the output view if its task's output changed. The build runs
+    /// inside observation tracking, which re-arms it.
     func rebuildShown() {
+        if output?.stale == true {
+            output?.stale = false
+            rebuildOutput()
+        }
         if rebuildDetail() { return }
         let top = session.topPane
         guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }

@@ -6,6 +6,9 @@ struct OutputView {
     let taskID: String
     var lines: TaskOutputLines
     var historyLoading = false
+    /// The task's output changed since the view's model was last built: it is built again
+    /// before the next frame (at most 30 a second), not once per batch of a burst.
+    var stale = false
     /// The plan rendered for the header section, kept until the plan text changes.
     var plan: (source: String, lines: [RenderedLine]) = ("", [])
 }

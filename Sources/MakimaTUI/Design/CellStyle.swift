@@ -6,6 +6,9 @@ public struct CellStyle: Sendable, Hashable {
     public var fg: ColorRole
     public var bg: ColorRole?
     public var attributes: TextAttributes
+    /// The number of the output link this cell shows (0: none): the backend may make such
+    /// cells an OSC 8 hyperlink to `CellBuffer.hyperlinks[link - 1]` (see `Hyperlink`).
+    public var link: UInt32 = 0
 
     public init(fg: ColorRole = .body, bg: ColorRole? = nil, attributes: TextAttributes = []) {
         self.fg = fg

@@ -59,7 +59,8 @@ enum TabExpansion {
 extension TabExpansion {
     /// As `expand`, skipping the normalised SGR sequences task output keeps (they take no cells).
     static func expandKeepingSGR(_ text: String, tabWidth: Int) -> String {
-        guard text.contains("\t") else { return text }
+        // A byte scan: `contains("\t")` would be Foundation's substring search, per line.
+        guard text.utf8.contains(UInt8(ascii: "\t")) else { return text }
         var out = ""
         var column = 0
         var inSequence = false

@@ -20,9 +20,11 @@ struct MarkdownRenderer: Sendable {
         // Numbered references under the block, so each URL stays readable (and selectable
         // by number) without leaving the text.
         for link in links[before...] {
+            var urlStyle = MarkdownStyle.muted
+            urlStyle.link = UInt32(clamping: link.number)
             lines.append(
                 RenderedLine(
-                    StyledLine(link.url, MarkdownStyle.muted),
+                    StyledLine(link.url, urlStyle),
                     prefix: StyledLine("[\(link.number)] ", MarkdownStyle.linkNumber)))
         }
         return lines
@@ -168,6 +170,19 @@ struct MarkdownRenderer: Sendable {
                 if style.fg != .body { linkStyle.fg = style.fg }
                 inline(node.children, style: linkStyle, into: &textLines)
                 let shown = textLines.map(\.text).joined(separator: " ")
+                let numbered = !shown.isEmpty && shown != url && !url.isEmpty
+                if numbered {
+                    // The text is the link: its cells carry the number the link gets below.
+                    let number = UInt32(clamping: links.count + 1)
+                    textLines = textLines.map { line in
+                        StyledLine(
+                            line.spans.map { span in
+                                var linked = span
+                                linked.style.link = number
+                                return linked
+                            })
+                    }
+                }
                 if isImage { lines[lines.count - 1].append("image: ", MarkdownStyle.muted) }
                 if shown.isEmpty { lines[lines.count - 1].append(url, linkStyle) }
                 for (i, l) in textLines.enumerated() {
@@ -175,7 +190,7 @@ struct MarkdownRenderer: Sendable {
                     lines[lines.count - 1].append(l)
                 }
                 // A bare URL (autolink) is already readable: no reference needed.
-                if !shown.isEmpty && shown != url && !url.isEmpty {
+                if numbered {
                     let number = links.count + 1
                     links.append(Link(number: number, url: url))
                     lines[lines.count - 1].append("[\(number)]", MarkdownStyle.linkNumber)

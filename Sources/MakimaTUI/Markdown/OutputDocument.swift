@@ -69,9 +69,8 @@ struct OutputDocument {
             emit(logLine(line.text, stream: stream, finished: true), source: index...index, continuing: continuing)
         case .text:
             let text = Self.markdownText(line.text)
-            switch segment {
-            case .gate(var lines, let first):
-                segment = .none  // the array is appended in place, not copied
+            if case .gate = segment {
+                var (lines, first) = takeSegmentLines()
                 lines.append(text)
                 if text.contains(OutputCards.gateClose) {
                     segment = .gate(lines: lines, first: first)
@@ -82,12 +81,12 @@ struct OutputDocument {
                 } else {
                     segment = .gate(lines: lines, first: first)
                 }
-            case .markdown(var lines, let first) where !Self.startsGate(text):
-                segment = .none
+            } else if case .markdown = segment, !Self.startsGate(text) {
+                var (lines, first) = takeSegmentLines()
                 lines.append(text)
                 segment = .markdown(lines: lines, first: first)
                 if lines.count >= Self.maximumTailLines { closeSegment(upTo: index) }
-            default:
+            } else {
                 closeSegment()
                 if Self.startsGate(text) {
                     segment = .gate(lines: [text], first: index)
@@ -127,6 +126,11 @@ struct OutputDocument {
     /// the parser then starts the next block afresh, so re-parsing from it gives what parsing
     /// everything would. cmark-gfm gives the paragraph it splits off in front of a table no
     /// source lines (0) and the table the paragraph's first line: the two close as one.
+    ///
+    /// A `#` heading closes what is before it too, blank line or not: it interrupts a
+    /// paragraph, is one line, and is no paragraph text a later underline, delimiter row or
+    /// lazy line could take (text that puts headings right under paragraphs would otherwise
+    /// keep an ever longer tail, parsed again on every chunk).
     mutating func settle() {
         guard case .markdown(var lines, var first) = segment, lines.count > 1 else { return }
         let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
@@ -136,7 +140,9 @@ struct OutputDocument {
             while last < blocks.count && blocks[last].startLine == 0 { last += 1 }
             guard last + 1 < blocks.count else { break }
             let next = blocks[last + 1].startLine
-            guard next > blocks[last].endLine, next >= 2, next <= lines.count, Self.isBlank(lines[next - 2]) else {
+            guard next > blocks[last].endLine, next >= 2, next <= lines.count,
+                Self.isBlank(lines[next - 2]) || Self.isATXHeading(blocks[last + 1], line: lines[next - 1])
+            else {
                 break
             }
             for block in blocks[k...last] {
@@ -152,6 +158,18 @@ struct OutputDocument {
         lines.removeFirst(drop)
         first += drop
         segment = .markdown(lines: lines, first: first)
+    }
+
+    /// The markdown or gate lines, taken out of `segment` (left `.none`) so that appending to
+    /// them appends in place: a copy per line would make a long tail quadratic.
+    private mutating func takeSegmentLines() -> (lines: [String], first: Int) {
+        let taken: (lines: [String], first: Int)
+        switch segment {
+        case .markdown(let lines, let first), .gate(let lines, let first): taken = (lines, first)
+        case .tool, .none: taken = ([], 0)
+        }
+        segment = .none
+        return taken
     }
 
     /// Forgets closed lines whose source left the buffer (everything before `firstIndex`).
@@ -208,11 +226,20 @@ struct OutputDocument {
         UntrustedText.stripSGR(TabExpansion.expandKeepingSGR(text, tabWidth: 4))
     }
 
+    /// A top-level ATX heading (`# …`, up to three spaces in), not a setext one.
+    private static func isATXHeading(_ block: MarkdownNode, line: String) -> Bool {
+        guard case .heading = block.kind else { return false }
+        let indent = line.prefix { $0 == " " }.count
+        return indent <= 3 && line.dropFirst(indent).hasPrefix("#")
+    }
+
     /// A line the parser reads as blank (tabs are expanded before this).
     private static func isBlank(_ line: String) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 
     private static func startsGate(_ text: String) -> Bool {
-        text.trimmingCharacters(in: .whitespaces).hasPrefix(OutputCards.gateOpen)
+        // Most lines hold no `<` at all: they are answered without trimming.
+        text.utf8.contains(UInt8(ascii: "<"))
+            && text.trimmingCharacters(in: .whitespaces).hasPrefix(OutputCards.gateOpen)
     }
 
     /// A line the user is still receiving that may become a gate's opening tag.

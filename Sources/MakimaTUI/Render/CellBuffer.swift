@@ -7,6 +7,9 @@ public struct CellBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// The URLs of the links drawn in this frame: a cell whose `style.link` is n shows
+    /// `hyperlinks[n - 1]` (the task output view sets them; empty: no hyperlinks).
+    public var hyperlinks: [String] = []
 
     public init(width: Int, height: Int, style: CellStyle = .plain) {
         self.width = max(0, width)

@@ -15,6 +15,10 @@ final class NcursesBackend: @MainActor TerminalBackend {
     private var previous: CellBuffer?
     /// The background for cells whose style has none.
     private let baseBackground: ColorRole = .background
+    /// How OSC 8 hyperlinks are written after a frame (`Hyperlink`); nil: not at all.
+    private var linkCodes: Hyperlink.Codes?
+    /// The link runs on screen now, written after the last frame.
+    private var shownLinks: [Hyperlink.Run] = []
 
     private struct PairKey: Hashable {
         var fg: Int32
@@ -99,6 +103,53 @@ final class NcursesBackend: @MainActor TerminalBackend {
         wnoutrefresh(win)
         doupdate()
         previous = buffer
+        if linkCodes != nil { writeHyperlinks(buffer, redrawn: last == nil) }
+    }
+
+    /// Turns OSC 8 hyperlinks on (when the terminal takes them, `HyperlinkSupport`). Off when
+    /// the terminal description lacks a cursor address or cursor save and restore.
+    func enableHyperlinks() {
+        guard let codes = Self.hyperlinkCodes(utf8: utf8, resolve: { [unowned self] in self.resolve($0) }) else { return }
+        linkCodes = codes
+        // Curses must not shift cells sideways (insert/delete character): a shifted linked
+        // cell would keep its link where the frame has other text.
+        idcok(mk_stdscr(), false)
+    }
+
+    /// Links are written again only when they changed or the screen was redrawn: cells curses
+    /// did not touch keep theirs.
+    private func writeHyperlinks(_ buffer: CellBuffer, redrawn: Bool) {
+        guard let codes = linkCodes else { return }
+        let runs = Hyperlink.runs(in: buffer)
+        defer { shownLinks = runs }
+        guard redrawn || runs != shownLinks else { return }
+        writeControl(Hyperlink.bytes(runs, codes: codes))
+    }
+
+    /// The terminal's own strings (terminfo through ncurses) for what `Hyperlink.bytes` writes
+    /// around the links; nil if it lacks `cup`, `sc` or `rc`.
+    static func hyperlinkCodes(utf8: Bool, resolve: @escaping (CellStyle) -> (attr_t, Int32)) -> Hyperlink.Codes? {
+        guard let sc = mk_cap_string("sc"), let rc = mk_cap_string("rc"), mk_cup_string(0, 0) != nil else {
+            return nil
+        }
+        let save = TerminfoOutput.collect { tputs(sc, 1, TerminfoOutput.putc) }
+        let restore = TerminfoOutput.collect { tputs(rc, 1, TerminfoOutput.putc) }
+        return Hyperlink.Codes(
+            save: save, restore: restore,
+            move: { x, y in
+                TerminfoOutput.collect {
+                    if let s = mk_cup_string(Int32(y), Int32(x)) { tputs(s, 1, TerminfoOutput.putc) }
+                }
+            },
+            style: { style in
+                var (attrs, pair) = resolve(style)
+                return TerminfoOutput.collect { vid_puts(attrs, 0, &pair, TerminfoOutput.putc) }
+            },
+            reset: {
+                var pair: Int32 = 0
+                return TerminfoOutput.collect { vid_puts(mk_a_normal(), 0, &pair, TerminfoOutput.putc) }
+            },
+            text: { cell in utf8 ? cell.text : AsciiFallback.transliterate(cell.text) })
     }
 
     private func resolve(_ style: CellStyle) -> (attr_t, Int32) {
@@ -124,5 +175,24 @@ final class NcursesBackend: @MainActor TerminalBackend {
         nextPair += 1
         pairs[key] = p
         return p
+    }
+}
+
+/// What ncurses would send to the terminal, collected instead: its output callback is a C
+/// function with no context, so the bytes gather in one buffer (UI thread only, like curses).
+@MainActor
+enum TerminfoOutput {
+    nonisolated(unsafe) private static var bytes: [UInt8] = []
+
+    static let putc: @convention(c) (Int32) -> Int32 = { c in
+        TerminfoOutput.bytes.append(UInt8(truncatingIfNeeded: c))
+        return c
+    }
+
+    static func collect(_ body: () -> Void) -> [UInt8] {
+        bytes = []
+        body()
+        defer { bytes = [] }
+        return bytes
     }
 }

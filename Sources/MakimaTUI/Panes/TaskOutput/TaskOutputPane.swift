@@ -37,9 +37,10 @@ public struct TaskOutputPane: Pane {
     public mutating func update(_ new: TaskOutputViewModel) {
         let shift = new.firstLineNumber - model.firstLineNumber
         top = max(0, top - shift)
-        let changed = new.lines != model.lines
+        // Comparing every line costs as much as a frame: only a search needs to know.
+        let changed = !search.query.isEmpty && new.lines != model.lines
         model = new
-        if changed && !search.query.isEmpty { refreshSearch(shift: shift) }
+        if changed { refreshSearch(shift: shift) }
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
@@ -82,6 +83,7 @@ public struct TaskOutputPane: Pane {
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         let area = region.inset(left: 1, right: 1)
         buffer.fill(region, style: .plain)
+        buffer.hyperlinks = model.links
         let detail = "\(model.firstLineNumber + model.lines.count) lines"
         PaneHeader.render(title: title, term: nil, detail: detail, into: &buffer, row: area.row(0), context: context)
         var y = area.y + 1

@@ -74,6 +74,19 @@ enum TaskPlan {
     static func render(_ markdown: String, glyphs: Glyphs) -> [RenderedLine] {
         guard !markdown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
         var renderer = MarkdownRenderer(glyphs: glyphs)
-        return MarkdownParser.parse(markdown + "\n").children.flatMap { renderer.render($0) }
+        let lines = MarkdownParser.parse(markdown + "\n").children.flatMap { renderer.render($0) }
+        // The plan numbers its links apart from the output's: its cells are not hyperlinks
+        // to the output's URLs (`CellStyle.link`), only `[n]` text.
+        return lines.map { line in
+            var plain = line
+            for part in [\RenderedLine.prefix, \RenderedLine.hanging, \RenderedLine.content] {
+                plain[keyPath: part].spans = plain[keyPath: part].spans.map { span in
+                    var s = span
+                    s.style.link = 0
+                    return s
+                }
+            }
+            return plain
+        }
     }
 }
