@@ -26,7 +26,8 @@ enum BenchCommand {
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
             case "task-ingest":
                 let events = Int(inv.values["--events"] ?? "") ?? 100_000
-                print(figures: await MainActor.run { TaskViewIngestBenchmark.run(events: events) }, prefix: "task_ingest")
+                print(
+                    figures: await MainActor.run { TaskViewIngestBenchmark.run(events: events) }, prefix: "task_ingest")
             case "ingest", "memory", "idle":
                 do {
                     let (client, key) = try Session.credentials(inv.global)
@@ -50,7 +51,8 @@ enum BenchCommand {
                     return Console.fail(error)
                 }
             default:
-                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, task-ingest, ingest, memory, idle)"))
+                return Console.fail(
+                    UsageError("unknown benchmark '\(name)' (render, cache, task-ingest, ingest, memory, idle)"))
             }
         }
         return ExitCode.ok.rawValue

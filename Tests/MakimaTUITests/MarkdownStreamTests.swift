@@ -204,6 +204,29 @@ struct MarkdownStreamTests {
         #expect(doc.closed.filter { $0.text.hasPrefix("para") }.count == 99)
         #expect(doc.lines(open: nil).last?.text == "para 198")
     }
+
+    @Test("a # heading straight under a paragraph closes the blocks before it; streamed equals whole")
+    func headingClosesTheTail() {
+        // No blank line anywhere before a heading: the tail must still close.
+        let text = (0..<60).map { "## step \($0)\nline a of \($0)\nline b of \($0)\n" }.joined()
+        var buffer = TaskOutputBuffer(capacity: 1000)
+        var doc = OutputDocument()
+        var whole = TaskOutputBuffer(capacity: 1000)
+        whole.append([F.output(1, text)])
+        var seq = 0
+        for line in text.split(separator: "\n") {
+            seq += 1
+            buffer.append([F.output(seq, line + "\n")])
+            doc.append(buffer.lines[buffer.lines.count - 1], index: buffer.lines.count - 1)
+            doc.settle()
+        }
+        // Every heading is closed, and every paragraph but the last.
+        #expect(doc.closed.filter { $0.text.hasPrefix("step ") }.count == 60)
+        #expect(doc.closed.filter { $0.text.hasPrefix("line a of") }.count == 59)
+        var streamed = TaskOutputLines()
+        var once = TaskOutputLines()
+        #expect(streamed.lines(of: buffer) == once.lines(of: whole))
+    }
 }
 
 @Suite("Task output pane: rendered lines in the view")

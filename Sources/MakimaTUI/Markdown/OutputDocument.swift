@@ -127,9 +127,9 @@ struct OutputDocument {
     /// everything would. cmark-gfm gives the paragraph it splits off in front of a table no
     /// source lines (0) and the table the paragraph's first line: the two close as one.
     ///
-    /// A `#` heading closes what is before it too, blank line or not: it interrupts a
+    /// A `#` heading closes, and closes what is before it, blank line or not: it interrupts a
     /// paragraph, is one line, and is no paragraph text a later underline, delimiter row or
-    /// lazy line could take (text that puts headings right under paragraphs would otherwise
+    /// lazy line could take (text that puts headings right against paragraphs would otherwise
     /// keep an ever longer tail, parsed again on every chunk).
     mutating func settle() {
         guard case .markdown(var lines, var first) = segment, lines.count > 1 else { return }
@@ -140,8 +140,10 @@ struct OutputDocument {
             while last < blocks.count && blocks[last].startLine == 0 { last += 1 }
             guard last + 1 < blocks.count else { break }
             let next = blocks[last + 1].startLine
-            guard next > blocks[last].endLine, next >= 2, next <= lines.count,
+            let start = blocks[last].startLine
+            guard next > blocks[last].endLine, next >= 2, next <= lines.count, start >= 1,
                 Self.isBlank(lines[next - 2]) || Self.isATXHeading(blocks[last + 1], line: lines[next - 1])
+                    || Self.isATXHeading(blocks[last], line: lines[start - 1])
             else {
                 break
             }

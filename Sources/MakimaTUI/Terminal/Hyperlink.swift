@@ -144,7 +144,9 @@ enum HyperlinkSupport {
         }
         if term.hasPrefix("screen") { return false }
         if ["iTerm.app", "WezTerm", "vscode", "ghostty"].contains(program) { return true }
-        if ["xterm-kitty", "xterm-ghostty", "foot", "foot-extra", "alacritty", "wezterm"].contains(term) { return true }
+        if ["xterm-kitty", "xterm-ghostty", "foot", "foot-extra", "alacritty", "wezterm"].contains(term) {
+            return true
+        }
         if let vte = Int(environment["VTE_VERSION"] ?? ""), vte >= 5000 { return true }
         if let konsole = Int(environment["KONSOLE_VERSION"] ?? ""), konsole >= 201200 { return true }
         return !(environment["WT_SESSION"] ?? "").isEmpty

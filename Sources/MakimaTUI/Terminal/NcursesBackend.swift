@@ -109,7 +109,9 @@ final class NcursesBackend: @MainActor TerminalBackend {
     /// Turns OSC 8 hyperlinks on (when the terminal takes them, `HyperlinkSupport`). Off when
     /// the terminal description lacks a cursor address or cursor save and restore.
     func enableHyperlinks() {
-        guard let codes = Self.hyperlinkCodes(utf8: utf8, resolve: { [unowned self] in self.resolve($0) }) else { return }
+        guard let codes = Self.hyperlinkCodes(utf8: utf8, resolve: { [unowned self] in self.resolve($0) }) else {
+            return
+        }
         linkCodes = codes
         // Curses must not shift cells sideways (insert/delete character): a shifted linked
         // cell would keep its link where the frame has other text.
