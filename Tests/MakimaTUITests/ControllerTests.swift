@@ -230,6 +230,31 @@ struct ControllerTests {
         #expect(!h.shows("Task failed"), "\(h.screen)")
     }
 
+    @Test("task titles seen over a long run stay bounded; the newest still name a toast")
+    func taskTitlesAreBounded() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        // Three polls of a busy mesh, each a page of tasks never seen before.
+        let perPoll = TaskTitleBook.capacity
+        for poll in 0..<3 {
+            let tasks = (0..<perPoll).map { i in
+                MeshTask(id: "t-\(poll)-\(i)", title: "job \(poll) \(i)", status: .failed)
+            }
+            h.post(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: at, fromCache: false))
+            #expect(h.live.taskTitles.count <= TaskTitleBook.capacity, "after poll \(poll)")
+        }
+        #expect(h.live.taskTitles.count > 0)
+        #expect(h.live.taskTitle("t-0-0") == nil, "the oldest titles are forgotten")
+        let newest = "t-2-\(perPoll - 1)"
+        #expect(h.live.taskTitle(newest) == "job 2 \(perPoll - 1)")
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskFailed, title: "Task failed", body: newest, link: .task(newest), at: at)
+            ]))
+        #expect(h.shows("job 2 \(perPoll - 1)"), "\(h.screen)")
+    }
+
     @Test("the output view follows new lines; after k it stays put; G follows again")
     func followMode() throws {
         let h = try ControllerHarness()

@@ -202,7 +202,7 @@ extension LiveDashboard {
             // Another server: nothing of the old one stays on screen (its cache stays on disk).
             cache = nil
             hub.forgetServer()
-            taskTitles = [:]
+            taskTitles = TaskTitleBook()
         }
         setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
