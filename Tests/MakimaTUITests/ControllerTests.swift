@@ -16,13 +16,15 @@ final class RecordingEngine: DashboardEngine {
     private(set) var retries = 0
     private(set) var started = 0
     private(set) var halted = 0
+    /// A halted engine that has not finished stopping yet (a real one stops on a thread).
+    var stillStopping = false
 
     init(outbox: SyncOutbox) { self.outbox = outbox }
 
     func start() { started += 1 }
     func stop() {}
     func halt() { halted += 1 }
-    var hasStopped: Bool { halted > 0 }
+    var hasStopped: Bool { halted > 0 && !stillStopping }
     func cachedSnapshot() -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
