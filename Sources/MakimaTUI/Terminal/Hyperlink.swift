@@ -1,4 +1,5 @@
-/// OSC 8 hyperlinks around the cells of a link in the task output (docs/keys.md, "Links").
+/// OSC 8 hyperlinks around the cells of a link in the task output (docs/design.md, "Links
+/// and OSC 8 hyperlinks").
 ///
 /// ncurses has no hyperlink attribute, so the backend lets ncurses draw the frame, then writes
 /// each link's cells again, in the same place and the same attributes, between an OSC 8 open
@@ -123,8 +124,8 @@ enum Hyperlink {
 }
 
 /// Whether to write OSC 8 hyperlinks: `MAKIMA_HYPERLINKS=1`/`0` decides; otherwise only
-/// where the terminal is known to take them (docs/keys.md, "Links"), never where unknown: a
-/// terminal that does not know OSC 8 may show its bytes.
+/// where the terminal is known to take them (docs/design.md, "Links and OSC 8 hyperlinks"),
+/// never where unknown: a terminal that does not know OSC 8 may show its bytes.
 enum HyperlinkSupport {
     static let environmentVariable = "MAKIMA_HYPERLINKS"
 
