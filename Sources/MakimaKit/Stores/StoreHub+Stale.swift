@@ -63,6 +63,7 @@ extension StoreHub {
         if self.contracts.details.pinned != contracts { self.contracts.details.pin(contracts) }
         if self.tasks.details.pinned != tasks { self.tasks.details.pin(tasks) }
         if listen.details.pinned != sessions { listen.details.pin(sessions) }
-        if missing.links.pinned != Set(links) { missing.links.pin(Set(links)) }
+        let all = Set(links)
+        if missing.links.pinned != all { missing.links.pin(all) }
     }
 }
