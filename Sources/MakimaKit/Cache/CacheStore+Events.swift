@@ -6,34 +6,91 @@ import Foundation
 extension CacheStore {
     /// Stores events, dropping any whose (task_id, seq) is already cached, and prunes every task
     /// it touched to the seqs in (max - eventsKeptPerTask, max]. Returns how many were new
-    /// (events older than that window count, though pruned at once).
+    /// (events older than that window count, though never written).
+    ///
+    /// Events of a task at or below its highest seq in this call minus `eventsKeptPerTask`
+    /// would be pruned by this very call, so they are not encoded or inserted at all: in a
+    /// burst the writer takes several thousand events of one task at once, and most of them
+    /// are already outside the window. They are still counted (against what is cached in
+    /// their seq range) and their statuses still mark a task finished.
     ///
     /// Up to `maxEventsPerTransaction` events are written per transaction. If a later
     /// transaction fails, the earlier ones stay committed; appending is idempotent, so the
     /// caller may simply retry the whole array.
     @discardableResult
     public func appendEvents(_ events: [TaskEvent]) throws(CacheError) -> Int {
+        guard !events.isEmpty else {
+            try pruneIfDue(now: Date())
+            return 0
+        }
+        let keep = eventsKeptPerTask
+        var newest: [String: Int] = [:]
+        var finished: [String: Bool] = [:]
+        for event in events {
+            newest[event.taskID] = max(newest[event.taskID] ?? Int.min, event.seq)
+            if case .status(let s, _, _) = event.payload { finished[event.taskID] = s.isFinal }
+        }
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
-        rows.reserveCapacity(events.count)
+        rows.reserveCapacity(min(events.count, newest.count * keep))
+        // Per task, the distinct seqs left out for being below the window.
+        var skipped: [String: Set<Int>] = [:]
         for event in events {
+            if let top = newest[event.taskID], event.seq <= top - keep {
+                skipped[event.taskID, default: []].insert(event.seq)
+                continue
+            }
             let json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
             rows.append(EventRow(event, json: json))
         }
-        let keep = eventsKeptPerTask
         let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
-        while start < rows.count {
+        repeat {
             let chunk = rows[start..<min(start + Self.maxEventsPerTransaction, rows.count)]
+            // Every transaction records the tasks' activity; the last one also whether their
+            // last status is final (it may be among the left-out events) and counts those.
+            let last = start + chunk.count >= rows.count
             inserted += try withDatabase { db in
-                try db.transaction { try Self.insert(chunk, keep: keep, now: now, into: db) }
+                try db.transaction {
+                    var n = try Self.insert(chunk, keep: keep, into: db)
+                    try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
+                    if last { n += try Self.countAbsent(skipped, in: db) }
+                    return n
+                }
             }
             start += chunk.count
-        }
+        } while start < rows.count
         try pruneIfDue(now: Date())
         return inserted
+    }
+
+    /// How many of these (task, seq) pairs are not cached: one range count per task whose seqs
+    /// are contiguous (the usual case), else one lookup per seq.
+    private static func countAbsent(_ skipped: [String: Set<Int>], in db: SQLiteDatabase) throws -> Int {
+        guard !skipped.isEmpty else { return 0 }
+        let range = try db.prepare("SELECT COUNT(*) FROM task_events WHERE task_id = ?1 AND seq BETWEEN ?2 AND ?3")
+        var absent = 0
+        for (task, seqs) in skipped {
+            guard let low = seqs.min(), let high = seqs.max() else { continue }
+            if high - low + 1 == seqs.count {
+                try range.bind(task, at: 1)
+                try range.bind(low, at: 2)
+                try range.bind(high, at: 3)
+                absent += seqs.count - (try range.step() ? range.int(0) : 0)
+                range.reset()
+            } else {
+                for seq in seqs {
+                    try range.bind(task, at: 1)
+                    try range.bind(seq, at: 2)
+                    try range.bind(seq, at: 3)
+                    absent += 1 - (try range.step() ? range.int(0) : 0)
+                    range.reset()
+                }
+            }
+        }
+        return absent
     }
 
     /// What one `prune` removed.
@@ -195,16 +252,12 @@ extension CacheStore {
         }
     }
 
-    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, now: Double, into db: SQLiteDatabase) throws
-        -> Int
-    {
+    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, into db: SQLiteDatabase) throws -> Int {
         let insert = try db.prepare(
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
-        var finished: [String: Bool] = [:]
         for row in rows {
-            if let f = row.finalStatus { finished[row.taskID] = f }
             try insert.bind(row.taskID, at: 1)
             try insert.bind(row.seq, at: 2)
             try insert.bind(row.eventID, at: 3)
@@ -223,23 +276,33 @@ extension CacheStore {
             DELETE FROM task_events WHERE task_id = ?1
               AND seq <= (SELECT MAX(seq) FROM task_events WHERE task_id = ?1) - ?2
             """)
-        let activity = try db.prepare(
-            """
-            INSERT INTO task_activity (task_id, last_at, finished) VALUES (?1, ?2, COALESCE(?3, 0))
-            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished)
-            """)
         for task in touched {
             try prune.bind(task, at: 1)
             try prune.bind(keep, at: 2)
             try prune.step()
             prune.reset()
+        }
+        return inserted
+    }
+
+    /// When each task last had events, and whether its last status (if any) is final.
+    private static func recordActivity(
+        of tasks: some Sequence<String>, finished: [String: Bool], now: Double, in db: SQLiteDatabase
+    )
+        throws
+    {
+        let activity = try db.prepare(
+            """
+            INSERT INTO task_activity (task_id, last_at, finished) VALUES (?1, ?2, COALESCE(?3, 0))
+            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished)
+            """)
+        for task in tasks {
             try activity.bind(task, at: 1)
             try activity.bind(now, at: 2)
             try activity.bind(finished[task].map { $0 ? 1 : 0 }, at: 3)
             try activity.step()
             activity.reset()
         }
-        return inserted
     }
 
     /// Output events through the hand decoder (the bulk of a task's history, read on start-up
@@ -271,8 +334,6 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
-    /// For a status event: whether the status is final (the task finished).
-    let finalStatus: Bool?
 
     init(_ event: TaskEvent, json: String) {
         taskID = event.taskID
@@ -280,6 +341,5 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        if case .status(let s, _, _) = event.payload { finalStatus = s.isFinal } else { finalStatus = nil }
     }
 }

@@ -26,6 +26,8 @@ public struct NotificationPolicy: Sendable {
     {
         var out: [MeshNotification] = []
         for e in events {
+            // Output never notifies: skipped before the lookups below (a burst is all output).
+            if case .output = e.payload { continue }
             guard (e.ts ?? receivedAt) >= startedAt, !notified.contains(e.eventID) else { continue }
             let title = taskTitles[e.taskID] ?? e.taskID
             let n: MeshNotification?
