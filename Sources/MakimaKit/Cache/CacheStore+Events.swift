@@ -24,26 +24,41 @@ extension CacheStore {
             return 0
         }
         let keep = eventsKeptPerTask
+        // Per task, its highest seq here. Events come in runs of one task (a burst is one
+        // long run): the dictionary is touched once per run, not once per event.
         var newest: [String: Int] = [:]
         var finished: [String: Bool] = [:]
+        var run = (task: events[0].taskID, top: Int.min)
         for event in events {
-            newest[event.taskID] = max(newest[event.taskID] ?? Int.min, event.seq)
+            if event.taskID != run.task {
+                newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
+                run = (event.taskID, newest[event.taskID] ?? Int.min)
+            }
+            run.top = max(run.top, event.seq)
             if case .status(let s, _, _) = event.payload { finished[event.taskID] = s.isFinal }
         }
+        newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
         rows.reserveCapacity(min(events.count, newest.count * keep))
-        // Per task, the distinct seqs left out for being below the window.
-        var skipped: [String: Set<Int>] = [:]
+        var skipped: [String: LeftOut] = [:]
+        var cut = (task: events[0].taskID, below: newest[events[0].taskID]! - keep, leftOut: LeftOut())
         for event in events {
-            if let top = newest[event.taskID], event.seq <= top - keep {
-                skipped[event.taskID, default: []].insert(event.seq)
+            if event.taskID != cut.task {
+                if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
+                cut = (
+                    event.taskID, newest[event.taskID]! - keep, skipped.removeValue(forKey: event.taskID) ?? LeftOut()
+                )
+            }
+            if event.seq <= cut.below {
+                cut.leftOut.add(event.seq)
                 continue
             }
             let json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
             rows.append(EventRow(event, json: json))
         }
+        if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
@@ -66,28 +81,49 @@ extension CacheStore {
         return inserted
     }
 
+    /// Per task, the distinct seqs of one `appendEvents` left out for being below its window:
+    /// a range while they come ascending without a gap (the engine's order), else a set.
+    struct LeftOut {
+        private(set) var range: ClosedRange<Int>?
+        private(set) var scattered: Set<Int>?
+
+        var isEmpty: Bool { range == nil && scattered == nil }
+
+        mutating func add(_ seq: Int) {
+            if scattered != nil {
+                scattered!.insert(seq)
+            } else if let r = range {
+                if seq == r.upperBound + 1 {
+                    range = r.lowerBound...seq
+                } else if !r.contains(seq) {
+                    scattered = Set(r)
+                    scattered!.insert(seq)
+                    range = nil
+                }
+            } else {
+                range = seq...seq
+            }
+        }
+    }
+
     /// How many of these (task, seq) pairs are not cached: one range count per task whose seqs
     /// are contiguous (the usual case), else one lookup per seq.
-    private static func countAbsent(_ skipped: [String: Set<Int>], in db: SQLiteDatabase) throws -> Int {
+    private static func countAbsent(_ skipped: [String: LeftOut], in db: SQLiteDatabase) throws -> Int {
         guard !skipped.isEmpty else { return 0 }
         let range = try db.prepare("SELECT COUNT(*) FROM task_events WHERE task_id = ?1 AND seq BETWEEN ?2 AND ?3")
+        func cached(_ task: String, _ low: Int, _ high: Int) throws -> Int {
+            try range.bind(task, at: 1)
+            try range.bind(low, at: 2)
+            try range.bind(high, at: 3)
+            defer { range.reset() }
+            return try range.step() ? range.int(0) : 0
+        }
         var absent = 0
-        for (task, seqs) in skipped {
-            guard let low = seqs.min(), let high = seqs.max() else { continue }
-            if high - low + 1 == seqs.count {
-                try range.bind(task, at: 1)
-                try range.bind(low, at: 2)
-                try range.bind(high, at: 3)
-                absent += seqs.count - (try range.step() ? range.int(0) : 0)
-                range.reset()
-            } else {
-                for seq in seqs {
-                    try range.bind(task, at: 1)
-                    try range.bind(seq, at: 2)
-                    try range.bind(seq, at: 3)
-                    absent += 1 - (try range.step() ? range.int(0) : 0)
-                    range.reset()
-                }
+        for (task, leftOut) in skipped {
+            if let r = leftOut.range {
+                absent += r.count - (try cached(task, r.lowerBound, r.upperBound))
+            } else if let seqs = leftOut.scattered {
+                for seq in seqs { absent += 1 - (try cached(task, seq, seq)) }
             }
         }
         return absent

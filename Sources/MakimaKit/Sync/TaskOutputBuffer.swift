@@ -73,25 +73,34 @@ public struct TaskOutputBuffer: Sendable, Equatable {
 
     private mutating func appendText(_ text: String, stream: String, seq: Int) {
         // Split on newline bytes: the same cuts as splitting Characters (a grapheme always
-        // breaks after LF, and cleaned text holds no CR), without grapheme breaking, in one
-        // scan of the UTF-8 (the stores' largest cost in a burst).
+        // breaks after LF, and cleaned text holds no CR), without grapheme breaking. The
+        // newlines are found with memchr over the UTF-8 and the pieces taken as substrings of
+        // `text` (no bytes validated again; one allocation per line, none for a short one).
         var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            for i in 0..<bytes.count where bytes[i] == 0x0A {
-                appendPiece(UnsafeBufferPointer(rebasing: bytes[start..<i]), ended: true, stream: stream, seq: seq)
-                start = i + 1
+        let cuts = text.withUTF8 { bytes -> [Int] in
+            guard let base = bytes.baseAddress else { return [] }
+            var cuts: [Int] = []
+            var from = 0
+            while from < bytes.count, let hit = memchr(base + from, 0x0A, bytes.count - from) {
+                let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
+                cuts.append(at)
+                from = at + 1
             }
-            if start < bytes.count {
-                appendPiece(UnsafeBufferPointer(rebasing: bytes[start...]), ended: false, stream: stream, seq: seq)
-            }
+            return cuts
         }
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        for cut in cuts {
+            let end = utf8.index(utf8.startIndex, offsetBy: cut)
+            appendPiece(text[start..<end], ended: true, stream: stream, seq: seq)
+            start = utf8.index(after: end)
+        }
+        if start != utf8.endIndex { appendPiece(text[start...], ended: false, stream: stream, seq: seq) }
     }
 
     /// A piece of a line: it continues the open line of the same stream, else starts a line;
     /// `ended` when a newline followed it.
-    private mutating func appendPiece(_ piece: UnsafeBufferPointer<UInt8>, ended: Bool, stream: String, seq: Int) {
-        let part = String(decoding: piece, as: UTF8.self)
+    private mutating func appendPiece(_ part: Substring, ended: Bool, stream: String, seq: Int) {
         var line: Line
         if case .text(let s)? = openLine?.kind, s == stream {
             line = openLine!
@@ -99,7 +108,7 @@ public struct TaskOutputBuffer: Sendable, Equatable {
             line.text += part
         } else {
             closeOpenLine()
-            line = Line(seq: seq, kind: .text(stream: stream), text: part)
+            line = Line(seq: seq, kind: .text(stream: stream), text: String(part))
         }
         if ended { lines.append(line) } else { openLine = line }
     }
