@@ -29,13 +29,14 @@ extension CacheStore {
         var newest: [String: Int] = [:]
         var finished: [String: Bool] = [:]
         var run = (task: events[0].taskID, top: Int.min)
-        for event in events {
-            if event.taskID != run.task {
+        // By index: the events are read in place, not copied one by one.
+        for i in events.indices {
+            if events[i].taskID != run.task {
                 newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
-                run = (event.taskID, newest[event.taskID] ?? Int.min)
+                run = (events[i].taskID, newest[events[i].taskID] ?? Int.min)
             }
-            run.top = max(run.top, event.seq)
-            if case .status(let s, _, _) = event.payload { finished[event.taskID] = s.isFinal }
+            run.top = max(run.top, events[i].seq)
+            if case .status(let s, _, _) = events[i].payload { finished[events[i].taskID] = s.isFinal }
         }
         newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
         let encoder = MakimaJSON.encoder()
@@ -43,17 +44,17 @@ extension CacheStore {
         rows.reserveCapacity(min(events.count, newest.count * keep))
         var skipped: [String: LeftOut] = [:]
         var cut = (task: events[0].taskID, below: newest[events[0].taskID]! - keep, leftOut: LeftOut())
-        for event in events {
-            if event.taskID != cut.task {
+        for i in events.indices {
+            if events[i].taskID != cut.task {
                 if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
-                cut = (
-                    event.taskID, newest[event.taskID]! - keep, skipped.removeValue(forKey: event.taskID) ?? LeftOut()
-                )
+                let task = events[i].taskID
+                cut = (task, newest[task]! - keep, skipped.removeValue(forKey: task) ?? LeftOut())
             }
-            if event.seq <= cut.below {
-                cut.leftOut.add(event.seq)
+            if events[i].seq <= cut.below {
+                cut.leftOut.add(events[i].seq)
                 continue
             }
+            let event = events[i]
             let json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
             rows.append(EventRow(event, json: json))
@@ -64,15 +65,17 @@ extension CacheStore {
         var start = 0
         repeat {
             let chunk = rows[start..<min(start + Self.maxEventsPerTransaction, rows.count)]
-            // Every transaction records the tasks' activity; the last one also whether their
-            // last status is final (it may be among the left-out events) and counts those.
+            // The first transaction counts the left-out events (before its pruning can remove
+            // cached ones among them); every one records the tasks' activity, and the last one
+            // whether their last status is final (it may be among the left-out events).
+            let first = start == 0
             let last = start + chunk.count >= rows.count
             inserted += try withDatabase { db in
                 try db.transaction {
-                    var n = try Self.insert(chunk, keep: keep, into: db)
+                    let absent = try first ? Self.countAbsent(skipped, in: db) : 0
+                    let n = try Self.insert(chunk, keep: keep, into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
-                    if last { n += try Self.countAbsent(skipped, in: db) }
-                    return n
+                    return absent + n
                 }
             }
             start += chunk.count

@@ -41,7 +41,7 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
         guard !items.isEmpty else { return }
         condition.lock()
         while queue.count >= maxQueued && !stopping { condition.wait() }
-        queue.append(contentsOf: items)
+        if queue.isEmpty { queue = items } else { queue.append(contentsOf: items) }  // no copy when empty
         condition.broadcast()  // the writer, lingering or asleep (a flusher may wait too)
         condition.unlock()
     }

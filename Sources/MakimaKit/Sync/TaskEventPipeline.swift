@@ -244,15 +244,17 @@ public final class TaskEventPipeline: Sendable {
         apply { s in
             var applied: [TaskEvent] = []
             applied.reserveCapacity(events.count)
-            for e in events {
-                switch s.sequencer.accept(e, appendingTo: &applied) {
+            // By index: each event is passed borrowed, copied once (into `applied`), not twice.
+            for i in events.indices {
+                switch s.sequencer.accept(events[i], appendingTo: &applied) {
                 case nil, .applied: break
                 case .duplicate: s.counters.duplicatesDropped += 1
                 case .rejected: s.counters.seqRejected += 1
                 case .held:
                     held = true
-                    if s.heldSince[e.taskID] == nil { s.heldSince[e.taskID] = now() }
-                    if live && !s.replaying && !s.filling.contains(e.taskID) { gaps.insert(e.taskID) }
+                    let task = events[i].taskID
+                    if s.heldSince[task] == nil { s.heldSince[task] = now() }
+                    if live && !s.replaying && !s.filling.contains(task) { gaps.insert(task) }
                 }
             }
             return applied

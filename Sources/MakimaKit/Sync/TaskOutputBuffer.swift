@@ -39,7 +39,7 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     public var lineCount: Int { lines.count + (openLine == nil ? 0 : 1) }
 
     public mutating func append(_ events: [TaskEvent]) {
-        for e in events { append(e) }
+        for i in events.indices { append(events[i]) }  // by index: no copy of each event
         trim()
     }
 
