@@ -151,7 +151,9 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         let before = loggedRequests(r.server, containing: "/output")
         _ = try r.server.control(path: "/_dev/hostile/gap_flood", query: ["task_id": task, "events": "3"])
         #expect(r.log.waitUntil(30) { r.engine.counters.fetchesAbandoned == 1 })
-        #expect(r.log.allNotices.contains { $0.contains("missing output could not be fetched") })
+        // The counter moves under the engine's lock, the notice is posted just after it.
+        #expect(
+            r.log.waitUntil(30) { r.log.allNotices.contains { $0.contains("missing output could not be fetched") } })
         Thread.sleep(forTimeInterval: 1)
         let requests = loggedRequests(r.server, containing: "/output") - before
         #expect(requests >= 2 && requests <= 8, "\(requests) page requests")
