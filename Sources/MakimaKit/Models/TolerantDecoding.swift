@@ -44,7 +44,13 @@ public enum RFC3339 {
         let padded =
             raw.utf8.first.map { $0 <= 0x20 || $0 >= 0x80 } != false
             || raw.utf8.last.map { $0 <= 0x20 || $0 >= 0x80 } != false
-        let bytes = Array((padded ? raw.trimmingCharacters(in: .whitespaces) : raw).utf8)
+        var text = padded ? raw.trimmingCharacters(in: .whitespaces) : raw
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` of the UTF-8 bytes of a timestamp without padding (the stream decoder reads
+    /// them in place, without making a String).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20 else { return nil }
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= bytes.count else { return nil }

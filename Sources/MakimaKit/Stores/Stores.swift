@@ -71,19 +71,24 @@ public final class TasksStore {
     }
 
     func apply(events: [TaskEvent]) {
+        guard let first = events.first?.taskID else { return }
+        // A burst is usually one task's events: applied as they are, without regrouping.
+        if events.allSatisfy({ $0.taskID == first }) { return apply(task: first, events) }
         var byTask: [String: [TaskEvent]] = [:]
         for e in events { byTask[e.taskID, default: []].append(e) }
-        for (task, list) in byTask {
-            outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
-            guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
-                case .status(let s, _, _) = last.payload
-            else { continue }
-            if var t = details[task], t.status != s {
-                t.status = s
-                details[task] = t
-            }
-            updateStatus(task, s, at: last.ts)
+        for (task, list) in byTask { apply(task: task, list) }
+    }
+
+    private func apply(task: String, _ list: [TaskEvent]) {
+        outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
+        guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
+            case .status(let s, _, _) = last.payload
+        else { return }
+        if var t = details[task], t.status != s {
+            t.status = s
+            details[task] = t
         }
+        updateStatus(task, s, at: last.ts)
     }
 
     /// Status events move a task between filtered lists without waiting for the next poll: it
