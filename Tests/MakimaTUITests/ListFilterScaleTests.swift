@@ -62,4 +62,22 @@ import Testing
         for c in "build" { _ = same.editFilter(.insert(c)) }
         #expect(same.visibleRows == list.visibleRows)
     }
+
+    @Test("a row's column is cut and padded exactly as StyledLine.padded does it, in one pass")
+    func columnsFitAsPadded() {
+        let texts = [
+            "", "short", "exactly ten", "Migrate ledger writes to batched upserts · batch 00012",
+            "監査ログのローテーション · rotate audit logs", "ab監", "abc監", "e\u{301}clair", "👩‍💻 pair 🇯🇵 flag",
+            "x", "1234567890",
+        ]
+        for text in texts {
+            for width in 2...14 {
+                var row = RowLine()
+                row.column(text, width, CellStyle(fg: .foreground))
+                let expected = StyledLine(text, CellStyle(fg: .foreground)).padded(to: width)
+                #expect(row.line.text == expected.text, "\(text) in \(width)")
+                #expect(row.line.width == width)
+            }
+        }
+    }
 }
