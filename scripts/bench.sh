@@ -2,7 +2,8 @@
 # `make bench`: every figure beside a baseline measured in the same run, median of several
 # rounds, printed as one table (scripts/bench_table.py). Takes several minutes; not part of
 # `make test`. Knobs: BENCH_ROUNDS (5), BURST_EVENTS (100000), MEMORY_EVENTS (1000000),
-# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows).
+# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows),
+# SCALE_TASKS (10000) and SCALE_DAEMONS (500) for the scale rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -99,5 +100,33 @@ kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 for r in $(seq "$ROUNDS"); do
   figure startup.down_ms "$(bench_time_to_text "NAV//" "$BIN")"
 done
+
+SCALE_TASKS=${SCALE_TASKS:-10000}
+SCALE_DAEMONS=${SCALE_DAEMONS:-500}
+echo "bench: scale, $SCALE_TASKS tasks / $SCALE_DAEMONS daemons: filter keystrokes on Tasks" >&2
+"$BIN" bench scale --tasks "$SCALE_TASKS" --daemons "$SCALE_DAEMONS" >"$WORK/scale"
+for k in keystroke_200x50_median_ms keystroke_200x50_p99_ms keystroke_200x50_wall_p99_ms tasks_model_ms; do
+  figure "scale.$k" "$(value "scale.$k" "$WORK/scale")"
+done
+echo "bench: scale, the first Home frame with that mesh, $ROUNDS rounds from an empty cache and from a filled one" >&2
+python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/scale.db" --rate 0 --test-controls --quiet \
+  --seed-scale "$SCALE_TASKS,$SCALE_DAEMONS" >"$WORK/ready-scale" 2>>"$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 1200); do grep -q READY "$WORK/ready-scale" 2>/dev/null && break; sleep 0.05; done
+grep -q READY "$WORK/ready-scale" || { echo "bench: scale dev server did not start"; cat "$WORK/server.log"; exit 1; }
+# Home is full once its counts are the server's: they need every page of the running list.
+read -r online running < <(curl -s "$URL/_dev/seeded" | python3 -c \
+  'import json, sys; d = json.load(sys.stdin); print(d["daemons_online"], d["running_tasks"])')
+full="$online ONLINE|$running RUNNING"
+figure scale.running_tasks "$running"
+for r in $(seq "$ROUNDS"); do
+  figure scale.home_empty_ms "$(bench_time_to_texts "$full" 0 XDG_CACHE_HOME="$WORK/scale-cache-$r" "$BIN")"
+done
+# One run that stays long enough to write every list to the cache, then starts from it.
+bench_time_to_texts "$full" 20 XDG_CACHE_HOME="$WORK/scale-cache" "$BIN" >/dev/null
+for r in $(seq "$ROUNDS"); do
+  figure scale.home_cached_ms "$(bench_time_to_texts "$full" 0 XDG_CACHE_HOME="$WORK/scale-cache" "$BIN")"
+done
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 
 python3 scripts/bench_table.py "$R" "$BIN"

@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 import MakimaTUI
 
-/// `makima-tui bench [render|cache|ingest|memory|idle]`: prints figures, never pass/fail.
+/// `makima-tui bench [render|cache|scale|ingest|memory|idle]`: prints figures, never pass/fail.
 /// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
@@ -11,10 +11,13 @@ enum BenchCommand {
         flags: [
             FlagSpec(
                 "--events", value: "N", help: "events: ingest burst (default 100000), memory run (default 1000000)"),
-            FlagSpec("--tasks", value: "N", help: "tasks the events are spread over (ingest 1, memory 50)"),
+            FlagSpec(
+                "--tasks", value: "N",
+                help: "tasks the events are spread over (ingest 1, memory 50); scale: tasks (10000)"),
+            FlagSpec("--daemons", value: "N", help: "scale: daemons in the generated mesh (default 500)"),
             FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
         ],
-        positionals: "[render|cache|ingest|memory|idle]", run: run)
+        positionals: "[render|cache|scale|ingest|memory|idle]", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
         let which = inv.positionals.isEmpty ? ["render", "cache"] : inv.positionals
@@ -22,6 +25,12 @@ enum BenchCommand {
             switch name {
             case "render": print(figures: await MainActor.run { RenderBenchmark.run() }, prefix: "render")
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
+            case "scale":
+                let tasks = min(max(Int(inv.values["--tasks"] ?? "") ?? 10_000, 0), 1_000_000)
+                let daemons = min(max(Int(inv.values["--daemons"] ?? "") ?? 500, 0), 100_000)
+                print(
+                    figures: await MainActor.run { ScaleBenchmark.run(tasks: tasks, daemons: daemons) }, prefix: "scale"
+                )
             case "ingest", "memory", "idle":
                 do {
                     let (client, key) = try Session.credentials(inv.global)
@@ -44,7 +53,8 @@ enum BenchCommand {
                     return Console.fail(error)
                 }
             default:
-                return Console.fail(UsageError("unknown benchmark '\(name)' (render, cache, ingest, memory, idle)"))
+                return Console.fail(
+                    UsageError("unknown benchmark '\(name)' (render, cache, scale, ingest, memory, idle)"))
             }
         }
         return ExitCode.ok.rawValue

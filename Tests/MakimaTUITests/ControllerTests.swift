@@ -25,7 +25,7 @@ final class RecordingEngine: DashboardEngine {
     func stop() {}
     func halt() { halted += 1 }
     var hasStopped: Bool { halted > 0 && !stillStopping }
-    func cachedSnapshot() -> [SyncUpdate] { [] }
+    func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
     func retryNow() { retries += 1 }

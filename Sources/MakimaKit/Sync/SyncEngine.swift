@@ -120,9 +120,9 @@ public final class SyncEngine: Sendable {
     }
 
     /// Cached snapshots for the first frame (before any network answer), marked stale.
-    public func cachedSnapshot() -> [SyncUpdate] {
+    public func cachedSnapshot(for queries: [ListQuery] = CacheBridge.standardQueries) -> [SyncUpdate] {
         guard let cache else { return [] }
-        let (updates, problem) = cache.cachedUpdates()
+        let (updates, problem) = cache.cachedUpdates(for: queries)
         return problem.map { updates + [.notice($0)] } ?? updates
     }
 

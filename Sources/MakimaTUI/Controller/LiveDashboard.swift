@@ -120,8 +120,18 @@ public final class LiveDashboard {
         }
         sink.target = self
         session.updateHome { $0.mesh = HomeMeshModel() }
-        // Cached lists paint the first frame (marked stale) before any answer from the server.
-        apply(engine?.cachedSnapshot() ?? [])
+        // Cached lists paint the first frame (marked stale) before any answer from the server:
+        // the pane on screen's lists first; the others (a large mesh's every task) once that
+        // frame is drawn.
+        let shown = session.topPane.id
+        let first = shown.spec.queries(filter(shown), scopes[shown] ?? nil)
+        apply(engine?.cachedSnapshot(for: first) ?? [])
+        let rest = CacheBridge.standardQueries.filter { !first.contains($0) }
+        let current = engine
+        session.bus.post { [weak self] in
+            guard let self, let current, self.engine === current else { return }
+            self.apply(current.cachedSnapshot(for: rest))
+        }
         for n in notices { toast(NoticeLine(n, level: .warn)) }
         engine?.start()
         poll(session.topPane.id)
