@@ -143,6 +143,7 @@ public enum DashboardApp {
     /// every way out (quit keys, SIGINT, SIGTERM, SIGHUP, and crashes via `SignalRelay`).
     @MainActor
     public static func run(options: DashboardOptions) -> Int32 {
+        StartupReport.mark("dashboard")
         let utf8 = TerminalLocale.configure()
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
@@ -151,6 +152,7 @@ public enum DashboardApp {
                 flag: options.theme,
                 environment: environment[ThemeSelection.environmentVariable],
                 config: options.configTheme))
+        StartupReport.mark("theme")
         let wake: WakePipe
         let screen: NcursesScreen
         let terminfo = TerminfoChoice.choose(environment: environment)
@@ -162,12 +164,14 @@ public enum DashboardApp {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
             return 1
         }
+        StartupReport.mark("terminal")
         let detection = ColorDetection.detect(
             environment: environment, colors: screen.hasColors ? Int(mk_colors()) : 0,
             canChangeColor: can_change_color(), preference: options.colorPreference)
         let palette = ColorMapper.palette(
             for: theme.theme, detection: detection, redefineColors: options.redefineColors)
         let backend = NcursesBackend(palette: palette, utf8: utf8)
+        StartupReport.mark("palette")
 
         let masthead = MastheadModel(
             serverLabel: options.serverLabel, version: options.version,
@@ -191,7 +195,9 @@ public enum DashboardApp {
             return .success(loaded.theme.name)
         }
         loop.setConnectionPill(options.initialConnection)
+        loop.afterFirstFrame = { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
+        StartupReport.mark("controller")
         let code = loop.run()
         screen.end()
         if let problem = theme.problem {

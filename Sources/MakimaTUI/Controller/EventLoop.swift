@@ -25,6 +25,8 @@ final class EventLoop {
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
     /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
     var beforeDraw: (@MainActor () -> Void)?
+    /// Runs once, right after the first frame has been flushed (the start-up figure).
+    var afterFirstFrame: (@MainActor () -> Void)?
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
     private(set) var wakeups = 0
@@ -113,6 +115,7 @@ final class EventLoop {
 
     private func draw() {
         beforeDraw?()
+        if frames == 0 { StartupReport.mark("models") }
         if app.fullRedrawRequested {
             app.fullRedrawRequested = false
             terminal.invalidate()
@@ -122,6 +125,7 @@ final class EventLoop {
         terminal.flush(app.render(width: size.width, height: size.height))
         dirty = false
         frames += 1
+        if frames == 1 { afterFirstFrame?() }
     }
 
     private func readInput() {

@@ -102,6 +102,7 @@ public final class LiveDashboard {
         if cache == nil {
             do {
                 let opened = try CacheStore.open(profileKey: cacheKey, environment: setup.environment)
+                StartupReport.mark("cache_open")
                 cache = opened.store
                 if let n = opened.notice { notices.append(n) }
             } catch {
@@ -121,6 +122,7 @@ public final class LiveDashboard {
         session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server.
         apply(engine?.cachedSnapshot() ?? [])
+        StartupReport.mark("cached_lists")
         for n in notices { toast(NoticeLine(n, level: .warn)) }
         engine?.start()
         poll(session.topPane.id)
