@@ -62,9 +62,9 @@ figure render.load_average "$(cut -d' ' -f1 /proc/loadavg)"
 figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
 figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
 # Beside each Home frame's wall-clock figures, the thread's CPU time (the work, whatever the load).
-for k in cpu_p50 cpu_p99; do figure "render.home_$k" "$(value "render.home_frame_200x50_${k}_ms" "$WORK/render")"; done
+for k in cpu_p50 cpu_p99; do figure "render.home_${k}_ms" "$(value "render.home_frame_200x50_${k}_ms" "$WORK/render")"; done
 for k in p50 p99 cpu_p50 cpu_p99; do
-  figure "render.home_live_$k" "$(value "render.home_live_frame_200x50_${k}_ms" "$WORK/render")"
+  figure "render.home_live_${k}_ms" "$(value "render.home_live_frame_200x50_${k}_ms" "$WORK/render")"
 done
 # The task view's row: filled once `bench render` prints these two figures.
 figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"

@@ -114,6 +114,9 @@ public final class DashboardSession {
     public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
+    /// Runs `action` once the first frame has been flushed (at once after that): what can
+    /// wait, such as the network, does not hold up the first screen.
+    public func afterFirstFrame(_ action: @escaping @MainActor () -> Void) { loop.afterFirstFrame(action) }
     public func bell() { loop.terminal.bell() }
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
@@ -195,7 +198,7 @@ public enum DashboardApp {
             return .success(loaded.theme.name)
         }
         loop.setConnectionPill(options.initialConnection)
-        loop.afterFirstFrame = { StartupReport.firstFrameFlushed() }
+        loop.afterFirstFrame { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
         StartupReport.mark("controller")
         let code = loop.run()
