@@ -29,6 +29,8 @@ class FaultState:
     unauthorized: bool = False
     ws_reject_count: int = 0
     ws_reject_status: int = 503
+    # Sent as Retry-After with the refused upgrades.
+    ws_reject_retry_after: str | None = None
     # Sent as Retry-After with the injected failures (a 429/503 asking the client to wait).
     fail_retry_after: str | None = None
     # How /output misbehaves (see hostile.py).
@@ -90,7 +92,9 @@ async def ws_reject(request: web.Request) -> web.Response:
     faults: FaultState = request.app["faults"]
     faults.ws_reject_status = _status_param(request, "status", 503)
     faults.ws_reject_count = max(0, int_param(request, "count", 1))
-    return json_response({"status": faults.ws_reject_status, "count": faults.ws_reject_count})
+    faults.ws_reject_retry_after = request.query.get("retry_after") or None
+    return json_response({"status": faults.ws_reject_status, "count": faults.ws_reject_count,
+                          "retry_after": faults.ws_reject_retry_after})
 
 
 async def reset_faults(request: web.Request) -> web.Response:

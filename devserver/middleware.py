@@ -79,7 +79,10 @@ async def gates(request: web.Request, handler):
         return error(401, "unauthorized")
     if is_ws and faults.ws_reject_count > 0:
         faults.ws_reject_count -= 1
-        return error(faults.ws_reject_status, "websocket upgrade rejected by test control")
+        response = error(faults.ws_reject_status, "websocket upgrade rejected by test control")
+        if faults.ws_reject_retry_after is not None:
+            response.headers["Retry-After"] = faults.ws_reject_retry_after
+        return response
     if not is_ws and faults.fail_count > 0:
         faults.fail_count -= 1
         response = error(faults.fail_status, "injected failure")

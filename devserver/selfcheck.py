@@ -83,6 +83,7 @@ class RawWS:
             head += f"x-makima-api-key: {key}\r\n"
         self.w.write((head + "\r\n").encode())
         reply = await asyncio.wait_for(self.r.readuntil(b"\r\n\r\n"), 5)
+        self.head = reply
         return self, int(reply.split(b" ", 2)[1])
 
     def send_text(self, text: str) -> None:
@@ -381,6 +382,13 @@ async def check_controls(api: Api, session, server: Server, ctx: dict) -> None:
     second.close()
     check(first == 503 and status == 101, f"ws_reject refuses exactly one upgrade ({first}, {status})")
     ok("ws_reject: next upgrade refused with 503, then accepted")
+
+    await api.dev("POST", "/_dev/ws_reject?status=429&count=1&retry_after=7")
+    refused, status = await RawWS.connect(server.port)
+    refused.close()
+    check(status == 429 and b"\r\nretry-after: 7\r\n" in refused.head.lower(),
+          f"ws_reject with retry_after sends Retry-After ({status})")
+    ok("ws_reject: a refused upgrade carries Retry-After when asked")
 
     ws, _ = await ws_connect(session, server, {})
     task = await api.dev("POST", "/_dev/task?status=running")

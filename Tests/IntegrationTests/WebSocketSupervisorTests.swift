@@ -80,21 +80,24 @@ import Testing
 
     @Test func retryNowCutsALongWaitShort() async throws {
         let observed = Observed()
-        // A minute between attempts: a second attempt within the wait below needs retryNow.
+        // Ten minutes between attempts, far longer than the test can take even on a loaded
+        // machine: a second attempt within it can only come from retryNow.
         let sup = try supervisor(
-            "/reject?status=503", policy: BackoffPolicy(initial: 60, cap: 60, jitter: 0), observed: observed)
+            "/reject?status=503", policy: BackoffPolicy(initial: 600, cap: 600, jitter: 0), observed: observed)
         sup.start()
-        // Generous: on a loaded machine the peer and the first refused attempt can take a while.
+        // Generous deadlines: on a loaded machine the peer, the refused attempt and the thread
+        // waking up can each take many seconds. Waiting for the planned retry, not its distance,
+        // so a slow poll cannot miss it.
         #expect(
-            await eventually(timeout: 45) {
-                if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 10 }
+            await eventually(timeout: 120) {
+                if case .offline(let next?) = sup.status.phase { return next.timeIntervalSinceNow > 60 }
                 return false
             })
         #expect(sup.stats.attempts == 1)
         sup.retryNow()
-        #expect(await eventually(timeout: 10) { sup.stats.attempts == 2 })
+        #expect(await eventually(timeout: 120) { sup.stats.attempts == 2 })
         sup.stop()
-        #expect(sup.waitUntilFinished(timeout: 10))
+        #expect(sup.waitUntilFinished(timeout: 120))
         #expect(sup.status == .idle)
     }
 

@@ -93,6 +93,34 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(backoff.failures == 0)
     }
 
+    @Test func aServersRetryAfterIsAFloorBeyondTheCapThatRetryNowKeeps() {
+        var backoff = Backoff(policy: BackoffPolicy(jitter: 0), random: SeededGenerator(state: 1))
+        // Far over the 30 s cap: the server asked, so it is obeyed (up to retryAfterCap).
+        #expect(backoff.scheduleRetry(now: t0, retryAfter: 120).timeIntervalSince(t0) == 120)
+        #expect(backoff.notBefore == t0.addingTimeInterval(120))
+        backoff.retryNow(now: t0.addingTimeInterval(5))
+        #expect(!backoff.isDue(now: t0.addingTimeInterval(119)))
+        #expect(backoff.isDue(now: t0.addingTimeInterval(120)))
+        // Shorter than the backoff's own delay: the backoff's wins (failure 2: 2 s).
+        #expect(backoff.scheduleRetry(now: t0, retryAfter: 0.5).timeIntervalSince(t0) == 2)
+        // The next refusal without one: the hold is gone, retryNow cuts the wait again.
+        backoff.scheduleRetry(now: t0)
+        #expect(backoff.notBefore == nil)
+        backoff.retryNow(now: t0.addingTimeInterval(1))
+        #expect(backoff.isDue(now: t0.addingTimeInterval(1)))
+    }
+
+    @Test func absurdRetryAfterValuesAreCappedOrIgnored() {
+        let policy = BackoffPolicy(jitter: 0, retryAfterCap: 300)
+        for (asked, waited) in [
+            (RetryAfter.maxSeconds, 300.0), (1e300, 300), (.infinity, 1), (.nan, 1), (-50, 1), (0, 1), (-.infinity, 1),
+        ] {
+            var backoff = Backoff(policy: policy, random: SeededGenerator(state: 1))
+            #expect(backoff.scheduleRetry(now: t0, retryAfter: asked).timeIntervalSince(t0) == waited, "\(asked)")
+        }
+        #expect(BackoffPolicy(retryAfterCap: -5).serverWait(60) == 0)
+    }
+
     @Test func openingClearsThePlannedRetry() {
         var backoff = Backoff()
         backoff.scheduleRetry(now: t0)

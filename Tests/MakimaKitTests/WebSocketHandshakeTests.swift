@@ -125,6 +125,30 @@ import Testing
         #expect(WebSocketHandshake.check(response(101, withExtension), key: key) != nil)
     }
 
+    @Test func throttledUpgradesCarryABoundedRetryAfter() {
+        let key = "dGhlIHNhbXBsZSBub25jZQ=="
+        func check(_ status: Int, _ retryAfter: String) -> WebSocketCloseReason? {
+            WebSocketHandshake.check(response(status, ["retry-after": retryAfter]), key: key)
+        }
+        #expect(check(429, "120") == .throttled(status: 429, retryAfter: 120))
+        #expect(check(503, " 7 ") == .throttled(status: 503, retryAfter: 7))
+        #expect(check(503, "7")?.retryAfter == 7)
+        #expect(check(503, "7")?.description == "upgrade refused (503), retry after 7 s")
+        // Overflowing and absurd values are cut to a day (the supervisor cuts further).
+        #expect(check(429, "99999999999999999999999999") == .throttled(status: 429, retryAfter: RetryAfter.maxSeconds))
+        #expect(check(429, "86401") == .throttled(status: 429, retryAfter: RetryAfter.maxSeconds))
+        // Negative, fractional, garbage: ignored, a plain refusal with the usual backoff.
+        for junk in ["-5", "1.5", "soon", "", "\u{1B}[2J"] {
+            #expect(check(503, junk) == .handshake(status: 503), "\(junk)")
+            #expect(check(503, junk)?.retryAfter == nil)
+        }
+        // An HTTP-date in the past is no wait at all.
+        #expect(check(503, "Sun, 06 Nov 1994 08:49:37 GMT") == .throttled(status: 503, retryAfter: 0))
+        // Only 429 and 503 ask to wait.
+        #expect(check(500, "120") == .handshake(status: 500))
+        #expect(check(401, "120") == .unauthorized(status: 401))
+    }
+
     @Test func subscribeURLFollowsTheServerScheme() {
         #expect(
             WebSocketSupervisor.subscribeURL(forServer: URL(string: "https://makima.jp")!)?.absoluteString

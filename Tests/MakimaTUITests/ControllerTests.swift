@@ -16,13 +16,15 @@ final class RecordingEngine: DashboardEngine {
     private(set) var retries = 0
     private(set) var started = 0
     private(set) var halted = 0
+    /// A halted engine that has not finished stopping yet (a real one stops on a thread).
+    var stillStopping = false
 
     init(outbox: SyncOutbox) { self.outbox = outbox }
 
     func start() { started += 1 }
     func stop() {}
     func halt() { halted += 1 }
-    var hasStopped: Bool { halted > 0 }
+    var hasStopped: Bool { halted > 0 && !stillStopping }
     func cachedSnapshot() -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
@@ -266,6 +268,31 @@ struct ControllerTests {
         #expect(h.terminal.bells == bells + 1)
         h.advance(60)
         #expect(!h.shows("Task failed"), "\(h.screen)")
+    }
+
+    @Test("task titles seen over a long run stay bounded; the newest still name a toast")
+    func taskTitlesAreBounded() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        // Three polls of a busy mesh, each a page of tasks never seen before.
+        let perPoll = TaskTitleBook.capacity
+        for poll in 0..<3 {
+            let tasks = (0..<perPoll).map { i in
+                MeshTask(id: "t-\(poll)-\(i)", title: "job \(poll) \(i)", status: .failed)
+            }
+            h.post(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: at, fromCache: false))
+            #expect(h.live.taskTitles.count <= TaskTitleBook.capacity, "after poll \(poll)")
+        }
+        #expect(h.live.taskTitles.count > 0)
+        #expect(h.live.taskTitle("t-0-0") == nil, "the oldest titles are forgotten")
+        let newest = "t-2-\(perPoll - 1)"
+        #expect(h.live.taskTitle(newest) == "job 2 \(perPoll - 1)")
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskFailed, title: "Task failed", body: newest, link: .task(newest), at: at)
+            ]))
+        #expect(h.shows("job 2 \(perPoll - 1)"), "\(h.screen)")
     }
 
     @Test("the output view follows new lines; after k it stays put; G follows again")

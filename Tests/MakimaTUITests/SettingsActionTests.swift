@@ -45,11 +45,18 @@ struct SettingsActionTests {
         }
         #expect(after == rotated.key)
         #expect(!h.shows("mk_rotated_key_value"), "\(h.screen)")
-        // Any number of rotations leaves only the last replaced engine waiting to stop.
+        // Any number of rotations leaves no replaced engine behind once it has stopped; one
+        // still stopping is kept, and let go a second after it has stopped.
         service.script.withLock { $0.rotations = Array(repeating: .success(rotated), count: 5) }
-        for _ in 0..<5 { h.type(.enter) }
+        for _ in 0..<4 { h.type(.enter) }
+        #expect(h.live.retired.isEmpty)
+        h.engine.stillStopping = true
+        h.type(.enter)
         #expect(h.engines.all.count == 7)
         #expect(h.live.retired.count == 1)
+        h.engines.all[5].stillStopping = false
+        h.advance(1.5)
+        #expect(h.live.retired.isEmpty)
     }
 
     @Test("sign out: the first Enter asks, the second removes the key and opens onboarding; unarmed after 5 s")
@@ -131,7 +138,11 @@ struct SettingsActionTests {
         }
         #expect(client.profile.baseURL.absoluteString == "http://127.0.0.1:2")
         #expect(cacheKey == CacheLocation.profileKey(serverURL: "http://127.0.0.1:2"))
-        #expect(h.live.retired.last?.cache != nil)  // the old server's cache is closed at quit, not deleted
+        // The old server's cache is closed once its engine has stopped, not deleted.
+        #expect(h.live.retired.isEmpty)
+        let oldFile = CacheLocation.databaseFile(
+            profileKey: "controller", environment: ["MAKIMA_CACHE_DIR": h.cacheDir.path])
+        #expect(FileManager.default.fileExists(atPath: oldFile.path))
         #expect(service.asked == ["server http://127.0.0.1:2", "stored http://127.0.0.1:2"])
     }
 

@@ -8,7 +8,8 @@ Faults, on a schedule scaled to the length:
   - one server restart (SIGTERM, same database and port) at 40 %;
   - at 80 %, once both clients have caught up: every request answers 401. `watch` must exit
     with the unauthorized code (4) and the dashboard must show the refused-key banner; then
-    the key is accepted again and both recover (see `recover_dashboard_after_401`).
+    the key is accepted again: `watch` is started again, the dashboard recovers in place (`r` on
+    the banner, the same process; see `recover_dashboard_in_place`).
 
 Checks, printed with their figures at the end:
   - every task's events in each client's cache equal the server's (same seqs, ids, types,
@@ -17,7 +18,8 @@ Checks, printed with their figures at the end:
   - RSS flat, descriptor and thread counts back to their level after warm-up (sampled from
     /proc every few seconds for the client processes that ran 0-80 %);
   - the dashboard still redraws at the end: its clock shows the current minute, its pill is
-    ONLINE, and Home's numbers changed during the last phase;
+    ONLINE, it is the process that ran before the 401, and Home's numbers changed during the
+    last phase;
   - the API key appears in no output, log or screen.
 Exit status 0 when every check passed.
 """
@@ -43,6 +45,8 @@ KEY = "mk_demo_local_key_0001"
 UNAUTHORIZED_EXIT = 4
 # The dashboard's 401 banner (LiveDashboard.refusedKey).
 REFUSED_BANNER = "the server refused the API key"
+# In that banner and in the one after a retry the server still refused ("still refused: …").
+RETRY_HINT = "r retries it"
 # The cache keeps this many newest events per task (CacheStore.eventsKeptPerTask).
 EVENTS_KEPT_PER_TASK = 2000
 
@@ -166,10 +170,6 @@ class Dashboard:
 
     def start(self):
         self.tmux("new-session", "-d", "-s", "dash", "-x", "120", "-y", "40", self.command())
-        self.started = time.time()
-
-    def respawn(self):
-        self.tmux("respawn-pane", "-k", "-t", "dash", self.command())
         self.started = time.time()
 
     def capture(self):
@@ -432,15 +432,28 @@ def clients_online_event_id(server, grace=3):
 
 # --- the run ----------------------------------------------------------------------------------
 
-def recover_dashboard_after_401(dash):
-    """HOOK (dashboard 401 recovery): the dashboard has no in-place recovery from a refused key
-    yet; after the banner it waits for `makima-tui login`. Until that exists, the soak quits it
-    and starts it again, which resumes from its cache. When in-place recovery lands, replace
-    this with: accept the key again, then wait for the banner to go and the pill to be ONLINE
-    without restarting."""
-    dash.tmux("send-keys", "-t", "dash", "Q", check=False)
-    dash.wait_for("EXITED:", 20)
-    dash.respawn()
+def recover_dashboard_in_place(dash, failures):
+    """The key is accepted again: `r` on the refused-key banner asks the server once more and the
+    running dashboard resumes (a new engine: polling, WebSocket, resync from its cache), with no
+    restart. `r` is pressed again every 10 s while a banner still offers it (the server's answer
+    to a press can be slow under load, or a press can land before the key is accepted again).
+    Returns the seconds it took to come back ONLINE with the banner gone, or None."""
+    started = time.time()
+    deadline = started + 90
+    next_press = started
+    presses = 0
+    while time.time() < deadline:
+        screen = dash.capture()
+        if REFUSED_BANNER not in screen and RETRY_HINT not in screen and "WS//ONLINE" in screen:
+            failures.figure(f"401 recovery in place: ONLINE {time.time() - started:.1f} s after the key was "
+                            f"accepted again ({presses} press(es) of r, no restart)")
+            return time.time() - started
+        if RETRY_HINT in screen and time.time() >= next_press:
+            dash.tmux("send-keys", "-t", "dash", "r", check=False)
+            presses += 1
+            next_press = time.time() + 10
+        time.sleep(0.5)
+    return None
 
 
 def home_numbers(screen):
@@ -518,7 +531,8 @@ def run(args):
                 failures.check(dash.wait_for("WS//ONLINE", 90), "after the server restart the dashboard is ONLINE")
             if not auth_done and now >= auth_at:
                 auth_done = True
-                checkpoint_before_401(args, failures, server, scratch, first_event, watch, dash, watch_samples, dash_samples)
+                dash_settled_before = checkpoint_before_401(args, failures, server, scratch, first_event, watch, dash,
+                                                            watch_samples, dash_samples)
                 log("401: every request refused")
                 server.dev("POST", "/_dev/unauthorized?on=true")
                 server.dev("POST", "/_dev/drop_ws")
@@ -529,10 +543,16 @@ def run(args):
                 failures.check(code == UNAUTHORIZED_EXIT, f"watch stops on the 401 with exit code 4 (got {code})")
                 failures.check(dash.wait_for(REFUSED_BANNER, 90), "the dashboard shows the refused-key banner")
                 server.dev("POST", "/_dev/unauthorized?on=false")
-                log("the key is accepted again: watch restarted, dashboard recovered")
+                log("the key is accepted again: watch restarted, r on the dashboard's banner")
                 watch = Watch(binary, scratch, server.url, 2)
-                recover_dashboard_after_401(dash)
-                failures.check(dash.wait_for("WS//ONLINE", 90), "after the 401 the dashboard is ONLINE again")
+                dash_pid_before = dash.pid()
+                took = recover_dashboard_in_place(dash, failures)
+                failures.check(took is not None, "after the 401, r brings the dashboard back ONLINE in place "
+                                                 "(banner gone" + (f", {took:.1f} s)" if took is not None else ")"))
+                dash_pid_after = dash.pid()
+                failures.check(dash_pid_before is not None and dash_pid_after == dash_pid_before,
+                               f"the dashboard was not restarted (pid {dash_pid_before} before the 401, "
+                               f"{dash_pid_after} after the recovery)")
                 second_since = clients_online_event_id(server)
                 # The last phase runs at least a fifth of the soak, however long the checks took.
                 end_at = max(end_at, time.time() + 0.2 * total)
@@ -548,6 +568,16 @@ def run(args):
             failures.check(any(c in screen.splitlines()[0] for c in clock_now) if screen else False,
                            f"the dashboard still redraws: its clock shows the current minute ({sorted(clock_now)})")
             failures.check("WS//ONLINE" in screen, "the dashboard's pill is ONLINE at the end")
+            failures.check(dash.pid() == dash_pid_before, "the dashboard at the end is the one that ran before the 401")
+            # The recovery retired an engine and started another: nothing of the old one is left.
+            after = settled_sample(dash_pid_before) if dash_pid_before else None
+            if dash_settled_before and after:
+                failures.check(after[1] <= dash_settled_before[1] + 2 and after[2] <= dash_settled_before[2] + 2,
+                               f"dashboard: the recovery in place leaves no descriptor or thread behind (settled "
+                               f"before the 401 {dash_settled_before[1]} fds / {dash_settled_before[2]} threads, at "
+                               f"the end {after[1]} / {after[2]})")
+            else:
+                failures.check(False, "dashboard: no settled /proc sample before the 401 or at the end")
             failures.check(phase_c_changes >= 1,
                            f"Home's numbers changed after the 401 recovery ({phase_c_changes} changes seen)")
             watch.proc.send_signal(signal.SIGTERM)
@@ -596,7 +626,9 @@ def checkpoint_before_401(args, failures, server, scratch, first_event, watch, d
     converge(server, scratch, "dash", first_event, args.settle, failures, "at 80 %")
     watch_samples.judge(failures, settled_sample(watch.pid))
     pid = dash.pid()
-    dash_samples.judge(failures, settled_sample(pid) if pid else None)
+    settled = settled_sample(pid) if pid else None
+    dash_samples.judge(failures, settled)
+    return settled
 
 
 def main():

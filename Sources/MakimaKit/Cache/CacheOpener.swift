@@ -12,22 +12,25 @@ import Foundation
 /// its -wal/-shm/-journal are never reached through a symbolic link (a planted link would put
 /// the database wherever it points).
 enum CacheOpener {
+    /// How long a connection waits for another one's lock before reporting the cache busy.
     static let busyTimeoutMilliseconds: Int32 = 5_000
     static let companionSuffixes = ["", "-wal", "-shm", "-journal"]
 
-    static func open(file: URL, now: Date) throws(CacheError) -> (database: SQLiteDatabase, notice: String?) {
+    static func open(file: URL, now: Date, busyTimeoutMilliseconds: Int32 = CacheOpener.busyTimeoutMilliseconds)
+        throws(CacheError) -> (database: SQLiteDatabase, notice: String?)
+    {
         let path = file.path
         for dir in privateDirectories(for: file) { try makePrivateDirectory(dir) }
         try refuseLinks(file)
         do {
-            return (try connect(path: path), nil)
+            return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds), nil)
         } catch {
             guard let reason = damageReason(error, path: path) else { throw CacheError.from(error, path: path) }
             let asideName = try moveAside(file: file, now: now)
             let notice =
                 "The offline cache was unreadable (\(reason)); it was moved to \(asideName) and a new one was started."
             do {
-                return (try connect(path: path), notice)
+                return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds), notice)
             } catch {
                 throw CacheError.from(error, path: path)
             }
@@ -51,7 +54,7 @@ enum CacheOpener {
         }
     }
 
-    private static func connect(path: String) throws -> SQLiteDatabase {
+    private static func connect(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteDatabase {
         createPrivateFile(path)
         let db = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLITE_OPEN_NOFOLLOW)
         do {

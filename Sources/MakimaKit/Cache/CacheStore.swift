@@ -50,12 +50,15 @@ public final class CacheStore: Sendable {
 
     /// Opens (or creates) a cache database at an explicit path; its directory is created if needed.
     /// `eventsKeptPerTask`, when given, overrides the retention's. Finished tasks past their
-    /// age are pruned here, once at opening, then as events are appended.
+    /// age are pruned here, once at opening, then as events are appended. `busyTimeoutMilliseconds`
+    /// replaces how long a lock held by another connection is waited for (5 s).
     public static func open(
         file: URL, now: Date = Date(),
-        eventsKeptPerTask: Int? = nil, retention: CacheRetention = .standard
+        eventsKeptPerTask: Int? = nil, retention: CacheRetention = .standard, busyTimeoutMilliseconds: Int32? = nil
     ) throws(CacheError) -> CacheOpenResult {
-        let (database, notice) = try CacheOpener.open(file: file, now: now)
+        let (database, notice) = try CacheOpener.open(
+            file: file, now: now,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds ?? CacheOpener.busyTimeoutMilliseconds)
         var policy = retention
         if let eventsKeptPerTask { policy.eventsPerTask = max(1, eventsKeptPerTask) }
         let store = CacheStore(file: file, database: database, retention: policy)

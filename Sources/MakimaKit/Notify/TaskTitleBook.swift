@@ -11,6 +11,9 @@ public struct TaskTitleBook: Sendable {
 
     public func title(_ id: String) -> String? { titles[id] }
 
+    /// How many titles are known (at most `capacity`).
+    public var count: Int { titles.count }
+
     public mutating func learn(_ task: MeshTask) {
         let title = task.displayTitle.split(whereSeparator: \.isNewline).joined(separator: " ")
         if titles.updateValue(title, forKey: task.id) == nil { order.append(task.id) }

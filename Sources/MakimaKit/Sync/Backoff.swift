@@ -13,16 +13,27 @@ public struct BackoffPolicy: Sendable, Equatable {
     /// A connection that stayed open at least this long counts as healthy: the next failure
     /// starts again from `initial`. Shorter ones (a flapping server) keep climbing.
     public var healthyAfter: TimeInterval
+    /// The most of a server's `Retry-After` obeyed (it may exceed `cap`: the server asked); a
+    /// server asking for longer is tried again after this.
+    public var retryAfterCap: TimeInterval
 
     public init(
         initial: TimeInterval = 1, multiplier: Double = 2, cap: TimeInterval = 30, jitter: Double = 0.2,
-        healthyAfter: TimeInterval = 10
+        healthyAfter: TimeInterval = 10, retryAfterCap: TimeInterval = 300
     ) {
         self.initial = initial
         self.multiplier = multiplier
         self.cap = cap
         self.jitter = min(max(jitter, 0), 1)
         self.healthyAfter = healthyAfter
+        self.retryAfterCap = retryAfterCap
+    }
+
+    /// The wait a server's `Retry-After` imposes: nil for none, nothing negative, not finite or
+    /// zero, at most `retryAfterCap`.
+    public func serverWait(_ retryAfter: TimeInterval?) -> TimeInterval? {
+        guard let retryAfter, retryAfter.isFinite, retryAfter > 0 else { return nil }
+        return min(retryAfter, max(0, retryAfterCap))
     }
 
     /// Before jitter: `initial × multiplier^(failures − 1)`, at most `cap` (1, 2, 4, 8, 16, 30, 30 …).
@@ -40,6 +51,8 @@ public struct Backoff {
     public private(set) var failures = 0
     /// When the next attempt is due; nil while connecting or connected.
     public private(set) var nextRetry: Date?
+    /// Before this no attempt is made, not even on `retryNow`: the server's `Retry-After`.
+    public private(set) var notBefore: Date?
     private var openedAt: Date?
     private var random: any RandomNumberGenerator
 
@@ -61,23 +74,26 @@ public struct Backoff {
         openedAt = nil
     }
 
-    /// Counts a failure and returns when to try again.
+    /// Counts a failure and returns when to try again: never before the server's `retryAfter`
+    /// (bounded by `BackoffPolicy.serverWait`), which `retryNow` does not cut short either.
     @discardableResult
-    public mutating func scheduleRetry(now: Date) -> Date {
+    public mutating func scheduleRetry(now: Date, retryAfter: TimeInterval? = nil) -> Date {
         failures += 1
         let base = policy.baseDelay(afterFailures: failures)
         let unit = Double(random.next() >> 11) * 0x1p-53  // uniform in [0, 1)
         let j = (unit * 2 - 1) * policy.jitter
         let delay = min(base * (1 + j), policy.cap)
-        let at = now.addingTimeInterval(delay)
+        notBefore = policy.serverWait(retryAfter).map { now.addingTimeInterval($0) }
+        let at = max(now.addingTimeInterval(delay), notBefore ?? now)
         nextRetry = at
         return at
     }
 
-    /// The user asked to retry: the pending wait ends now. The failure count stays, so if this
-    /// attempt fails too the next wait continues the sequence rather than restarting it.
+    /// The user asked to retry: the pending wait ends now, or when the server's `Retry-After`
+    /// allows. The failure count stays, so if this attempt fails too the next wait continues
+    /// the sequence rather than restarting it.
     public mutating func retryNow(now: Date) {
-        if nextRetry != nil { nextRetry = now }
+        if nextRetry != nil { nextRetry = max(now, notBefore ?? now) }
     }
 
     public func isDue(now: Date) -> Bool {

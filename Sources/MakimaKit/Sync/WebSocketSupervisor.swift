@@ -3,7 +3,9 @@ import Synchronization
 
 /// Keeps the task-event WebSocket up: on its own `Thread` it connects, runs the connection,
 /// and after every end waits out the backoff (cut short by `retryNow` or `stop`) and
-/// reconnects. It stops by itself only when the server refuses the key (401/403).
+/// reconnects; an upgrade answered 429/503 with `Retry-After` waits at least that long
+/// (bounded by `BackoffPolicy.retryAfterCap`; `retryNow` does not cut it short). It stops by
+/// itself only when the server refuses the key (401/403).
 ///
 /// Callbacks run on the supervisor's thread: `onStatus` on every change, `onOpen` once per
 /// opened connection (its answer, e.g. the resync message, is the first text sent), `onTexts`
@@ -145,7 +147,8 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         wake.wake()
     }
 
-    /// Cuts the backoff wait short. Does nothing unless offline with a retry planned.
+    /// Cuts the backoff wait short (not a server's `Retry-After`). Does nothing unless offline
+    /// with a retry planned.
     public func retryNow() {
         let waiting = state.withLock { s in
             guard case .offline(let next) = s.status.phase, next != nil else { return false }
@@ -214,7 +217,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
                 )
                 return
             }
-            let at = backoff.scheduleRetry(now: clock())
+            let at = backoff.scheduleRetry(now: clock(), retryAfter: reason.retryAfter)
             publish(ConnectionStatus(phase: .offline(nextRetry: at), lastError: reason.description))
             waitForRetry(&backoff)
         }

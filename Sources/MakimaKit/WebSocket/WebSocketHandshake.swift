@@ -137,6 +137,12 @@ struct WebSocketTarget: Equatable {
         switch response.status {
         case 101: break
         case 401, 403: return .unauthorized(status: response.status)
+        case 429, 503:
+            // As for REST (`APIClient.error(for:)`): a readable Retry-After is obeyed, any other is ignored.
+            guard let after = RetryAfter.seconds(response.headers["retry-after"]) else {
+                return .handshake(status: response.status)
+            }
+            return .throttled(status: response.status, retryAfter: after)
         default: return .handshake(status: response.status)
         }
         func hasToken(_ header: String, _ token: String) -> Bool {

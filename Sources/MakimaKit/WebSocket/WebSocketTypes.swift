@@ -25,6 +25,9 @@ public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
     case unauthorized(status: Int)
     /// The upgrade was answered with another status than 101.
     case handshake(status: Int)
+    /// The upgrade was answered 429 or 503 with a readable `Retry-After` (`RetryAfter`, at most a
+    /// day): the server asked not to be tried again for `retryAfter` seconds.
+    case throttled(status: Int, retryAfter: TimeInterval)
     /// Connect, TLS, read or write failed, or the peer hung up without a close frame.
     case transport(String)
     /// A message exceeded `WebSocketOptions.maxMessageBytes`; closed with 1009.
@@ -38,6 +41,7 @@ public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
         case .peerVanished: "server stopped answering"
         case .unauthorized(let status): "unauthorized (\(status))"
         case .handshake(let status): "upgrade refused (\(status))"
+        case .throttled(let status, let after): "upgrade refused (\(status)), retry after \(Int(after.rounded(.up))) s"
         case .transport(let why): why
         case .messageTooBig: "message over the size limit (1009)"
         case .protocolError(let why): "protocol error: \(why)"
@@ -46,6 +50,11 @@ public enum WebSocketCloseReason: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension WebSocketCloseReason {
+    /// The wait the server asked for with this refusal, if any.
+    public var retryAfter: TimeInterval? {
+        if case .throttled(_, let after) = self { after } else { nil }
+    }
+
     /// The key masked wherever the server's words appear (a close reason can echo it).
     public func redacting(_ key: APIKey) -> WebSocketCloseReason {
         func r(_ s: String) -> String { SecretMask.mask(s, secret: key.secret, with: key.masked) }

@@ -20,9 +20,8 @@ extension LiveDashboard {
                 }
             }
             hub.apply(update)
+            taskTitles.learn(from: update)
             switch update {
-            case .list(_, let payload, _, _):
-                for t in payload.items(as: MeshTask.self) ?? [] { taskTitles[t.id] = oneLine(t.displayTitle) }
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
             case .olderOutput(let id, _), .outputCaughtUp(let id):
@@ -31,7 +30,6 @@ extension LiveDashboard {
                     output?.historyLoading = false
                 }
             case .task(let t):
-                taskTitles[t.id] = oneLine(t.displayTitle)
                 titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
@@ -49,7 +47,7 @@ extension LiveDashboard {
             case .detailNotFound(let link):
                 detailMissing(link)
                 if case .task(let id) = link { titleArrived(for: id) }
-            case .listFailed, .listLoading, .contract, .listenSession, .notifications:
+            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications:
                 break
             }
         }

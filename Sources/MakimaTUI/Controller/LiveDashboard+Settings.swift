@@ -106,7 +106,7 @@ extension LiveDashboard {
         engine = nil
         cache = nil
         hub.forgetServer()
-        taskTitles = [:]
+        taskTitles = TaskTitleBook()
         setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
         unauthorized = false
         session.setBanner(nil)

@@ -202,7 +202,7 @@ extension LiveDashboard {
             // Another server: nothing of the old one stays on screen (its cache stays on disk).
             cache = nil
             hub.forgetServer()
-            taskTitles = [:]
+            taskTitles = TaskTitleBook()
         }
         setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
@@ -221,14 +221,23 @@ extension LiveDashboard {
 
     /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine
     /// uses any more, until it has stopped: then the cache is closed and both are let go, so
-    /// any number of sign-ins leaves no thread or open file behind. Quit stops what is left.
+    /// any number of sign-ins (or recoveries from a refused key) leaves no thread or open file
+    /// behind. Quit stops what is left.
     func retire(_ old: (any DashboardEngine)?, cache oldCache: CacheStore?) {
         old?.halt()
+        if old != nil || oldCache != nil { retired.append((old, oldCache)) }
+        releaseStoppedEngines()
+    }
+
+    /// Lets go of the retired engines that have stopped, closing their caches; looks again a
+    /// second later while one is still stopping (one timer, so at most one look a second).
+    private func releaseStoppedEngines() {
         retired.removeAll { r in
             guard r.engine?.hasStopped ?? true else { return false }
             r.cache?.close()
             return true
         }
-        if old != nil || oldCache != nil { retired.append((old, oldCache)) }
+        guard !retired.isEmpty else { return }
+        session.schedule(after: 1, id: "retired") { [weak self] in self?.releaseStoppedEngines() }
     }
 }

@@ -83,6 +83,6 @@ extension LiveDashboard {
     }
 
     func taskTitle(_ id: String) -> String? {
-        hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles[id]
+        hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles.title(id)
     }
 }

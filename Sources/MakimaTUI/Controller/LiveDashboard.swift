@@ -46,8 +46,9 @@ public final class LiveDashboard {
     var pendingSelection: [PaneID: String] = [:]
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
-    /// Every task title seen this run: a toast names a task even after it left every list.
-    var taskTitles: [String: String] = [:]
+    /// Task titles seen this run, so a toast names a task even after it left every list;
+    /// bounded (`TaskTitleBook.capacity`, the older half forgotten past it) like `watch`'s.
+    var taskTitles = TaskTitleBook()
     let notifier: DesktopNotifier
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
