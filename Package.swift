@@ -39,7 +39,7 @@ let package = Package(
         // `make fuzz` builds them again with libFuzzer (-sanitize=fuzzer -D MAKIMA_LIBFUZZER).
         .executableTarget(
             name: "makima-fuzz", dependencies: ["MakimaKit", "MakimaTUI"], path: "Tests/Fuzz",
-            exclude: ["Corpus", "Open"],
+            exclude: ["Corpus"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Helpers every test target shares (temporary directories, ...).

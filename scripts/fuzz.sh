@@ -4,6 +4,9 @@
 # inputs go to .build/fuzz/corpus/<target>; a crash or broken invariant stops that target and
 # leaves its input in .build/fuzz/artifacts/. Prints executions per target at the end.
 #   FUZZ_SECONDS=60 FUZZ_TARGETS="events theme" FUZZ_PARALLEL=1 make fuzz
+# FUZZ_TIMEOUT (default 60) is libFuzzer's per-input limit in wall-clock seconds: at nice 19 on
+# cores busy with builds an input of a few hundred milliseconds can wait that long for the CPU,
+# so a tighter limit reports starvation as a hang.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -11,6 +14,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 export SWIFT_BACKTRACE=enable=no
 
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
+TIMEOUT=${FUZZ_TIMEOUT:-60}
 SCRATCH=.build/fuzz
 ALL_TARGETS="handshake events models markdown sanitizer theme"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
@@ -27,7 +31,7 @@ run_target() {
   mkdir -p "$SCRATCH/corpus/$target"
   # The first corpus folder receives new inputs; the committed one is only read.
   MAKIMA_FUZZ_TARGET=$target nice -n 19 "$BIN" \
-    -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -max_len=16384 -print_final_stats=1 \
+    -max_total_time="$SECONDS_PER_TARGET" -timeout="$TIMEOUT" -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$SCRATCH/artifacts/$target-" \
     "$SCRATCH/corpus/$target" "Tests/Fuzz/Corpus/$target" >"$SCRATCH/logs/$target.txt" 2>&1
 }

@@ -86,6 +86,8 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         if connect {
             engine.start()
             #expect(log.waitUntil(20) { log.onlineCount >= 1 })
+            // The lists every open fetches are done before a test injects REST faults.
+            #expect(log.waitUntil(20) { options.openQueries.allSatisfy { !engine.isRefreshing($0) } })
         }
         return Running(server: server, log: log, engine: engine, dir: dir, cache: cache)
     }
@@ -151,7 +153,9 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         let before = loggedRequests(r.server, containing: "/output")
         _ = try r.server.control(path: "/_dev/hostile/gap_flood", query: ["task_id": task, "events": "3"])
         #expect(r.log.waitUntil(30) { r.engine.counters.fetchesAbandoned == 1 })
-        #expect(r.log.allNotices.contains { $0.contains("missing output could not be fetched") })
+        // The counter moves before the notice is posted and drained: wait for the notice too.
+        #expect(
+            r.log.waitUntil(10) { r.log.allNotices.contains { $0.contains("missing output could not be fetched") } })
         Thread.sleep(forTimeInterval: 1)
         let requests = loggedRequests(r.server, containing: "/output") - before
         #expect(requests >= 2 && requests <= 8, "\(requests) page requests")

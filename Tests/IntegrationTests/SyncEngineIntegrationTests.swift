@@ -11,6 +11,9 @@ final class OutboxRecorder: Sendable {
     private let events = Mutex([String: [TaskEvent]]())
     private let statuses = Mutex([ConnectionStatus.Phase]())
     private let notices = Mutex([String]())
+    /// The ids of each list as last delivered, and the tasks whose catch-up ended.
+    private let lists = Mutex([ListQuery: [String]]())
+    private let caughtUp = Mutex(Set<String>())
     private let done = Atomic<Bool>(false)
 
     init() {
@@ -23,6 +26,9 @@ final class OutboxRecorder: Sendable {
                     case .connection(let s): statuses.withLock { $0.append(s.phase) }
                     case .notice(let n): notices.withLock { $0.append(n) }
                     case .unauthorized(let m): notices.withLock { $0.append("401: " + m) }
+                    case .list(let q, let payload, _, _):
+                        lists.withLock { $0[q] = payload.items(as: MeshTask.self)?.map(\.id) }
+                    case .outputCaughtUp(let task): caughtUp.withLock { _ = $0.insert(task) }
                     default: break
                     }
                 }
@@ -35,6 +41,11 @@ final class OutboxRecorder: Sendable {
     var tasks: [String] { events.withLock { Array($0.keys) } }
     var unauthorizedCount: Int { notices.withLock { $0.filter { $0.hasPrefix("401: ") }.count } }
     var onlineCount: Int { statuses.withLock { $0.filter { $0 == .online }.count } }
+    var isOffline: Bool {
+        statuses.withLock { if case .offline = $0.last { true } else { false } }
+    }
+    func list(_ query: ListQuery) -> [String]? { lists.withLock { $0[query] } }
+    func hasCaughtUp(_ task: String) -> Bool { caughtUp.withLock { $0.contains(task) } }
 
     func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
@@ -189,6 +200,53 @@ func fastReconnect() -> SyncEngine.Options {
         #expect(engine.connectionStats.attempts == 1, "no retry after 401")
         #expect(rec.unauthorizedCount >= 2, "both the WebSocket and polling report the 401")
         #expect(rec.onlineCount == 0)
+    }
+
+    /// A task that started and finished while the socket was down sends nothing on the socket
+    /// after the reconnect (the resync replays only tasks the client has seen): the reconnect
+    /// fetches the task lists, so the task is in them and in the cache, and its output comes
+    /// over REST when its view opens, into the cache too.
+    @Test func aTaskBornAndFinishedWhileOfflineIsLearntOnReconnect() throws {
+        let server = try DevServer(seed: 17, rate: 0)
+        let dir = TempDirectory()
+        let cache = try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store
+        let rec = OutboxRecorder()
+        defer { rec.stop() }
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: rec.outbox,
+            options: fastReconnect())
+        engine.start()
+        defer { engine.stop() }
+        #expect(rec.waitUntil(20) { rec.onlineCount >= 1 })
+
+        // Offline: the socket is dropped and every upgrade refused until the faults are reset.
+        _ = try server.control(path: "/_dev/ws_reject", query: ["status": "503", "count": "100000"])
+        _ = try server.control(path: "/_dev/drop_ws")
+        #expect(rec.waitUntil(20) { rec.isOffline })
+        let onlineBefore = rec.onlineCount
+        let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "40"])
+        _ = try server.control(path: "/_dev/task/\(task)/status", query: ["status": "completed"])
+        let truth = try serverEvents(server, task)
+        #expect(truth.count >= 42)
+
+        _ = try server.control(path: "/_dev/reset")
+        engine.retryNow()
+        #expect(rec.waitUntil(30) { rec.onlineCount > onlineBefore }, "reconnected")
+        let all = ListQuery.tasks(status: nil, contractID: nil)
+        #expect(rec.waitUntil(30) { rec.list(all)?.contains(task) == true }, "the reconnect fetched the task list")
+        #expect(rec.waitUntil(30) { !engine.isRefreshing(all) })
+        let cachedList = try cache.loadTasks(query: all.description)
+        #expect(cachedList?.items.contains { $0.id == task && $0.status == .completed } == true, "in the cache")
+        #expect(rec.events(task).isEmpty, "nothing of it came on the socket")
+
+        // Its view opens: the output comes over REST, into the stores and the cache.
+        engine.follow(taskID: task)
+        #expect(rec.waitUntil(30) { rec.hasCaughtUp(task) })
+        #expect(rec.events(task) == truth)
+        engine.flushCache()
+        func key(_ e: TaskEvent) -> String { "\(e.eventID) \(e.seq) \(e.payload)" }
+        #expect(try cache.events(taskID: task, afterSeq: 0, limit: 2000).map(key) == truth.map(key))
     }
 
     @Test func olderOutputComesOnDemandFromTheServerWhenTheCacheLacksIt() throws {

@@ -350,6 +350,75 @@ struct MarkdownReachBackTests {
         expectSameInAnyChunking("# h\n\npara\nmore\n===\n\nnext\n", "setext underline")
     }
 
+    func rows(_ text: String) -> [String] {
+        let whole = cells(text) { [$0] }
+        return (0..<whole.height).map { whole.trimmedLine($0) }
+    }
+
+    @Test("a paragraph line a delimiter row made a table header closes with the table, whatever ends the markdown")
+    func tableHeaderFromParagraphThenGate() {
+        let gate = "<COMPLETION_GATE>\nready: true\nsummary: done\n</COMPLETION_GATE>\n"
+        // The paragraph the parser splits off in front of a table has no source lines of its
+        // own: it must take the table's, or it is lost (or dropped with the line before it).
+        for text in [
+            "intro\n| a | b |\n|---|---|\n| 1 | 2 |\n\nafter\n" + gate,
+            "intro\n| a | b |\n|---|---|\n| 1 | 2 |\n" + gate,
+            "intro\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+        ] {
+            expectSameInAnyChunking(text, text)
+            let shown = rows(text)
+            #expect(shown.filter { $0 == "intro" }.count == 1, "\(text)")
+            #expect(shown.contains { $0.hasPrefix("a") && $0.contains("│") }, "\(text)")
+        }
+        #expect(rows("intro\n| a |\n|---|\n" + gate).filter { $0.contains("COMPLETION GATE//") }.count == 1)
+    }
+
+    @Test("a gate tag opens a gate only at the start of a line, the same streamed and whole, in any block")
+    func gateTagPlaces() {
+        let gate = "<COMPLETION_GATE>\nready: true\n</COMPLETION_GATE>\n"
+        let cases = [
+            // Later in the line the tag is text, here in what becomes a table header.
+            "intro\nsee *<COMPLETION_GATE> | b |\n|---|---|\n| 1 | 2 |\n\nafter\n",
+            // At a line start it ends the paragraph, fence, list, quote or table it interrupts.
+            "para\n" + gate + "===\n\nnext\n",
+            "para\n" + gate + "---\n",
+            "- item\n  " + gate + "  continued\n",
+            "> quote\n" + gate + "lazy\n",
+            "```\ncode\n" + gate + "```\n\nafter\n",
+            "| a |\n|---|\n| 1 |\n" + gate + "| 2 |\n",
+            "head\n| a |\n" + gate + "|---|\n| 1 |\n",
+        ]
+        for text in cases {
+            expectSameInAnyChunking(text, text)
+            #expect(rows(text).filter { $0.contains("COMPLETION GATE//") }.count == (text.hasPrefix("intro") ? 0 : 1))
+        }
+        #expect(rows(cases[0]).contains { $0.contains("<COMPLETION_GATE>") })
+    }
+
+    @Test("a link reference definition is text wherever it arrives: streamed and whole agree")
+    func referenceDefinitions() {
+        let cases = [
+            // The definition after the paragraph that names it.
+            "See [the docs][1] and [more].\n\n[1]: https://example.com/docs\n[more]: https://example.com/more\n\nend\n",
+            // The definition first, on its own or in front of text, the link in a later block.
+            "[x]: https://x.example\n\nuse [x]\n\nend\n",
+            "[x]: https://x.example\nintro\n\nuse [x]\n\nend\n",
+            // A title still arriving turns text back into part of a definition.
+            "use [t]\n\n[t]: https://t.example\n'ti\ntle'\n\nend\n",
+        ]
+        for text in cases {
+            expectSameInAnyChunking(text, text)
+            // No reference resolves: no link is numbered (`[1] url` under its block); the
+            // URLs are shown as text, and a bare URL gets no number.
+            #expect(!rows(text).contains { $0.hasPrefix("[1] ") }, "\(text)")
+        }
+        let shown = rows(cases[0])
+        #expect(shown.contains("See [the docs][1] and [more]."))
+        #expect(shown.contains { $0.hasPrefix("[1]: https://example.com/docs") })
+        #expect(shown.contains { $0.contains("[more]: https://example.com/more") })
+        #expect(rows(cases[1]).contains("use [x]"))
+    }
+
     @Test("the fuzz finding (Tests/Fuzz/Corpus/markdown/streamed-differs-from-whole) renders the same in any chunking")
     func fuzzFinding() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

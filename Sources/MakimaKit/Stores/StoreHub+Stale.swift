@@ -28,16 +28,42 @@ extension StoreHub {
     public func forgetServer() {
         daemons.list = ListState()
         contracts.lists = [:]
-        contracts.details = [:]
+        contracts.details.removeAll()
         tasks.lists = [:]
-        tasks.details = [:]
+        tasks.details.removeAll()
         tasks.outputs = [:]
         directives.list = ListState()
         directives.pending = ListState()
         listen.list = ListState()
         listen.latest = ListState()
-        listen.details = [:]
+        listen.details.removeAll()
+        missing.links.removeAll()
         connection.link = .idle
         connection.unauthorizedMessage = nil
+    }
+}
+
+extension StoreHub {
+    /// The objects the panes on the navigation stack read: kept in the bounded detail maps
+    /// (`BoundedMap`) however many others are fetched meanwhile, until those panes close.
+    public func keepDetails(of links: [DeepLink]) {
+        var contracts: Set<String> = []
+        var tasks: Set<String> = []
+        var sessions: Set<String> = []
+        for link in links {
+            switch link {
+            case .contract(let id): contracts.insert(id)
+            case .task(let id): tasks.insert(id)
+            case .listen(let id): sessions.insert(id)
+            case .directive: break  // directives come from their lists only
+            }
+        }
+        // Only a real change is written: every write to an observed store marks the panes
+        // that read it dirty, and this runs with every batch of updates.
+        if self.contracts.details.pinned != contracts { self.contracts.details.pin(contracts) }
+        if self.tasks.details.pinned != tasks { self.tasks.details.pin(tasks) }
+        if listen.details.pinned != sessions { listen.details.pin(sessions) }
+        let all = Set(links)
+        if missing.links.pinned != all { missing.links.pin(all) }
     }
 }

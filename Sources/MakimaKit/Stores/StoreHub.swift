@@ -26,14 +26,14 @@ public final class StoreHub {
             mutateList(query) { (s: inout ListStateAny) in s.setLoading() }
         case .contract(let c):
             contracts.details[c.id] = c
-            missing.links.remove(.contract(c.id))
+            missing.links[.contract(c.id)] = nil
         case .task(let t):
             tasks.details[t.id] = t
-            missing.links.remove(.task(t.id))
+            missing.links[.task(t.id)] = nil
         case .listenSession(let s):
             listen.details[s.id] = s
-            missing.links.remove(.listen(s.id))
-        case .detailNotFound(let link): missing.links.insert(link)
+            missing.links[.listen(s.id)] = nil
+        case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)
         case .olderOutput(let taskID, let events):
             var older = TaskOutputBuffer(capacity: Int.max)

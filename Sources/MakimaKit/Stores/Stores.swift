@@ -15,7 +15,8 @@ public final class DaemonsStore {
 @MainActor @Observable
 public final class ContractsStore {
     public var lists: [ContractStatus?: ListState<Contract>] = [:]
-    public var details: [String: Contract] = [:]
+    /// Contracts fetched one by one (detail panes), bounded (`BoundedMap`).
+    public var details = BoundedMap<String, Contract>()
     public init() {}
     public func list(_ status: ContractStatus?) -> ListState<Contract> { lists[status] ?? ListState() }
     /// Active contracts from the best list we have: the `active` filter, else the unfiltered
@@ -39,7 +40,8 @@ public final class TasksStore {
         }
     }
     public var lists: [Filter: ListState<MeshTask>] = [:]
-    public var details: [String: MeshTask] = [:]
+    /// Tasks fetched one by one (the output view, toasts' titles), bounded (`BoundedMap`).
+    public var details = BoundedMap<String, MeshTask>()
     /// Output lines of the tasks in `outputRetention` only (see `TaskOutputLRU`).
     public var outputs: [String: TaskOutputBuffer] = [:]
     public private(set) var outputRetention = TaskOutputLRU()
@@ -61,7 +63,8 @@ public final class TasksStore {
 
     /// The newest `count` tasks we know of, across every list.
     public func recent(_ count: Int) -> [MeshTask] {
-        var seen = details
+        var seen: [String: MeshTask] = [:]
+        for t in details.values { seen[t.id] = t }
         for l in lists.values { for t in l.items where seen[t.id] == nil { seen[t.id] = t } }
         return seen.values.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.prefix(count).map
         { $0 }
@@ -123,7 +126,8 @@ public final class DirectivesStore {
 public final class ListenStore {
     public var list = ListState<ListenSession>()
     public var latest = ListState<ListenSession>()
-    public var details: [String: ListenSession] = [:]
+    /// Sessions fetched one by one with their transcript (the transcript pane), bounded (`BoundedMap`).
+    public var details = BoundedMap<String, ListenSession>()
     public init() {}
     /// The most recently started session, from the `limit=1` list once loaded, else the full one.
     public var latestSession: ListenSession? {
@@ -164,9 +168,10 @@ public final class NotificationsStore {
 }
 
 /// Objects the server said it does not have (a detail fetch answered 404), so a detail pane
-/// can say "not found" instead of waiting forever.
+/// can say "not found" instead of waiting forever. Bounded like the details (`BoundedMap`):
+/// a server answering 404 to every toast's title lookup cannot grow it without end.
 @MainActor @Observable
 public final class MissingStore {
-    public var links: Set<DeepLink> = []
+    public var links = BoundedMap<DeepLink, Bool>()
     public init() {}
 }

@@ -20,6 +20,13 @@ public final class SyncEngine: Sendable {
         public var spawner = Spawner.threads
         /// Bounds, retries and timeouts of hole fills and catch-ups.
         public var fetchLimits = TaskEventPipeline.Limits()
+        /// Lists fetched on every WebSocket open. The resync replays only tasks the client has
+        /// seen: a task that started and ended while it was away sends nothing on the socket,
+        /// and these lists (into the stores and the cache) are how it is learnt; its output is
+        /// fetched over REST when its view opens (`follow`). Ignored with `onlyTasks`.
+        public var openQueries: [ListQuery] = [
+            .tasks(status: nil, contractID: nil), .tasks(status: .running, contractID: nil),
+        ]
         public init() {}
     }
 
@@ -69,21 +76,7 @@ public final class SyncEngine: Sendable {
             onNotifications: { outbox.post(.notifications($0)) },
             onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
-        guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
-            throw .invalidURL("no WebSocket URL for this server")
-        }
-        supervisor = try WebSocketSupervisor(
-            url: wsURL, apiKey: apiKey, options: options.webSocket, policy: options.backoff,
-            onStatus: { status in
-                if status.phase != .online { pipeline.connectionLost() }
-                outbox.post(.connection(status))
-                if status.unauthorized {
-                    outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key"))
-                }
-            },
-            onOpen: { pipeline.resyncRequest() },
-            onTexts: { pipeline.receive(frames: $0) })
-        coordinator = RefreshCoordinator(
+        let coordinator = RefreshCoordinator(
             fetch: { query in
                 let payload = try fetcher.list(query)
                 if let bridge {
@@ -99,6 +92,28 @@ public final class SyncEngine: Sendable {
             classify: MeshFetcher.classify,
             deliver: { outbox.post($0) },
             spawn: { spawner.run($0) })
+        self.coordinator = coordinator
+        guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
+            throw .invalidURL("no WebSocket URL for this server")
+        }
+        // Forced: the outage that ended may have left these lists backing off after errors.
+        // A server that keeps dropping the socket costs two list fetches per reconnect, which
+        // the supervisor's backoff spaces out.
+        let openQueries = options.onlyTasks == nil ? options.openQueries : []
+        supervisor = try WebSocketSupervisor(
+            url: wsURL, apiKey: apiKey, options: options.webSocket, policy: options.backoff,
+            onStatus: { status in
+                if status.phase != .online { pipeline.connectionLost() }
+                outbox.post(.connection(status))
+                if status.unauthorized {
+                    outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key"))
+                }
+            },
+            onOpen: {
+                for query in openQueries { coordinator.refresh(query, force: true) }
+                return pipeline.resyncRequest()
+            },
+            onTexts: { pipeline.receive(frames: $0) })
     }
 
     /// Cached snapshots for the first frame (before any network answer), marked stale.

@@ -77,6 +77,9 @@ public final class DashboardSession {
     /// The pane on screen (drill-down panes included).
     public var topPane: any Pane { loop.app.stack.top }
 
+    /// What the panes on the stack read from the stores' detail maps, bottom to top.
+    var detailLinks: [DeepLink] { loop.app.stack.panes.flatMap(\.detailLinks) }
+
     /// Unicode or ASCII, as the terminal's locale allows.
     public var glyphs: Glyphs { loop.app.glyphs }
 

@@ -137,6 +137,10 @@ final class EventLoop {
         }
     }
 
+    /// Keys read together (fast typing, a paste, `tmux send-keys`) are handled one at a time,
+    /// each by the pane on top when its turn comes: what a key asked of the controller (open a
+    /// row, show a pane) is done before the next key, and a pane that came on top is built
+    /// from the stores first, so `2 j` moves down the Contracts list, not Home's.
     private func readInput() {
         while let input = terminal.read() {
             switch input {
@@ -146,9 +150,12 @@ final class EventLoop {
                 terminal.invalidate()
                 dirty = true
             case .key(let key):
+                let before = app.stack.ids
                 if app.handle(key, now: clock()) { dirty = true }
                 if app.fullRedrawRequested { dirty = true }
                 if app.quitRequested { return }
+                deliverRequests()
+                if app.stack.ids != before { beforeDraw?() }
             }
         }
     }

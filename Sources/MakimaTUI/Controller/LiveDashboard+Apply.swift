@@ -11,6 +11,8 @@ extension LiveDashboard {
         var notices: [String] = []
         let shownTask = output?.taskID
         var reconnected = false
+        // Details the open panes read survive whatever this batch stores (`BoundedMap`).
+        hub.keepDetails(of: session.detailLinks)
         for update in updates {
             if case .connection(let status) = update {
                 if case .offline = status.phase { lostConnection = true }

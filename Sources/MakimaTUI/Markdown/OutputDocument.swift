@@ -117,8 +117,9 @@ struct OutputDocument {
         }
     }
 
-    /// Commits the markdown blocks that are closed: every top-level block followed by one that
-    /// started on a finished line after a blank line. Call after appending.
+    /// Commits the markdown units that are closed. A unit is a run of top-level blocks up to
+    /// one that started on a finished line after a blank line: that block begins the next unit,
+    /// and the unit before it is closed. Call after appending.
     ///
     /// The blank line matters: without it a later line can still reach back into the block
     /// before. A delimiter row (`|---|`) turns a paragraph's last line into a table header, a
@@ -127,30 +128,18 @@ struct OutputDocument {
     /// the parser then starts the next block afresh, so re-parsing from it gives what parsing
     /// everything would. cmark-gfm gives the paragraph it splits off in front of a table no
     /// source lines (0) and the table the paragraph's first line: the two close as one.
+    ///
+    /// Each unit is rendered from a parse of its own lines only (`parseUnit`), streamed or
+    /// whole: a link reference definition therefore reaches only the links of its own unit,
+    /// and one arriving later never changes what was drawn.
     mutating func settle() {
         guard case .markdown(var lines, var first) = segment, lines.count > 1 else { return }
-        let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
-        var k = 0
-        while true {
-            var last = k  // blocks[k...last] close together
-            while last < blocks.count && blocks[last].startLine == 0 { last += 1 }
-            guard last + 1 < blocks.count else { break }
-            let next = blocks[last + 1].startLine
-            guard next > blocks[last].endLine, next >= 2, next <= lines.count, Self.isBlank(lines[next - 2]) else {
-                break
-            }
-            for block in blocks[k...last] {
-                emit(
-                    renderer.render(block),
-                    source: (first + blocks[last].startLine - 1)...(first + blocks[last].endLine - 1))
-            }
-            k = last + 1
-        }
-        guard k > 0 else { return }
-        let drop = min(lines.count, blocks[k].startLine - 1)
+        let starts = Self.unitStarts(lines)
+        guard let last = starts.last else { return }
         segment = .none
-        lines.removeFirst(drop)
-        first += drop
+        emitUnits(lines, first: first, bounds: starts)
+        lines.removeFirst(last - 1)
+        first += last - 1
         segment = .markdown(lines: lines, first: first)
     }
 
@@ -211,6 +200,11 @@ struct OutputDocument {
     /// A line the parser reads as blank (tabs are expanded before this).
     private static func isBlank(_ line: String) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 
+    /// A gate opens only on a line that starts with the tag (after spaces), wherever the line
+    /// falls in the markdown: in a list, a quote, a fence, under a line a delimiter row could
+    /// still make a table header. The buffer hands over whole lines, so this reads the same in
+    /// any chunking; the markdown before the line closes as if the text ended there. Later in
+    /// a line the tag is text.
     private static func startsGate(_ text: String) -> Bool {
         text.trimmingCharacters(in: .whitespaces).hasPrefix(OutputCards.gateOpen)
     }
@@ -229,16 +223,87 @@ struct OutputDocument {
         sources += Array(repeating: source, count: lines.count)
     }
 
+    /// Renders `lines` unit by unit up to the last of `bounds`: each bound (1-based) is the
+    /// line after a unit. `first` is the buffer index of `lines[0]`.
+    private mutating func emitUnits(_ lines: [String], first: Int, bounds: [Int]) {
+        var from = 1
+        for next in bounds {
+            let unit = lines[(from - 1)..<(next - 1)]
+            let blocks = Self.parseUnit(unit)
+            for (block, span) in zip(blocks, Self.sourceLines(of: blocks)) {
+                emit(
+                    renderer.render(block),
+                    source: (first + from + span.lowerBound - 2)...(first + from + span.upperBound - 2))
+            }
+            from = next
+        }
+    }
+
+    /// The first lines (1-based) of the units after the first that `lines` holds: each a
+    /// top-level block that started after a blank line, following the end of the blocks before.
+    private static func unitStarts(_ lines: [String]) -> [Int] {
+        let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
+        let spans = sourceLines(of: blocks)
+        var starts: [Int] = []
+        var k = 0
+        while true {
+            var last = k  // blocks[k...last] close together
+            while last < blocks.count && blocks[last].startLine == 0 { last += 1 }
+            guard last + 1 < blocks.count else { break }
+            let next = blocks[last + 1].startLine
+            guard next > spans[last].upperBound, next >= 2, next <= lines.count, isBlank(lines[next - 2]) else {
+                break
+            }
+            starts.append(next)
+            k = last + 1
+        }
+        return starts
+    }
+
+    /// The top-level blocks of one unit, parsed alone. A paragraph of link reference
+    /// definitions, which the parser takes out of the text, is parsed again as text: it defines
+    /// nothing and shows its URL. So whether a definition shares a parse with the link that
+    /// names it (everything arrived at once) or not (it came later) changes nothing.
+    private static func parseUnit(_ lines: ArraySlice<String>) -> [MarkdownNode] {
+        let lines = Array(lines)
+        let blocks = MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children
+        var covered = Array(repeating: false, count: lines.count)
+        for span in sourceLines(of: blocks) {
+            for line in span where line <= lines.count { covered[line - 1] = true }
+        }
+        var escaped = lines
+        var changed = false
+        for i in lines.indices where !covered[i] && (i == 0 || covered[i - 1] || isBlank(lines[i - 1])) {
+            // The first line of a definition the parser dropped starts with its `[`.
+            guard let bracket = lines[i].firstIndex(where: { $0 != " " }), lines[i][bracket] == "[" else { continue }
+            escaped[i].insert("\\", at: bracket)
+            changed = true
+        }
+        return changed ? MarkdownParser.parse(escaped.joined(separator: "\n") + "\n").children : blocks
+    }
+
+    /// The 1-based source lines of each top-level block. cmark-gfm gives the paragraph it splits
+    /// off in front of a table no source lines (0): it takes the table's, the lines it was
+    /// parsed from, so it closes, and later leaves the buffer, with the table. Whether the
+    /// blocks close in `settle` or all at once in `closeSegment`, each gets the same lines.
+    private static func sourceLines(of blocks: [MarkdownNode]) -> [ClosedRange<Int>] {
+        var spans: [ClosedRange<Int>] = []
+        spans.reserveCapacity(blocks.count)
+        var next = 1...1
+        for block in blocks.reversed() {
+            if block.startLine > 0 { next = block.startLine...max(block.startLine, block.endLine) }
+            spans.append(next)
+        }
+        return spans.reversed()
+    }
+
     private mutating func closeSegment(upTo index: Int? = nil) {
         let current = segment
         segment = .none
         switch current {
         case .markdown(let lines, let first):
             guard !lines.isEmpty else { return }
-            for block in MarkdownParser.parse(lines.joined(separator: "\n") + "\n").children {
-                emit(
-                    renderer.render(block), source: (first + block.startLine - 1)...(first + block.endLine - 1))
-            }
+            emitUnits(lines, first: first, bounds: Self.unitStarts(lines) + [lines.count + 1])
         case .gate(let lines, let first):
             emit(
                 OutputCards.gate(OutputCards.parseGate(lines.joined(separator: "\n")), glyphs: glyphs),
@@ -262,7 +327,7 @@ struct OutputDocument {
                 if Self.mayStartGate(open) { pendingGate = open } else { source.append(open) }
             }
             if !source.isEmpty {
-                for block in MarkdownParser.parse(source.joined(separator: "\n")).children {
+                for block in Self.parseUnit(source[...]) {
                     if emitted { out.append(RenderedLine()) }
                     out += r.render(block)
                     emitted = true

@@ -83,6 +83,9 @@ public protocol Pane {
     var footerStatus: String? { get }
     /// This pane's step in the NAV// breadcrumbs (`CONTRACT Mesh scheduler`).
     var crumb: Crumb { get }
+    /// The objects this pane reads from the stores' bounded detail maps: kept there while the
+    /// pane is on the stack (`StoreHub.keepDetails`). Empty for panes that read only lists.
+    var detailLinks: [DeepLink] { get }
 
     /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
@@ -99,6 +102,7 @@ extension Pane {
     public var isTopLevel: Bool { true }
     public var footerStatus: String? { nil }
     public var crumb: Crumb { Crumb(title) }
+    public var detailLinks: [DeepLink] { [] }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 
     /// This pane's key bindings (its own contexts, then global), from the standard key map.

@@ -98,6 +98,7 @@ public struct ContractDetailPane: Pane {
     public var isEditingText: Bool { list.isEditingFilter }
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("CONTRACT", model.name) }
+    public var detailLinks: [DeepLink] { [.contract(model.id)] }
 
     public mutating func update(_ new: ContractDetailModel) {
         model = new

@@ -74,6 +74,8 @@ public struct DirectiveDetailPane: Pane {
     public var keyContexts: [KeyContext] { [.detail] }
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("DIRECTIVE", model.title) }
+    /// The task that asked (named with its status when the stores know it).
+    public var detailLinks: [DeepLink] { model.taskID.map { [.task($0)] } ?? [] }
 
     public mutating func update(_ new: DirectiveDetailModel) { model = new }
 

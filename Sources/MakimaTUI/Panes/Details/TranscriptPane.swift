@@ -1,4 +1,5 @@
 import Foundation
+import MakimaKit
 
 /// A listen session's transcript: time, speaker and text per line, word-wrapped under the
 /// text column, scrollable, and searchable with `/` (Enter jumps to the first match from the
@@ -25,6 +26,7 @@ public struct TranscriptPane: Pane {
     public var isEditingText: Bool { typing != nil }
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("LISTEN", model.title) }
+    public var detailLinks: [DeepLink] { [.listen(model.sessionID)] }
 
     public mutating func update(_ new: TranscriptViewModel) {
         model = new

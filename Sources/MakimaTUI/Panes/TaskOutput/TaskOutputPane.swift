@@ -27,6 +27,7 @@ public struct TaskOutputPane: Pane {
     public init(model: TaskOutputViewModel) { self.model = model }
 
     public var title: String { "TASK" }
+    public var detailLinks: [DeepLink] { [.task(model.taskID)] }
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
     public var isEditingText: Bool { searching }
