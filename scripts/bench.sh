@@ -58,9 +58,15 @@ for r in $(seq "$ROUNDS"); do
 done
 
 echo "bench: render" >&2
+figure render.load_average "$(cut -d' ' -f1 /proc/loadavg)"
 "$BIN" bench render >"$WORK/render"
 figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
 figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
+# Beside each Home frame's wall-clock figures, the thread's CPU time (the work, whatever the load).
+for k in cpu_p50 cpu_p99; do figure "render.home_${k}_ms" "$(value "render.home_frame_200x50_${k}_ms" "$WORK/render")"; done
+for k in p50 p99 cpu_p50 cpu_p99; do
+  figure "render.home_live_${k}_ms" "$(value "render.home_live_frame_200x50_${k}_ms" "$WORK/render")"
+done
 # The task view's row: filled once `bench render` prints these two figures.
 figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"
 figure render.task_p99_ms "$(value render.task_view_frame_200x50_p99_ms "$WORK/render")"
@@ -92,14 +98,21 @@ bench_tmux_stop idle-htop
 echo "bench: start-up to the first full frame, $ROUNDS rounds each" >&2
 # The first run fills the cache; later ones start from it.
 bench_time_to_text "NAV//" "$BIN" >/dev/null
+# startup_report STATE: the dashboard's own figures (StartupReport), keys prefixed by STATE.
+startup_report() {
+  bench_startup_report "$WORK/startup-report" "$BIN" | while read -r k v; do echo "$k.$1 $v"; done >>"$R"
+}
 for r in $(seq "$ROUNDS"); do
   figure startup.up_ms "$(bench_time_to_text "NAV//" "$BIN")"
   figure startup.htop_ms "$(bench_time_to_text "Load average" htop)"
+  startup_report up
 done
 kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 for r in $(seq "$ROUNDS"); do
   figure startup.down_ms "$(bench_time_to_text "NAV//" "$BIN")"
+  startup_report down
 done
+figure startup.load_average "$(cut -d' ' -f1 /proc/loadavg)"
 
 SCALE_TASKS=${SCALE_TASKS:-10000}
 SCALE_DAEMONS=${SCALE_DAEMONS:-500}

@@ -34,6 +34,19 @@ bench_time_to_text() {  # text command...
   echo $(((t1 - t0) / 1000000))
 }
 
+# The dashboard's own start-up figures (StartupReport, docs/performance.md): started in a
+# fresh window through bash, which stamps MAKIMA_EXEC_REALTIME ($EPOCHREALTIME, µs) just
+# before exec; the program writes `key value` lines to the report file once its first
+# frame is flushed. Prints those lines (none if it never drew).
+bench_startup_report() {  # report-file command...
+  local report=$1; shift
+  rm -f "$report"
+  bench_tmux_start sur "MAKIMA_STARTUP_REPORT=$report bash -c 'MAKIMA_EXEC_REALTIME=\$EPOCHREALTIME exec \"\$@\"' bench $*"
+  for _ in $(seq 2000); do [ -s "$report" ] && break; sleep 0.005; done
+  bench_tmux_stop sur
+  cat "$report" 2>/dev/null || true
+}
+
 # CPU seconds (utime+stime) of a PID over a number of seconds already waited: call with the
 # ticks taken before.
 bench_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
