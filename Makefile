@@ -14,8 +14,11 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The Swift runtime and Foundation are linked into the binary (--static-swift-stdlib): the
+# dynamic loader's symbol look-ups were a third of the time to the first frame
+# (docs/performance.md), and the binary then runs where no Swift toolchain is installed.
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 test: build lint
 	@scripts/test.sh

@@ -69,10 +69,26 @@ async def tasks(request: web.Request) -> web.Response:
             where.append(f"{name}=?")
             args.append(request.query[name])
     limit = max(1, min(int_param(request, "limit", TASK_LIST_DEFAULT), TASK_LIST_MAX))
+    offset = _cursor(request)
     clause = (" WHERE " + " AND ".join(where)) if where else ""
     total = store.one(f"SELECT COUNT(*) FROM tasks{clause}", args)[0]
-    rows = store.all(f"SELECT * FROM tasks{clause} ORDER BY updated_at DESC, id LIMIT ?", args + [limit])
-    return json_response({"items": [views.task(r) for r in rows], "total": total, "limit": limit})
+    rows = store.all(f"SELECT * FROM tasks{clause} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                     args + [limit, offset])
+    end = offset + len(rows)
+    # Opaque to clients: they send back what they got. Here it is the next row's offset.
+    next_cursor = f"o{end}" if rows and end < total else None
+    return json_response({"items": [views.task(r) for r in rows], "total": total, "limit": limit,
+                          "next_cursor": next_cursor})
+
+
+def _cursor(request: web.Request) -> int:
+    """The offset a `cursor` from an earlier page stands for (0 without one)."""
+    raw = request.query.get("cursor", "")
+    if not raw:
+        return 0
+    if not (raw.startswith("o") and raw[1:].isdigit() and len(raw) <= 12):
+        raise BadRequest("cursor must be a next_cursor this server sent")
+    return int(raw[1:])
 
 
 async def task(request: web.Request) -> web.Response:

@@ -20,6 +20,7 @@ from aiohttp import web  # noqa: E402
 import api  # noqa: E402
 import controls  # noqa: E402
 import middleware  # noqa: E402
+import scale  # noqa: E402
 import seeddata  # noqa: E402
 from hub import Hub  # noqa: E402
 from keys import Keys  # noqa: E402
@@ -45,6 +46,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--reset-key", action="store_true",
                    help="make --demo-key the only valid key, even if the database has rotated it")
     p.add_argument("--test-controls", action="store_true", help="enable /_dev/* (loopback only)")
+    p.add_argument("--seed-scale", metavar="TASKS,DAEMONS", default=None,
+                   help="a new database also gets bulk-made tasks and daemons up to these totals (e.g. 10000,500)")
     p.add_argument("--quiet", action="store_true", help="log warnings only (no per-request lines)")
     return p.parse_args(argv)
 
@@ -84,6 +87,9 @@ async def run(args: argparse.Namespace) -> int:
     if store.is_fresh():
         seeddata.seed(mesh, args.seed)
         log.info("seeded a new mesh (seed %d) in %s", args.seed, db_path)
+        if args.seed_scale:
+            added = scale.seed_scale(mesh, args.seed, *scale.parse(args.seed_scale))
+            log.info("scale mesh: added %(tasks)d tasks, %(daemons)d daemons, %(contracts)d contracts", added)
     else:
         stored_seed = int(store.meta("seed", str(args.seed)))
         if stored_seed != args.seed:
@@ -145,6 +151,12 @@ def main(argv: list[str]) -> int:
     if args.test_controls and not is_loopback_host(args.host):
         print(f"devserver: refusing --test-controls on non-loopback host {args.host}", file=sys.stderr)
         return 2
+    if args.seed_scale:
+        try:
+            scale.parse(args.seed_scale)
+        except ValueError as e:
+            print(f"devserver: {e}", file=sys.stderr)
+            return 2
     if args.rate < 0:
         print("devserver: --rate must be >= 0", file=sys.stderr)
         return 2

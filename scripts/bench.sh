@@ -2,7 +2,8 @@
 # `make bench`: every figure beside a baseline measured in the same run, median of several
 # rounds, printed as one table (scripts/bench_table.py). Takes several minutes; not part of
 # `make test`. Knobs: BENCH_ROUNDS (5), BURST_EVENTS (100000), MEMORY_EVENTS (1000000),
-# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows).
+# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows),
+# SCALE_TASKS (10000) and SCALE_DAEMONS (500) for the scale rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -61,11 +62,18 @@ for r in $(seq "$ROUNDS"); do
 done
 
 echo "bench: render" >&2
+figure render.load_average "$(cut -d' ' -f1 /proc/loadavg)"
 "$BIN" bench render >"$WORK/render"
 figure render.home_p50_ms "$(value render.home_frame_200x50_p50_ms "$WORK/render")"
 figure render.home_p99_ms "$(value render.home_frame_200x50_p99_ms "$WORK/render")"
+# Beside each Home frame's wall-clock figures, the thread's CPU time (the work, whatever the load).
+for k in cpu_p50 cpu_p99; do figure "render.home_${k}_ms" "$(value "render.home_frame_200x50_${k}_ms" "$WORK/render")"; done
+for k in p50 p99 cpu_p50 cpu_p99; do
+  figure "render.home_live_${k}_ms" "$(value "render.home_live_frame_200x50_${k}_ms" "$WORK/render")"
+done
 figure render.task_p50_ms "$(value render.task_view_frame_200x50_p50_ms "$WORK/render")"
 figure render.task_p99_ms "$(value render.task_view_frame_200x50_p99_ms "$WORK/render")"
+for k in cpu_p50 cpu_p99; do figure "render.task_${k}_ms" "$(value "render.task_view_frame_200x50_${k}_ms" "$WORK/render")"; done
 
 echo "bench: a burst of $EVENTS events into the UI thread, task view open vs Home open, $ROUNDS rounds" >&2
 for r in $(seq "$ROUNDS"); do
@@ -102,13 +110,48 @@ bench_tmux_stop idle-htop
 echo "bench: start-up to the first full frame, $ROUNDS rounds each" >&2
 # The first run fills the cache; later ones start from it.
 bench_time_to_text "NAV//" "$BIN" >/dev/null
+# startup_report STATE: the dashboard's own figures (StartupReport), keys prefixed by STATE.
+startup_report() {
+  bench_startup_report "$WORK/startup-report" "$BIN" | while read -r k v; do echo "$k.$1 $v"; done >>"$R"
+}
 for r in $(seq "$ROUNDS"); do
   figure startup.up_ms "$(bench_time_to_text "NAV//" "$BIN")"
   figure startup.htop_ms "$(bench_time_to_text "Load average" htop)"
+  startup_report up
 done
 kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 for r in $(seq "$ROUNDS"); do
   figure startup.down_ms "$(bench_time_to_text "NAV//" "$BIN")"
+  startup_report down
 done
+figure startup.load_average "$(cut -d' ' -f1 /proc/loadavg)"
+
+SCALE_TASKS=${SCALE_TASKS:-10000}
+SCALE_DAEMONS=${SCALE_DAEMONS:-500}
+echo "bench: scale, $SCALE_TASKS tasks / $SCALE_DAEMONS daemons: filter keystrokes on Tasks" >&2
+"$BIN" bench scale --tasks "$SCALE_TASKS" --daemons "$SCALE_DAEMONS" >"$WORK/scale"
+for k in keystroke_200x50_median_ms keystroke_200x50_p99_ms keystroke_200x50_wall_p99_ms tasks_model_ms; do
+  figure "scale.$k" "$(value "scale.$k" "$WORK/scale")"
+done
+echo "bench: scale, the first Home frame with that mesh, $ROUNDS rounds from an empty cache and from a filled one" >&2
+python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/scale.db" --rate 0 --test-controls --quiet \
+  --seed-scale "$SCALE_TASKS,$SCALE_DAEMONS" >"$WORK/ready-scale" 2>>"$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 1200); do grep -q READY "$WORK/ready-scale" 2>/dev/null && break; sleep 0.05; done
+grep -q READY "$WORK/ready-scale" || { echo "bench: scale dev server did not start"; cat "$WORK/server.log"; exit 1; }
+# Home is full once its counts are the server's: they need every page of the running list.
+read -r online running < <(curl -s "$URL/_dev/seeded" | python3 -c \
+  'import json, sys; d = json.load(sys.stdin); print(d["daemons_online"], d["running_tasks"])')
+full="$online ONLINE|$running RUNNING"
+figure scale.running_tasks "$running"
+for r in $(seq "$ROUNDS"); do
+  figure scale.home_empty_ms "$(bench_time_to_texts "$full" 0 XDG_CACHE_HOME="$WORK/scale-cache-$r" "$BIN")"
+done
+# One run that stays long enough to write every list to the cache, then starts from it.
+bench_time_to_texts "$full" 20 XDG_CACHE_HOME="$WORK/scale-cache" "$BIN" >/dev/null
+for r in $(seq "$ROUNDS"); do
+  figure scale.home_cached_ms "$(bench_time_to_texts "$full" 0 XDG_CACHE_HOME="$WORK/scale-cache" "$BIN")"
+done
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 
 python3 scripts/bench_table.py "$R" "$BIN"

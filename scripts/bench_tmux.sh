@@ -34,6 +34,42 @@ bench_time_to_text() {  # text command...
   echo $(((t1 - t0) / 1000000))
 }
 
+# The dashboard's own start-up figures (StartupReport, docs/performance.md): started in a
+# fresh window through bash, which stamps MAKIMA_EXEC_REALTIME ($EPOCHREALTIME, µs) just
+# before exec; the program writes `key value` lines to the report file once its first
+# frame is flushed. Prints those lines (none if it never drew).
+bench_startup_report() {  # report-file command...
+  local report=$1; shift
+  rm -f "$report"
+  bench_tmux_start sur "MAKIMA_STARTUP_REPORT=$report bash -c 'MAKIMA_EXEC_REALTIME=\$EPOCHREALTIME exec \"\$@\"' bench $*"
+  for _ in $(seq 2000); do [ -s "$report" ] && break; sleep 0.005; done
+  bench_tmux_stop sur
+  cat "$report" 2>/dev/null || true
+}
+
 # CPU seconds (utime+stime) of a PID over a number of seconds already waited: call with the
 # ticks taken before.
 bench_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# Milliseconds from starting `command` in a fresh window until every one of `texts` (a
+# "|"-separated list) is on its screen; the window then stays open `linger` seconds (so the
+# program can finish writing its cache) before it is closed. Prints -1 when the texts never
+# all showed (within about 60 s).
+bench_time_to_texts() {  # texts linger command...
+  local texts=$1 linger=$2; shift 2
+  local t0 t1 screen missing text
+  t0=$(date +%s%N)
+  bench_tmux_start ttt "$@"
+  t1=""
+  for _ in $(seq 12000); do
+    screen=$("${BENCH_TMUX[@]}" capture-pane -p -t ttt 2>/dev/null)
+    missing=0
+    IFS='|' read -ra wanted <<<"$texts"
+    for text in "${wanted[@]}"; do grep -qF -- "$text" <<<"$screen" || { missing=1; break; }; done
+    if [ "$missing" = 0 ]; then t1=$(date +%s%N); break; fi
+    sleep 0.002
+  done
+  sleep "$linger"
+  bench_tmux_stop ttt
+  if [ -z "$t1" ]; then echo -1; else echo $(((t1 - t0) / 1000000)); fi
+}

@@ -1,5 +1,8 @@
 import Foundation
 import MakimaKit
+import MakimaTUI
+
+StartupReport.markMain()
 
 setlocale(LC_ALL, "")
 Curl.initializeOnce()  // before any thread touches curl

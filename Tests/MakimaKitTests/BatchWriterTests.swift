@@ -17,4 +17,19 @@ import Testing
         #expect(batches.withLock { $0.allSatisfy { $0 <= 100 } })
         w.stop()
     }
+
+    /// With a linger, items enqueued one by one wait to be written together; `flush` does not
+    /// wait out the linger.
+    @Test func aLingeringWriterGathersItemsAndFlushCutsTheWaitShort() {
+        let batches = Locked([[Int]]())
+        let w = BatchWriter<Int>(name: "linger-writer", maxBatch: 100, linger: 600) { batch in
+            batches.withLock { $0.append(batch) }
+        }
+        for i in 0..<10 { w.enqueue([i]) }
+        let started = Date()
+        w.flush()
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(batches.withLock { $0 } == [Array(0..<10)])
+        w.stop()
+    }
 }

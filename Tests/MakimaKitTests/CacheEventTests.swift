@@ -74,6 +74,25 @@ import Testing
         #expect(kept.map(\.seq) == Array(stride(from: 4_002, through: 6_000, by: 2)))
     }
 
+    /// Events below a task's window in the same call are left out, and counted as new only
+    /// when they were not cached already; other tasks in the call keep their own windows.
+    @Test func eventsBelowTheWindowOfTheSameCallAreCountedNotWritten() throws {
+        let store = try openStore()
+        try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...100))
+        let mixed =
+            CacheFixtures.outputEvents(task: "a", seqs: 1...3_000) + CacheFixtures.outputEvents(task: "b", seqs: 1...5)
+        #expect(try store.appendEvents(mixed) == 2_900 + 5)
+        #expect(try store.events(taskID: "a", limit: 10_000).map(\.seq) == Array(1_001...3_000))
+        #expect(try store.eventCount(taskID: "b") == 5)
+        // Out of order and interleaved with another task: the same outcome.
+        let shuffled =
+            CacheFixtures.outputEvents(task: "c", seqs: 1...2_500).reversed()
+            + CacheFixtures.outputEvents(task: "d", seqs: 1...3)
+        #expect(try store.appendEvents(Array(shuffled)) == 2_503)
+        #expect(try store.events(taskID: "c", limit: 10_000).map(\.seq) == Array(501...2_500))
+        #expect(try store.lastSeenSeqs()["c"] == 2_500)
+    }
+
     @Test func oneCallLargerThanATransactionIsSplitAndStillPruned() throws {
         let store = try openStore()
         let count = CacheStore.maxEventsPerTransaction * 2 + 123

@@ -24,6 +24,17 @@ import Testing
             payload: .status(status: s, previous: nil, reason: nil))
     }
 
+    /// A batch larger than a task's window leaves its oldest events out (they would be pruned
+    /// at once); a final status among them still marks the task finished.
+    @Test func aStatusAmongTheEventsLeftOutStillMarksTheTaskFinished() throws {
+        let policy = CacheRetention(eventsPerTask: 10, finishedTaskAge: 3_600, maxBytes: 64 << 20)
+        let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
+        let batch = Self.output("done", 1...4) + [Self.status("done", seq: 5, .completed)] + Self.output("done", 6...30)
+        #expect(try store.appendEvents(batch) == 30)
+        #expect(try store.events(taskID: "done", limit: 100).map(\.seq) == Array(21...30))
+        #expect(try store.prune(now: Date().addingTimeInterval(3_700)).finishedTasksRemoved == 1)
+    }
+
     @Test func finishedTasksPastTheAgeAreDroppedOthersKept() throws {
         let policy = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 3_600, maxBytes: 64 << 20)
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store

@@ -44,7 +44,9 @@ import Testing
         let page = try await c.taskOutput(id: "../t 1", afterSeq: 5, limit: 200)
         #expect(page.nextAfterSeq == 5)
         let lines = server.received.map { $0.components(separatedBy: "\r\n")[0] }
-        #expect(lines.contains("GET /api/v1/mesh/tasks?status=running&contract_id=a%20b%26c%3Dd%2Fe%23f%3F HTTP/1.1"))
+        #expect(
+            lines.contains(
+                "GET /api/v1/mesh/tasks?status=running&contract_id=a%20b%26c%3Dd%2Fe%23f%3F&limit=1000 HTTP/1.1"))
         #expect(lines.contains("GET /api/v1/mesh/tasks/..%2Ft%201/output?after_seq=5&limit=200 HTTP/1.1"))
         _ = try? await c.task(id: "..")
         #expect(server.received.last?.hasPrefix("GET /api/v1/mesh/tasks/%2E%2E HTTP/1.1") == true)

@@ -17,7 +17,34 @@ struct OutputFrameDecoderTests {
         #"{"event_id":1,"task_id":"t.x:9","seq":9223372036854775807,"type":"task.output","ts":null,"data":{"text":"\ud83d\ude00 \u00e9 \"q\" \\ \/","stream":"tool\u009b"},"extra":"[1,2]","x":true,"y":-1.5e-3}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","data":{"text":"","other":1.5e3}}"#,
         #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","ts":"not a date","data":{"text":"x"},"n":null,"f":false}"#,
+        // Padded or escaped timestamps take the String path of RFC3339.parse.
+        #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","ts":" 2026-01-02T03:04:05+09:00 ","data":{"text":"x"}}"#,
+        #"{"event_id":1,"task_id":"t","seq":2,"type":"task.output","ts":"2026-01-02T03:04:05.5\u005a","data":{"text":"x"}}"#,
     ]
+
+    /// A stream's frames decoded with the previous frame's id at hand: the same events as
+    /// decoding each alone, the id string shared while it repeats.
+    @Test func aRepeatedTaskIDIsSharedAndEveryFrameStillDecodesAlike() throws {
+        let frames = [
+            #"{"event_id":1,"task_id":"task-a","seq":1,"type":"task.output","data":{"text":"x"}}"#,
+            #"{"event_id":2,"task_id": "task-a" ,"seq":2,"type":"task.output","data":{"text":"y"}}"#,
+            #"{"event_id":3,"task_id":"task-ab","seq":1,"type":"task.output","data":{"text":"z"}}"#,
+            #"{"event_id":4,"task_id":7,"seq":1,"type":"task.output","data":{"text":"z"}}"#,
+            #"{"event_id":5,"task_id":"7","seq":2,"type":"task.output","data":{"text":"z"}}"#,
+            #"{"event_id":6,"task_id":"t\u0007x","seq":1,"type":"task.output","data":{"text":"x"}}"#,
+            #"{"event_id":7,"task_id":"task-a","seq":3,"type":"task.output","data":{"text":"w"}}"#,
+        ]
+        var last: String?
+        var ids: [String?] = []
+        for frame in frames {
+            let event = OutputFrameDecoder.decode(frame, reusingTaskID: &last)
+            #expect(event == OutputFrameDecoder.decode(frame), "\(frame)")
+            #expect(event == Self.codable(frame), "\(frame)")
+            ids.append(event?.taskID)
+        }
+        #expect(ids == ["task-a", "task-a", "task-ab", "7", "7", nil, "task-a"])
+        #expect(last == "task-a")
+    }
 
     @Test("what it accepts, it decodes as the Codable path does", arguments: accepted)
     func agreesWithCodable(frame: String) throws {
@@ -87,6 +114,25 @@ struct OutputWireJSONTests {
         #expect(a != nil && a == b)
         #expect(OutputFrameDecoder.decode(hand) == event)
         #expect(try MakimaJSON.decode(TaskEvent.self, from: Data(hand.utf8)) == event)
+    }
+
+    /// The escaping scan skips eight bytes at a time: a quote, backslash or control at any
+    /// offset of a long text (after accents too) is still escaped.
+    @Test func escapesAreFoundAtEveryOffsetOfALongText() throws {
+        let plain = "the quick brown fox é jumps over the lazy dog"
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\t"] {
+            for offset in 0...plain.utf8.count {
+                var bytes = Array(plain.utf8)
+                bytes.insert(contentsOf: Array(special.utf8), at: offset)
+                let text = String(decoding: bytes, as: UTF8.self)
+                let event = TaskEvent(
+                    eventID: 1, taskID: "t", seq: 2, type: .output, payload: .output(text: text, stream: "assistant"))
+                let hand = try #require(event.outputWireJSON)
+                let object = try JSONSerialization.jsonObject(with: Data(hand.utf8)) as? [String: Any]
+                let data = object?["data"] as? [String: Any]
+                #expect(data?["text"] as? String == text, "\(special.unicodeScalars.map(\.value)) at \(offset)")
+            }
+        }
     }
 
     @Test func otherPayloadsTakeTheCodablePath() {

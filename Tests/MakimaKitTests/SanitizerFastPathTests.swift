@@ -32,6 +32,26 @@ struct SanitizerFastPathTests {
         }
     }
 
+    @Test("the scan eight bytes at a time still finds a control, DEL or C1 at every offset of a long text")
+    func wordScanFindsEveryOffset() {
+        let plain = Array("the quick brown fox jumps over\nthe lazy dog".utf8)
+        #expect(UntrustedText.isClean(String(decoding: plain, as: UTF8.self)))
+        var missed: [String] = []
+        let bad: [[UInt8]] = (0x00...0x1F).filter { $0 != 0x0A }.map { [UInt8($0)] } + [[0x7F], [0xC2, 0x85]]
+        for b in bad {
+            for offset in 0...plain.count {
+                let text = String(decoding: plain[..<offset] + b + plain[offset...], as: UTF8.self)
+                if UntrustedText.isClean(text) { missed.append("\(b) at \(offset)") }
+            }
+        }
+        #expect(missed.isEmpty)
+        // Accents and newlines at every offset stay on the fast path, unchanged.
+        for offset in 0...plain.count {
+            let text = String(decoding: plain[..<offset] + Array("é\n".utf8) + plain[offset...], as: UTF8.self)
+            #expect(UntrustedText.isClean(text) && UntrustedText.cleanKeepingSGR(text) == text)
+        }
+    }
+
     @Test("plain text with newlines, accents, dashes, quotes and box drawing takes the fast path")
     func commonTextIsClean() {
         let text = "## Résumé — “quoted” • item\n│ box │ 漢字 ✓\n```swift\nlet x = 1\n```\n"

@@ -77,6 +77,28 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
         }
     }
 
+    /// ASCII is skipped eight bytes at a time: a bad or multi-byte sequence is still seen at
+    /// every offset after a run of ASCII, however the reads cut it.
+    @Test func sequencesAfterLongASCIIRunsAreSeenAtEveryOffset() {
+        for run in 0...20 {
+            let ascii = [UInt8](repeating: 0x61, count: run)
+            let tail = [UInt8](repeating: 0x62, count: 9)
+            let bad = serverFrame(0x1, ascii + [0xE2, 0x82] + tail)
+            let good = serverFrame(0x1, ascii + Array("→".utf8) + tail)
+            for size in [1, 3, 7, 8, 9, 64] {
+                let fixed = pass(bad, reads: [size])
+                #expect(
+                    String(decoding: fixed.out.dropFirst(2), as: UTF8.self)
+                        == String(repeating: "a", count: run) + "??" + String(repeating: "b", count: 9),
+                    "run \(run), reads of \(size)")
+                #expect(fixed.repaired == 2)
+                let kept = pass(good, reads: [size])
+                #expect(kept.out == good, "run \(run), reads of \(size)")
+                #expect(kept.repaired == 0)
+            }
+        }
+    }
+
     @Test func onlyTextPayloadsAreTouched() {
         let bad: [UInt8] = [0x62, 0xFF, 0xFE]
         let big = [UInt8](repeating: 0x78, count: 70_000) + bad

@@ -89,6 +89,31 @@ struct CellBufferTests {
         #expect(TextLayout.wrap("契約テスト", to: 4) == ["契約", "テス", "ト"])
         #expect(TextLayout.wrap("a\nb", to: 4) == ["a", "b"])
     }
+
+    @Test("printable ASCII is written one cell per byte, clipped like any other text")
+    func asciiFastPath() {
+        // Each case overflows, so a trailing "é" (which sends the text down the grapheme path)
+        // is clipped away: both paths must leave the same cells and return the same column.
+        let cases: [(x: Int, maxX: Int?, shown: String, end: Int)] = [
+            (-3, nil, "lo, worl", 8), (0, 4, "hell    ", 4), (5, nil, "     hel", 8), (2, 7, "  hello ", 7),
+        ]
+        for c in cases {
+            var ascii = CellBuffer(width: 8, height: 1)
+            let asciiEnd = ascii.write("hello, world", x: c.x, y: 0, style: CellStyle(fg: .accent), maxX: c.maxX)
+            var general = CellBuffer(width: 8, height: 1)
+            let generalEnd = general.write("hello, worldé", x: c.x, y: 0, style: CellStyle(fg: .accent), maxX: c.maxX)
+            #expect(ascii.line(0) == c.shown)
+            #expect(asciiEnd == c.end)
+            #expect(ascii == general)
+            #expect(asciiEnd == generalEnd)
+        }
+        // A control byte is not printable ASCII: it takes no cell, as before.
+        #expect(CellWidth.of("a\tb") == 2)
+        #expect(CellWidth.of("abc") == 3)
+        var b = CellBuffer(width: 4, height: 1)
+        #expect(b.write("a\tb", x: 0, y: 0, style: .plain) == 2)
+        #expect(b.line(0) == "ab  ")
+    }
 }
 
 /// Deterministic generator for the fuzz test.

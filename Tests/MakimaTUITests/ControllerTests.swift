@@ -25,7 +25,7 @@ final class RecordingEngine: DashboardEngine {
     func stop() {}
     func halt() { halted += 1 }
     var hasStopped: Bool { halted > 0 && !stillStopping }
-    func cachedSnapshot() -> [SyncUpdate] { [] }
+    func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate] { [] }
     func cachedOutput(taskID: String) -> [TaskEvent] { [] }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
     func retryNow() { retries += 1 }
@@ -56,7 +56,7 @@ final class ControllerHarness {
     /// `configure` changes the setup before the controller starts (environment, preferences).
     init(
         access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil, deepLink: DeepLink? = nil,
-        configure: (inout LiveSetup) -> Void = { _ in }
+        configure: (inout LiveSetup) -> Void = { _ in }, settleAtStart: Bool = true
     ) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
@@ -81,7 +81,7 @@ final class ControllerHarness {
             return e
         }
         live.start()
-        settle()
+        if settleAtStart { settle() }
     }
 
     func cleanUp() {
@@ -175,6 +175,44 @@ struct ControllerTests {
                 fromCache: false))
         #expect(h.terminal.backend.flushCount == before + 1)
         #expect(h.shows("host-one"), "\(h.screen)")
+    }
+
+    @Test("the cached screen is drawn before the WebSocket starts and before any list is fetched")
+    func networkWaitsForTheFirstFrame() throws {
+        let h = try ControllerHarness(settleAtStart: false)
+        defer { h.cleanUp() }
+        #expect(h.terminal.backend.flushCount == 0)
+        #expect(h.engine.started == 0)
+        #expect(h.engine.refreshed.isEmpty)
+        h.settle()
+        #expect(h.terminal.backend.flushCount >= 1)
+        #expect(h.engine.started == 1)
+        #expect(!h.engine.refreshed.isEmpty)  // Home's lists
+    }
+
+    @Test("a stream of changes draws at most 30 frames a second, and the last change is drawn")
+    func frameRateCap() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.settle()
+        let before = h.terminal.backend.flushCount
+        // 300 changes over one second, the loop turning after each (as a busy bus would).
+        for i in 0..<300 {
+            h.clock.now += 1.0 / 300
+            h.session.setToast(NoticeLine("change \(i)", level: .ok))
+            h.loop.step(now: h.clock.now)
+        }
+        let drawn = h.terminal.backend.flushCount - before
+        #expect(drawn >= 25 && drawn <= 31, "\(drawn) frames")
+        h.settle()
+        #expect(h.shows("change 299"), "\(h.screen)")
+        // Then idle: turns of the loop with nothing changed draw nothing.
+        let settled = h.terminal.backend.flushCount
+        for _ in 0..<100 {
+            h.clock.now += 0.01
+            h.loop.step(now: h.clock.now)
+        }
+        #expect(h.terminal.backend.flushCount == settled)
     }
 
     @Test("back online after a loss: the pane on screen is fetched again at once, forced")

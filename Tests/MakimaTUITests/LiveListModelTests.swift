@@ -52,7 +52,7 @@ struct LiveListModelTests {
         #expect(daemonsHaveNone)
         #expect(
             Set(PaneID.home.spec.queries(nil, nil)) == [
-                .daemons, .tasks(status: .running, contractID: nil), .tasks(status: nil, contractID: nil),
+                .daemons, .tasks(status: .running, contractID: nil), .recentTasks(limit: 12),
                 .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
             ])
     }

@@ -68,4 +68,43 @@ struct NcursesBackendTests {
         #expect(readBack(1, 0).text == " ")
         #expect(readBack(2, 0).text == "約")
     }
+
+    @MainActor
+    @Test("a blank takes the pair of the run it sits in when only its foreground differs")
+    func blanksJoinTheRun() throws {
+        #expect(setlocale(LC_ALL, "C.UTF-8") != nil && TerminalLocale.isUTF8)
+        let screen = try NcursesScreen(nullDeviceTerm: "xterm-256color", width: 20, height: 2)
+        defer { screen.end() }
+        let palette = ColorMapper.palette(for: .makima, capability: .palette256)
+        let backend = NcursesBackend(palette: palette, utf8: true)
+        var frame = CellBuffer(width: 20, height: 2, style: CellStyle(fg: .body, bg: .background))
+        frame.write("ab", x: 0, y: 0, style: CellStyle(fg: .accent))
+        frame.write(" ", x: 2, y: 0, style: CellStyle(fg: .foregroundMuted))  // same background
+        frame.write("c", x: 3, y: 0, style: CellStyle(fg: .accent))
+        frame.write(" ", x: 4, y: 0, style: CellStyle(fg: .accent, bg: .panel))  // another background
+        frame.write(" ", x: 5, y: 0, style: CellStyle(fg: .ok, attributes: .underline))  // its colour shows
+        frame.write("d", x: 6, y: 0, style: CellStyle(fg: .danger))
+        backend.flush(frame)
+
+        #expect(readBack(2, 0).text == " ")
+        #expect(readBack(2, 0).pair == readBack(1, 0).pair)  // no colour change for the blank
+        var fg: Int32 = 0
+        var bg: Int32 = 0
+        extended_pair_content(readBack(4, 0).pair, &fg, &bg)
+        #expect(Int(bg) == palette.colorNumber(.panel))
+        extended_pair_content(readBack(5, 0).pair, &fg, &bg)
+        #expect(Int(fg) == palette.colorNumber(.ok))
+        #expect(readBack(5, 0).attrs & mk_a_underline() != 0)
+        extended_pair_content(readBack(6, 0).pair, &fg, &bg)
+        #expect(Int(fg) == palette.colorNumber(.danger))
+
+        // Another theme, live: styles are resolved again with its colours.
+        let other = ColorMapper.palette(for: .light, capability: .palette256)
+        #expect(other.colorNumber(.background) != palette.colorNumber(.background))
+        backend.setPalette(other)
+        backend.flush(frame)
+        extended_pair_content(readBack(0, 0).pair, &fg, &bg)
+        #expect(Int(fg) == other.colorNumber(.accent))
+        #expect(Int(bg) == other.colorNumber(.background))
+    }
 }

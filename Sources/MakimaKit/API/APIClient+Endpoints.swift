@@ -7,8 +7,9 @@ extension APIClient {
         try await get(ListEnvelope<Daemon>.self, .daemons)
     }
 
-    public func tasks(status: TaskStatus? = nil, contractID: String? = nil) async throws -> ListEnvelope<MeshTask> {
-        try await get(ListEnvelope<MeshTask>.self, .tasks(status: status, contractID: contractID))
+    /// Every page of the list (`ListPager`): `items` holds them all.
+    public func tasks(status: TaskStatus? = nil, contractID: String? = nil) async throws -> ListPager<MeshTask> {
+        try await list(MeshTask.self, .tasks(status: status, contractID: contractID, limit: ListPaging.pageSize))
     }
 
     public func task(id: String) async throws -> MeshTask {

@@ -12,8 +12,16 @@ public struct Endpoint: Sendable {
 
     public static let daemons = Endpoint(["mesh", "daemons"])
 
-    public static func tasks(status: TaskStatus?, contractID: String?) -> Endpoint {
-        Endpoint(["mesh", "tasks"], [("status", status?.rawValue), ("contract_id", contractID)])
+    /// `limit` is the page size asked for (the server may answer with fewer and a `next_cursor`).
+    public static func tasks(status: TaskStatus?, contractID: String?, limit: Int? = nil) -> Endpoint {
+        Endpoint(
+            ["mesh", "tasks"],
+            [("status", status?.rawValue), ("contract_id", contractID), ("limit", limit.map(String.init))])
+    }
+
+    /// The same request for the page that starts at `cursor` (a `next_cursor` the server sent).
+    public func page(_ cursor: String) -> Endpoint {
+        Endpoint(segments, query.filter { $0.0 != "cursor" } + [("cursor", cursor)])
     }
 
     public static func task(id: String) -> Endpoint { Endpoint(["mesh", "tasks", id]) }

@@ -6,34 +6,130 @@ import Foundation
 extension CacheStore {
     /// Stores events, dropping any whose (task_id, seq) is already cached, and prunes every task
     /// it touched to the seqs in (max - eventsKeptPerTask, max]. Returns how many were new
-    /// (events older than that window count, though pruned at once).
+    /// (events older than that window count, though never written).
+    ///
+    /// Events of a task at or below its highest seq in this call minus `eventsKeptPerTask`
+    /// would be pruned by this very call, so they are not encoded or inserted at all: in a
+    /// burst the writer takes several thousand events of one task at once, and most of them
+    /// are already outside the window. They are still counted (against what is cached in
+    /// their seq range) and their statuses still mark a task finished.
     ///
     /// Up to `maxEventsPerTransaction` events are written per transaction. If a later
     /// transaction fails, the earlier ones stay committed; appending is idempotent, so the
     /// caller may simply retry the whole array.
     @discardableResult
     public func appendEvents(_ events: [TaskEvent]) throws(CacheError) -> Int {
+        guard !events.isEmpty else {
+            try pruneIfDue(now: Date())
+            return 0
+        }
+        let keep = eventsKeptPerTask
+        // Per task, its highest seq here. Events come in runs of one task (a burst is one
+        // long run): the dictionary is touched once per run, not once per event.
+        var newest: [String: Int] = [:]
+        var finished: [String: Bool] = [:]
+        var run = (task: events[0].taskID, top: Int.min)
+        // By index: the events are read in place, not copied one by one.
+        for i in events.indices {
+            if events[i].taskID != run.task {
+                newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
+                run = (events[i].taskID, newest[events[i].taskID] ?? Int.min)
+            }
+            run.top = max(run.top, events[i].seq)
+            if case .status(let s, _, _) = events[i].payload { finished[events[i].taskID] = s.isFinal }
+        }
+        newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
-        rows.reserveCapacity(events.count)
-        for event in events {
+        rows.reserveCapacity(min(events.count, newest.count * keep))
+        var skipped: [String: LeftOut] = [:]
+        var cut = (task: events[0].taskID, below: newest[events[0].taskID]! - keep, leftOut: LeftOut())
+        for i in events.indices {
+            if events[i].taskID != cut.task {
+                if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
+                let task = events[i].taskID
+                cut = (task, newest[task]! - keep, skipped.removeValue(forKey: task) ?? LeftOut())
+            }
+            if events[i].seq <= cut.below {
+                cut.leftOut.add(events[i].seq)
+                continue
+            }
+            let event = events[i]
             let json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
             rows.append(EventRow(event, json: json))
         }
-        let keep = eventsKeptPerTask
+        if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
-        while start < rows.count {
+        repeat {
             let chunk = rows[start..<min(start + Self.maxEventsPerTransaction, rows.count)]
+            // The first transaction counts the left-out events (before its pruning can remove
+            // cached ones among them); every one records the tasks' activity, and the last one
+            // whether their last status is final (it may be among the left-out events).
+            let first = start == 0
+            let last = start + chunk.count >= rows.count
             inserted += try withDatabase { db in
-                try db.transaction { try Self.insert(chunk, keep: keep, now: now, into: db) }
+                try db.transaction {
+                    let absent = try first ? Self.countAbsent(skipped, in: db) : 0
+                    let n = try Self.insert(chunk, keep: keep, into: db)
+                    try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
+                    return absent + n
+                }
             }
             start += chunk.count
-        }
+        } while start < rows.count
         try pruneIfDue(now: Date())
         return inserted
+    }
+
+    /// Per task, the distinct seqs of one `appendEvents` left out for being below its window:
+    /// a range while they come ascending without a gap (the engine's order), else a set.
+    struct LeftOut {
+        private(set) var range: ClosedRange<Int>?
+        private(set) var scattered: Set<Int>?
+
+        var isEmpty: Bool { range == nil && scattered == nil }
+
+        mutating func add(_ seq: Int) {
+            if scattered != nil {
+                scattered!.insert(seq)
+            } else if let r = range {
+                if seq == r.upperBound + 1 {
+                    range = r.lowerBound...seq
+                } else if !r.contains(seq) {
+                    scattered = Set(r)
+                    scattered!.insert(seq)
+                    range = nil
+                }
+            } else {
+                range = seq...seq
+            }
+        }
+    }
+
+    /// How many of these (task, seq) pairs are not cached: one range count per task whose seqs
+    /// are contiguous (the usual case), else one lookup per seq.
+    private static func countAbsent(_ skipped: [String: LeftOut], in db: SQLiteDatabase) throws -> Int {
+        guard !skipped.isEmpty else { return 0 }
+        let range = try db.prepare("SELECT COUNT(*) FROM task_events WHERE task_id = ?1 AND seq BETWEEN ?2 AND ?3")
+        func cached(_ task: String, _ low: Int, _ high: Int) throws -> Int {
+            try range.bind(task, at: 1)
+            try range.bind(low, at: 2)
+            try range.bind(high, at: 3)
+            defer { range.reset() }
+            return try range.step() ? range.int(0) : 0
+        }
+        var absent = 0
+        for (task, leftOut) in skipped {
+            if let r = leftOut.range {
+                absent += r.count - (try cached(task, r.lowerBound, r.upperBound))
+            } else if let seqs = leftOut.scattered {
+                for seq in seqs { absent += 1 - (try cached(task, seq, seq)) }
+            }
+        }
+        return absent
     }
 
     /// What one `prune` removed.
@@ -195,16 +291,12 @@ extension CacheStore {
         }
     }
 
-    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, now: Double, into db: SQLiteDatabase) throws
-        -> Int
-    {
+    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, into db: SQLiteDatabase) throws -> Int {
         let insert = try db.prepare(
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
-        var finished: [String: Bool] = [:]
         for row in rows {
-            if let f = row.finalStatus { finished[row.taskID] = f }
             try insert.bind(row.taskID, at: 1)
             try insert.bind(row.seq, at: 2)
             try insert.bind(row.eventID, at: 3)
@@ -223,23 +315,33 @@ extension CacheStore {
             DELETE FROM task_events WHERE task_id = ?1
               AND seq <= (SELECT MAX(seq) FROM task_events WHERE task_id = ?1) - ?2
             """)
-        let activity = try db.prepare(
-            """
-            INSERT INTO task_activity (task_id, last_at, finished) VALUES (?1, ?2, COALESCE(?3, 0))
-            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished)
-            """)
         for task in touched {
             try prune.bind(task, at: 1)
             try prune.bind(keep, at: 2)
             try prune.step()
             prune.reset()
+        }
+        return inserted
+    }
+
+    /// When each task last had events, and whether its last status (if any) is final.
+    private static func recordActivity(
+        of tasks: some Sequence<String>, finished: [String: Bool], now: Double, in db: SQLiteDatabase
+    )
+        throws
+    {
+        let activity = try db.prepare(
+            """
+            INSERT INTO task_activity (task_id, last_at, finished) VALUES (?1, ?2, COALESCE(?3, 0))
+            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished)
+            """)
+        for task in tasks {
             try activity.bind(task, at: 1)
             try activity.bind(now, at: 2)
             try activity.bind(finished[task].map { $0 ? 1 : 0 }, at: 3)
             try activity.step()
             activity.reset()
         }
-        return inserted
     }
 
     /// Output events through the hand decoder (the bulk of a task's history, read on start-up
@@ -271,8 +373,6 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
-    /// For a status event: whether the status is final (the task finished).
-    let finalStatus: Bool?
 
     init(_ event: TaskEvent, json: String) {
         taskID = event.taskID
@@ -280,6 +380,5 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        if case .status(let s, _, _) = event.payload { finalStatus = s.isFinal } else { finalStatus = nil }
     }
 }

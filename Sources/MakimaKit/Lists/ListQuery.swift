@@ -6,6 +6,9 @@ public enum ListQuery: Hashable, Sendable, CustomStringConvertible {
     case daemons
     case contracts(status: ContractStatus?)
     case tasks(status: TaskStatus?, contractID: String?)
+    /// The newest `limit` tasks, one page (Home's recent tasks: a large mesh's every task would
+    /// be read, cached and sorted to show a few).
+    case recentTasks(limit: Int)
     case directives(pendingOnly: Bool)
     case listenSessions(limit: Int?)
 
@@ -16,7 +19,9 @@ public enum ListQuery: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .daemons: return (ListResources.daemons, .daemons)
         case .contracts(let s): return (ListResources.contracts, .contracts(status: s))
-        case .tasks(let s, let c): return (ListResources.tasks, .tasks(status: s, contractID: c))
+        case .tasks(let s, let c):
+            return (ListResources.tasks, .tasks(status: s, contractID: c, limit: ListPaging.pageSize))
+        case .recentTasks(let l): return (ListResources.tasks, .tasks(status: nil, contractID: nil, limit: l))
         case .directives(let p): return (ListResources.directives, .directives(pending: p ? true : nil))
         case .listenSessions(let l): return (ListResources.listenSessions, .listenSessions(limit: l))
         }
@@ -24,12 +29,25 @@ public enum ListQuery: Hashable, Sendable, CustomStringConvertible {
 
     public var resource: any AnyListResource { route.resource }
 
+    /// Home's recent tasks card: the newest dozen (as many rows as a Home card is given).
+    public static let homeRecentTasks = ListQuery.recentTasks(limit: 12)
+
+    /// How many pages a fetch reads: a list asked for with its own limit is one page, the
+    /// others are read whole (within `ListPaging`'s bounds), so counts made from them are right.
+    public var maxPages: Int {
+        switch self {
+        case .listenSessions(limit: .some), .recentTasks: return 1
+        default: return ListPaging.maxPages
+        }
+    }
+
     /// The cache key of the query's snapshot: its endpoint path and the parameters sent.
     public var description: String {
         switch self {
         case .daemons: return "daemons"
         case .contracts(let s): return "contracts?status=\(s?.rawValue ?? "")"
         case .tasks(let s, let c): return "tasks?status=\(s?.rawValue ?? "")&contract_id=\(c ?? "")"
+        case .recentTasks(let l): return "tasks?limit=\(l)"
         case .directives(let p): return "directives?pending=\(p)"
         case .listenSessions(let l): return "listen?limit=\(l.map(String.init) ?? "")"
         }
@@ -48,8 +66,12 @@ public enum ListResources {
     }
 
     public static let tasks = ListResource<MeshTask>(cache: .tasks) { hub, query, change in
-        guard case .tasks(let status, let contractID) = query else { return }
-        let f = TasksStore.Filter(status: status, contractID: contractID)
+        let f: TasksStore.Filter
+        switch query {
+        case .tasks(let status, let contractID): f = TasksStore.Filter(status: status, contractID: contractID)
+        case .recentTasks(let limit): f = TasksStore.Filter(limit: limit)
+        default: return
+        }
         var l = hub.tasks.list(f)
         change(&l)
         hub.tasks.lists[f] = l

@@ -21,7 +21,8 @@ public struct ListResource<Item: Codable & Sendable & Identifiable>: Sendable wh
 
 /// A `ListResource` whatever its item type: what the engine, the cache and the hub call.
 public protocol AnyListResource: Sendable {
-    func fetch(_ endpoint: Endpoint, with client: APIClient) throws -> ListPayload
+    /// Every page of the list (at most `maxPages`, see `ListPager`).
+    func fetch(_ endpoint: Endpoint, maxPages: Int, with client: APIClient) throws -> ListPayload
     func store(_ payload: ListPayload, in cache: CacheStore, query: String, fetchedAt: Date) throws(CacheError)
     func load(from cache: CacheStore, query: String) throws(CacheError) -> (ListPayload, Date)?
     @MainActor func apply(_ payload: ListPayload, to hub: StoreHub, query: ListQuery, fetchedAt: Date, fromCache: Bool)
@@ -30,8 +31,8 @@ public protocol AnyListResource: Sendable {
 }
 
 extension ListResource: AnyListResource {
-    public func fetch(_ endpoint: Endpoint, with client: APIClient) throws -> ListPayload {
-        ListPayload(try client.getBlocking(ListEnvelope<Item>.self, endpoint).items)
+    public func fetch(_ endpoint: Endpoint, maxPages: Int, with client: APIClient) throws -> ListPayload {
+        ListPayload(try client.listBlocking(Item.self, endpoint, maxPages: maxPages).items)
     }
 
     public func store(_ payload: ListPayload, in cache: CacheStore, query: String, fetchedAt: Date) throws(CacheError) {

@@ -44,7 +44,13 @@ public enum RFC3339 {
         let padded =
             raw.utf8.first.map { $0 <= 0x20 || $0 >= 0x80 } != false
             || raw.utf8.last.map { $0 <= 0x20 || $0 >= 0x80 } != false
-        let bytes = Array((padded ? raw.trimmingCharacters(in: .whitespaces) : raw).utf8)
+        var text = padded ? raw.trimmingCharacters(in: .whitespaces) : raw
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` of the UTF-8 bytes of a timestamp without padding (the stream decoder reads
+    /// them in place, without making a String).
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20 else { return nil }
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= bytes.count else { return nil }
@@ -243,6 +249,19 @@ extension KeyedDecodingContainer where Key == AnyKey {
         return nil
     }
 
+    /// A paging cursor to send back as it came: a string of 1…1024 printable ASCII characters,
+    /// or an integer. Anything else counts as missing (the list ends there).
+    public func cursor(_ key: String) -> String? {
+        let k = AnyKey(key)
+        if let s = try? decodeIfPresent(String.self, forKey: k) {
+            let bytes = s.utf8
+            guard (1...1024).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+            return s
+        }
+        if let n = try? decodeIfPresent(Int64.self, forKey: k) { return String(n) }
+        return nil
+    }
+
     public func int(_ key: String) -> Int? {
         let k = AnyKey(key)
         if let n = try? decodeIfPresent(Int.self, forKey: k) { return n }
@@ -258,6 +277,8 @@ public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
     public var items: [Element]
     public var skipped: Int
     public var nextAfterSeq: Int?
+    /// Where the next page starts (`next_cursor`), when the server pages the list (`ListPager`).
+    public var nextCursor: String?
 
     private struct Lossy: Decodable {
         let value: Element?
@@ -278,6 +299,7 @@ public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
         }
         let c = try decoder.container(keyedBy: AnyKey.self)
         nextAfterSeq = c.int("next_after_seq")
+        nextCursor = c.cursor("next_cursor")
         for key in ["items", "data", "results"] where c.contains(AnyKey(key)) {
             let wrapped = try c.decode([Lossy].self, forKey: AnyKey(key))
             items = wrapped.compactMap(\.value)

@@ -25,7 +25,10 @@ public struct NotificationPolicy: Sendable {
         -> [MeshNotification]
     {
         var out: [MeshNotification] = []
-        for e in events {
+        for i in events.indices {
+            // Output never notifies: skipped before the event is even copied (a burst is all output).
+            if case .output = events[i].payload { continue }
+            let e = events[i]
             guard (e.ts ?? receivedAt) >= startedAt, !notified.contains(e.eventID) else { continue }
             let title = taskTitles[e.taskID] ?? e.taskID
             let n: MeshNotification?

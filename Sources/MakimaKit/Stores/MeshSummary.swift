@@ -44,10 +44,11 @@ public struct MeshSummary: Sendable, Equatable {
     /// Fetches `queries` concurrently, files them in a fresh `StoreHub` and counts with `init(_:)`.
     @MainActor
     public static func fetch(using client: APIClient) async throws -> MeshSummary {
-        async let daemons = client.daemons()
+        // Every page of the lists counted from (docs/api.md, "Paging").
+        async let daemons = client.list(Daemon.self, .daemons)
         async let tasks = client.tasks(status: .running)
-        async let contracts = client.contracts()
-        async let directives = client.directives(pending: true)
+        async let contracts = client.list(Contract.self, .contracts(status: nil))
+        async let directives = client.list(Directive.self, .directives(pending: true))
         async let sessions = client.listenSessions(limit: 1)
         let payloads: [ListPayload] = try await [
             .daemons(daemons.items), .tasks(tasks.items), .contracts(contracts.items),

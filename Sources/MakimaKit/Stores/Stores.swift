@@ -34,9 +34,12 @@ public final class TasksStore {
     public struct Filter: Hashable, Sendable {
         public var status: TaskStatus?
         public var contractID: String?
-        public init(status: TaskStatus? = nil, contractID: String? = nil) {
+        /// The newest `limit` tasks only (Home's recent tasks), or the whole list.
+        public var limit: Int?
+        public init(status: TaskStatus? = nil, contractID: String? = nil, limit: Int? = nil) {
             self.status = status
             self.contractID = contractID
+            self.limit = limit
         }
     }
     public var lists: [Filter: ListState<MeshTask>] = [:]
@@ -61,29 +64,45 @@ public final class TasksStore {
     /// running (a server may ignore the filter).
     public var running: [MeshTask] { list(.init(status: .running)).items.filter { $0.status == .running } }
 
-    /// The newest `count` tasks we know of, across every list.
+    /// The newest `count` tasks we know of, across every list. One pass keeping the newest
+    /// `count` (a large mesh's lists hold tens of thousands of tasks; Home asks on every change).
     public func recent(_ count: Int) -> [MeshTask] {
-        var seen: [String: MeshTask] = [:]
-        for t in details.values { seen[t.id] = t }
-        for l in lists.values { for t in l.items where seen[t.id] == nil { seen[t.id] = t } }
-        return seen.values.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.prefix(count).map
-        { $0 }
+        guard count > 0 else { return [] }
+        var seen = Set<String>()
+        var top: [MeshTask] = []  // newest first, at most `count`
+        func consider(_ t: MeshTask) {
+            guard seen.insert(t.id).inserted else { return }
+            let at = t.updatedAt ?? .distantPast
+            if top.count == count, at <= (top[count - 1].updatedAt ?? .distantPast) { return }
+            let i = top.firstIndex { at > ($0.updatedAt ?? .distantPast) } ?? top.count
+            top.insert(t, at: i)
+            if top.count > count { top.removeLast() }
+        }
+        // Details first: they are the freshest copy of a task.
+        for t in details.values.sorted(by: { $0.id < $1.id }) { consider(t) }
+        for (_, l) in lists.sorted(by: { "\($0.key)" < "\($1.key)" }) { for t in l.items { consider(t) } }
+        return top
     }
 
     func apply(events: [TaskEvent]) {
+        guard let first = events.first?.taskID else { return }
+        // A burst is usually one task's events: applied as they are, without regrouping.
+        if events.allSatisfy({ $0.taskID == first }) { return apply(task: first, events) }
         var byTask: [String: [TaskEvent]] = [:]
         for e in events { byTask[e.taskID, default: []].append(e) }
-        for (task, list) in byTask {
-            outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
-            guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
-                case .status(let s, _, _) = last.payload
-            else { continue }
-            if var t = details[task], t.status != s {
-                t.status = s
-                details[task] = t
-            }
-            updateStatus(task, s, at: last.ts)
+        for (task, list) in byTask { apply(task: task, list) }
+    }
+
+    private func apply(task: String, _ list: [TaskEvent]) {
+        outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
+        guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
+            case .status(let s, _, _) = last.payload
+        else { return }
+        if var t = details[task], t.status != s {
+            t.status = s
+            details[task] = t
         }
+        updateStatus(task, s, at: last.ts)
     }
 
     /// Status events move a task between filtered lists without waiting for the next poll: it
@@ -102,6 +121,7 @@ public final class TasksStore {
                 if matches { l.items[i] = task } else { l.items.remove(at: i) }
             } else if matches && l.hasLoaded {
                 l.items.insert(task, at: 0)
+                if let limit = filter.limit, l.items.count > limit { l.items.removeLast(l.items.count - limit) }
             } else {
                 continue
             }

@@ -15,11 +15,19 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     private let write: @Sendable ([Item]) -> Void
     private var thread: Thread?
     private var writtenSinceTrim = 0
+    /// How long a batch smaller than `maxBatch` waits for more before it is written (0: not at
+    /// all). In a flood each write then takes many events, so fewer transactions, and the
+    /// cache leaves out what a batch itself pushes out of a task's window. `flush` and `stop`
+    /// cut the wait short.
+    private let linger: TimeInterval
+    private var flushWaiters = 0
 
     public init(
-        name: String, maxBatch: Int = 2000, maxQueued: Int = 20_000, write: @escaping @Sendable ([Item]) -> Void
+        name: String, maxBatch: Int = 2000, maxQueued: Int = 20_000, linger: TimeInterval = 0,
+        write: @escaping @Sendable ([Item]) -> Void
     ) {
         self.maxBatch = maxBatch
+        self.linger = max(0, linger)
         self.maxQueued = max(maxBatch, maxQueued)
         self.write = write
         // The thread keeps the writer alive until `stop()`.
@@ -33,15 +41,18 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
         guard !items.isEmpty else { return }
         condition.lock()
         while queue.count >= maxQueued && !stopping { condition.wait() }
-        queue.append(contentsOf: items)
-        condition.signal()
+        if queue.isEmpty { queue = items } else { queue.append(contentsOf: items) }  // no copy when empty
+        condition.broadcast()  // the writer, lingering or asleep (a flusher may wait too)
         condition.unlock()
     }
 
     /// Blocks until everything enqueued so far is written.
     public func flush() {
         condition.lock()
+        flushWaiters += 1
+        condition.broadcast()  // a lingering writer writes now
         while !queue.isEmpty || writing { condition.wait() }
+        flushWaiters -= 1
         condition.unlock()
     }
 
@@ -62,9 +73,20 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
                 condition.unlock()
                 return
             }
+            if linger > 0 && queue.count < maxBatch {
+                let deadline = Date().addingTimeInterval(linger)
+                while queue.count < maxBatch && !stopping && flushWaiters == 0 && condition.wait(until: deadline) {}
+            }
             let n = min(maxBatch, queue.count)
-            let batch = Array(queue.prefix(n))
-            queue.removeFirst(n)
+            let batch: [Item]
+            if n == queue.count {
+                // The whole queue: handed over as it is, no element copied.
+                batch = queue
+                queue = []
+            } else {
+                batch = Array(queue.prefix(n))
+                queue.removeFirst(n)
+            }
             writing = true
             condition.broadcast()  // producers waiting on the bound
             condition.unlock()

@@ -11,6 +11,7 @@ public struct CacheBridge: Sendable {
     public static let standardQueries: [ListQuery] = [
         .daemons, .contracts(status: nil), .contracts(status: .active), .contracts(status: .completed),
         .contracts(status: .archived), .tasks(status: nil, contractID: nil), .tasks(status: .running, contractID: nil),
+        .homeRecentTasks,
         .directives(pendingOnly: false), .directives(pendingOnly: true), .listenSessions(limit: nil),
         .listenSessions(limit: 1),
     ]

@@ -8,7 +8,7 @@ public struct MeshFetcher: Sendable {
 
     public func list(_ query: ListQuery) throws -> ListPayload {
         let (resource, endpoint) = query.route
-        return try resource.fetch(endpoint, with: client)
+        return try resource.fetch(endpoint, maxPages: query.maxPages, with: client)
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {

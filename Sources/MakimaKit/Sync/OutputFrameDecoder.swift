@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes the common WebSocket frame — a `task.output` event in its plain shape — straight
 /// from its UTF-8 bytes, in one pass, without Foundation's JSONDecoder.
 ///
@@ -12,25 +14,39 @@
 /// decodes exactly as that path would, cleaning every string with `UntrustedText`.
 enum OutputFrameDecoder {
     static func decode(_ text: String) -> TaskEvent? {
+        var unused: String?
+        return decode(text, reusingTaskID: &unused)
+    }
+
+    /// As `decode`; `taskID` is the id of the previous frame of a stream: when this frame's id
+    /// has the same bytes the string is shared instead of made again (and checked again), and
+    /// it is replaced by this frame's id otherwise. A burst is mostly one task's events.
+    static func decode(_ text: String, reusingTaskID taskID: inout String?) -> TaskEvent? {
         var text = text
         return text.withUTF8 { bytes in
-            var parser = Parser(bytes: bytes)
-            return parser.event()
+            var parser = Parser(bytes: bytes, lastTaskID: taskID)
+            let event = parser.event()
+            taskID = parser.lastTaskID
+            return event
         }
     }
 
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
+        var lastTaskID: String?
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, lastTaskID: String?) {
+            self.bytes = bytes
+            self.lastTaskID = lastTaskID
+        }
 
         mutating func event() -> TaskEvent? {
             var eventID: Int?
             var seq: Int?
             var taskID: String?
             var isOutput = false
-            var ts: String?
+            var date: Date?
             var tsSeen = false
             var body: (text: String, stream: String?)?
             guard take(0x7B) else { return nil }  // {
@@ -47,11 +63,19 @@ enum OutputFrameDecoder {
                     seq = v
                 case "task_id":
                     guard taskID == nil else { return nil }
+                    let keyStart = i
                     if peek() == 0x22 {
                         // Ids are tokens (ResourceID); anything else is left to the Codable path,
                         // which refuses it, so both paths accept exactly the same ids.
-                        guard let s = string(), ResourceID.isValid(s) else { return nil }
+                        if let raw = plainString(), var last = lastTaskID,
+                            last.withUTF8({ $0.elementsEqual(raw) })
+                        {
+                            taskID = last
+                            break
+                        }
+                        guard let s = string(at: keyStart), ResourceID.isValid(s) else { return nil }
                         taskID = s
+                        lastTaskID = s
                     } else {
                         guard let v = integer() else { return nil }
                         taskID = String(v)
@@ -63,8 +87,17 @@ enum OutputFrameDecoder {
                     guard !tsSeen else { return nil }
                     tsSeen = true
                     if literal("null") { break }
-                    guard let s = string() else { return nil }
-                    ts = s
+                    // Read straight from the bytes when the string has no escapes and no
+                    // padding (the usual case); otherwise as a String, trimmed by `parse`.
+                    let start = i
+                    if let raw = plainString(), let first = raw.first, let last = raw.last,
+                        first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
+                    {
+                        date = RFC3339.parse(utf8: raw)
+                        break
+                    }
+                    guard let s = string(at: start) else { return nil }
+                    date = RFC3339.parse(s)
                 case "data":
                     guard body == nil, let d = data() else { return nil }
                     body = d
@@ -75,7 +108,7 @@ enum OutputFrameDecoder {
             guard take(0x7D), atEnd() else { return nil }  // }
             guard let eventID, let seq, seq >= 1, let taskID, isOutput, let body else { return nil }
             return TaskEvent(
-                eventID: Int64(eventID), taskID: taskID, seq: seq, type: .output, ts: ts.flatMap(RFC3339.parse),
+                eventID: Int64(eventID), taskID: taskID, seq: seq, type: .output, ts: date,
                 payload: .output(
                     text: UntrustedText.cleanKeepingSGR(body.text),
                     stream: body.stream.map(UntrustedText.clean) ?? "assistant"))
@@ -163,6 +196,30 @@ enum OutputFrameDecoder {
             return negative ? -value : value
         }
 
+        /// The bytes of a JSON string without escapes or control bytes, quotes left out, and the
+        /// position after it; nil (position unchanged past the whitespace) for any other value.
+        private mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+            guard peek() == 0x22 else { return nil }
+            var j = i + 1
+            while j < bytes.count {
+                let b = bytes[j]
+                if b == 0x22 {
+                    defer { i = j + 1 }
+                    return UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])
+                }
+                if b == 0x5C || b < 0x20 { return nil }
+                j += 1
+            }
+            return nil
+        }
+
+        /// `string()` from an earlier position (after a `plainString()` that gave up or whose
+        /// bytes were not enough).
+        private mutating func string(at position: Int) -> String? {
+            i = position
+            return string()
+        }
+
         /// A JSON string; nil on anything JSON forbids or this decoder leaves to the Codable path.
         private mutating func string() -> String? {
             guard take(0x22) else { return nil }
@@ -179,50 +236,63 @@ enum OutputFrameDecoder {
                 if b < 0x20 { return nil }
                 i += 1
             }
-            var out = Array(bytes[start..<i])
-            out.reserveCapacity(bytes.count - start)
-            while i < bytes.count {
-                // Copy the run up to the next quote, backslash or control byte in one go.
-                let runStart = i
-                while i < bytes.count, bytes[i] != 0x22, bytes[i] != 0x5C, bytes[i] >= 0x20 { i += 1 }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-                guard i < bytes.count else { return nil }
-                let b = bytes[i]
-                i += 1
-                switch b {
-                case 0x22: return String(decoding: out, as: UTF8.self)
-                case 0x5C:
-                    guard i < bytes.count else { return nil }
-                    let e = bytes[i]
-                    i += 1
-                    switch e {
-                    case 0x22, 0x5C, 0x2F: out.append(e)
-                    case 0x62: out.append(0x08)
-                    case 0x66: out.append(0x0C)
-                    case 0x6E: out.append(0x0A)
-                    case 0x72: out.append(0x0D)
-                    case 0x74: out.append(0x09)
-                    case 0x75:
-                        guard let unit = hex4() else { return nil }
-                        var scalar = UInt32(unit)
-                        if (0xD800...0xDBFF).contains(unit) {
-                            guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return nil }
-                            i += 2
-                            guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                            scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                        } else if (0xDC00...0xDFFF).contains(unit) {
-                            return nil
-                        }
-                        guard let v = Unicode.Scalar(scalar) else { return nil }
-                        out.append(contentsOf: UTF8.encode(v)!)
-                    default: return nil
-                    }
-                default:
-                    if b < 0x20 { return nil }
-                    out.append(b)
+            // Escapes only shrink the text, so the rest of the frame bounds the decoded size:
+            // the string is written in place, one allocation (no byte array copied again).
+            var ok = false
+            let decoded = String(unsafeUninitializedCapacity: bytes.count - start) { out in
+                var n = i - start
+                if n > 0 { out.baseAddress!.update(from: bytes.baseAddress! + start, count: n) }
+                func put(_ b: UInt8) {
+                    out[n] = b
+                    n += 1
                 }
+                while i < bytes.count {
+                    // Copy the run up to the next quote, backslash or control byte in one go.
+                    let runStart = i
+                    while i < bytes.count, bytes[i] != 0x22, bytes[i] != 0x5C, bytes[i] >= 0x20 { i += 1 }
+                    if i > runStart {
+                        (out.baseAddress! + n).update(from: bytes.baseAddress! + runStart, count: i - runStart)
+                        n += i - runStart
+                    }
+                    guard i < bytes.count else { return 0 }
+                    let b = bytes[i]
+                    i += 1
+                    switch b {
+                    case 0x22:
+                        ok = true
+                        return n
+                    case 0x5C:
+                        guard i < bytes.count else { return 0 }
+                        let e = bytes[i]
+                        i += 1
+                        switch e {
+                        case 0x22, 0x5C, 0x2F: put(e)
+                        case 0x62: put(0x08)
+                        case 0x66: put(0x0C)
+                        case 0x6E: put(0x0A)
+                        case 0x72: put(0x0D)
+                        case 0x74: put(0x09)
+                        case 0x75:
+                            guard let unit = hex4() else { return 0 }
+                            var scalar = UInt32(unit)
+                            if (0xD800...0xDBFF).contains(unit) {
+                                guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return 0 }
+                                i += 2
+                                guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return 0 }
+                                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                            } else if (0xDC00...0xDFFF).contains(unit) {
+                                return 0
+                            }
+                            guard let v = Unicode.Scalar(scalar) else { return 0 }
+                            for unit in UTF8.encode(v)! { put(unit) }
+                        default: return 0
+                        }
+                    default: return 0  // a control byte (the run stops only on those)
+                    }
+                }
+                return 0
             }
-            return nil
+            return ok ? decoded : nil
         }
 
         private mutating func hex4() -> UInt16? {

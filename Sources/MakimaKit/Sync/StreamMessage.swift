@@ -9,7 +9,14 @@ public enum StreamMessage: Sendable, Equatable {
 
     /// Decodes a frame; malformed frames throw a `DecodingError` naming the problem.
     public static func decode(_ text: String) throws -> StreamMessage {
-        if let event = OutputFrameDecoder.decode(text) { return .event(event) }
+        var unused: String?
+        return try decode(text, reusingTaskID: &unused)
+    }
+
+    /// As `decode`, sharing the task id string with the previous frame's when the bytes are the
+    /// same (see `OutputFrameDecoder.decode(_:reusingTaskID:)`).
+    static func decode(_ text: String, reusingTaskID taskID: inout String?) throws -> StreamMessage {
+        if let event = OutputFrameDecoder.decode(text, reusingTaskID: &taskID) { return .event(event) }
         let data = Data(text.utf8)
         let probe = try MakimaJSON.decode(Probe.self, from: data)
         if probe.hasEventID { return .event(try MakimaJSON.decode(TaskEvent.self, from: data)) }

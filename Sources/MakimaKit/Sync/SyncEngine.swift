@@ -55,7 +55,10 @@ public final class SyncEngine: Sendable {
         // Every cache write fails alike on a full disk: said once, then when it changes.
         let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
         let writer = cache.map { store in
-            BatchWriter<TaskEvent>(name: "makima-cache") { batch in
+            // Large batches, gathered for up to 50 ms: the cache leaves out what a batch itself
+            // pushes out of a task's window (`appendEvents`), so in a burst most events are
+            // never encoded or written, and the rest goes in few transactions.
+            BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
                 do {
                     try store.appendEvents(batch)
                     cacheProblems.succeeded()
@@ -117,9 +120,9 @@ public final class SyncEngine: Sendable {
     }
 
     /// Cached snapshots for the first frame (before any network answer), marked stale.
-    public func cachedSnapshot() -> [SyncUpdate] {
+    public func cachedSnapshot(for queries: [ListQuery] = CacheBridge.standardQueries) -> [SyncUpdate] {
         guard let cache else { return [] }
-        let (updates, problem) = cache.cachedUpdates()
+        let (updates, problem) = cache.cachedUpdates(for: queries)
         return problem.map { updates + [.notice($0)] } ?? updates
     }
 

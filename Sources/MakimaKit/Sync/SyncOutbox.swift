@@ -36,7 +36,8 @@ public final class SyncOutbox: @unchecked Sendable {
         }
         let wasEmpty = pending.isEmpty && eventTail.isEmpty
         if case .events(let new) = update {
-            eventTail.append(contentsOf: new)
+            // Into an empty tail the array itself is taken (no event copied one by one).
+            if eventTail.isEmpty { eventTail = new } else { eventTail.append(contentsOf: new) }
         } else {
             flushTail()
             pending.append(update)

@@ -192,9 +192,10 @@ public final class TaskEventPipeline: Sendable {
         var batch: [TaskEvent] = []
         batch.reserveCapacity(frames.count)
         var controls: [(before: Int, message: StreamMessage)] = []
+        var lastTaskID: String?
         for frame in frames {
             do {
-                switch try StreamMessage.decode(frame) {
+                switch try StreamMessage.decode(frame, reusingTaskID: &lastTaskID) {
                 case .event(let e):
                     if let only = onlyTasks, !only.contains(e.taskID) { continue }
                     batch.append(e)
@@ -242,15 +243,18 @@ public final class TaskEventPipeline: Sendable {
         var held = false
         apply { s in
             var applied: [TaskEvent] = []
-            for e in events {
-                switch s.sequencer.accept(e) {
-                case .applied(let list): applied.append(contentsOf: list)
+            applied.reserveCapacity(events.count)
+            // By index: each event is passed borrowed, copied once (into `applied`), not twice.
+            for i in events.indices {
+                switch s.sequencer.accept(events[i], appendingTo: &applied) {
+                case nil, .applied: break
                 case .duplicate: s.counters.duplicatesDropped += 1
                 case .rejected: s.counters.seqRejected += 1
                 case .held:
                     held = true
-                    if s.heldSince[e.taskID] == nil { s.heldSince[e.taskID] = now() }
-                    if live && !s.replaying && !s.filling.contains(e.taskID) { gaps.insert(e.taskID) }
+                    let task = events[i].taskID
+                    if s.heldSince[task] == nil { s.heldSince[task] = now() }
+                    if live && !s.replaying && !s.filling.contains(task) { gaps.insert(task) }
                 }
             }
             return applied
@@ -267,7 +271,7 @@ public final class TaskEventPipeline: Sendable {
                 let applied = body(&s)
                 s.counters.heldDropped += s.sequencer.heldDropped - before
                 s.counters.eventsApplied += applied.count
-                s.counters.unknownTypes += applied.filter { $0.payload == .unknown }.count
+                for e in applied { if case .unknown = e.payload { s.counters.unknownTypes += 1 } }
                 return (applied, s.policy.notifications(for: applied, receivedAt: now()))
             }
             if !applied.isEmpty { onApplied(applied) }

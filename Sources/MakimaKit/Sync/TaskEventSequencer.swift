@@ -58,20 +58,29 @@ public struct TaskEventSequencer: Sendable {
     public static func isAbsurd(_ seq: Int) -> Bool { seq < 1 || seq > maxSeq }
 
     public mutating func accept(_ event: TaskEvent) -> Outcome {
+        var out: [TaskEvent] = []
+        return accept(event, appendingTo: &out) ?? .applied(out)
+    }
+
+    /// As `accept`, but what it applies is appended to `out` and it returns nil then: the live
+    /// path takes thousands of events per socket read, and an array per event showed in the
+    /// ingest profile. The other outcomes are returned as they are.
+    public mutating func accept(_ event: TaskEvent, appendingTo out: inout [TaskEvent]) -> Outcome? {
         if Self.isAbsurd(event.seq) {
             rejected += 1
             return .rejected
         }
         let task = event.taskID
         let last = lastApplied[task] ?? 0
-        if event.seq <= last || held[task]?[event.seq] != nil { return .duplicate }
+        // `held` and `wanted` are empty unless a gap is open: skip hashing the id into them.
+        if event.seq <= last || (!held.isEmpty && held[task]?[event.seq] != nil) { return .duplicate }
         if event.seq != last + 1 {
             hold(event)
             return .held(missing: missingRange(for: task) ?? (last + 1)...(event.seq - 1))
         }
-        var out = [event]
+        out.append(event)
         var next = event.seq + 1
-        if var waiting = held[task] {
+        if !held.isEmpty, var waiting = held[task] {
             while let e = waiting.removeValue(forKey: next) {
                 out.append(e)
                 heldTotal -= 1
@@ -81,8 +90,8 @@ public struct TaskEventSequencer: Sendable {
             held[task] = waiting.isEmpty ? nil : waiting
         }
         lastApplied[task] = next - 1
-        if let w = wanted[task], w < next { wanted[task] = nil }
-        return .applied(out)
+        if !wanted.isEmpty, let w = wanted[task], w < next { wanted[task] = nil }
+        return nil
     }
 
     /// A page of `GET …/output?after_seq=after` for one task. Events of other tasks, at or

@@ -39,7 +39,7 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     public var lineCount: Int { lines.count + (openLine == nil ? 0 : 1) }
 
     public mutating func append(_ events: [TaskEvent]) {
-        for e in events { append(e) }
+        for i in events.indices { append(events[i]) }  // by index: no copy of each event
         trim()
     }
 
@@ -73,37 +73,44 @@ public struct TaskOutputBuffer: Sendable, Equatable {
 
     private mutating func appendText(_ text: String, stream: String, seq: Int) {
         // Split on newline bytes: the same cuts as splitting Characters (a grapheme always
-        // breaks after LF, and cleaned text holds no CR), without grapheme breaking.
-        var parts: [Substring] = []
-        var start = text.utf8.startIndex
-        var i = start
-        while i != text.utf8.endIndex {
-            let next = text.utf8.index(after: i)
-            if text.utf8[i] == 0x0A {
-                parts.append(text[start..<i])
-                start = next
+        // breaks after LF, and cleaned text holds no CR), without grapheme breaking. The
+        // newlines are found with memchr over the UTF-8 and the pieces taken as substrings of
+        // `text` (no bytes validated again; one allocation per line, none for a short one).
+        var text = text
+        let cuts = text.withUTF8 { bytes -> [Int] in
+            guard let base = bytes.baseAddress else { return [] }
+            var cuts: [Int] = []
+            var from = 0
+            while from < bytes.count, let hit = memchr(base + from, 0x0A, bytes.count - from) {
+                let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
+                cuts.append(at)
+                from = at + 1
             }
-            i = next
+            return cuts
         }
-        let last = text[start...]
-        for part in parts {
-            if var open = openLine, case .text(let s) = open.kind, s == stream {
-                open.text += part
-                lines.append(open)
-                openLine = nil
-            } else {
-                closeOpenLine()
-                lines.append(Line(seq: seq, kind: .text(stream: stream), text: String(part)))
-            }
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        for cut in cuts {
+            let end = utf8.index(utf8.startIndex, offsetBy: cut)
+            appendPiece(text[start..<end], ended: true, stream: stream, seq: seq)
+            start = utf8.index(after: end)
         }
-        guard !last.isEmpty else { return }
-        if var open = openLine, case .text(let s) = open.kind, s == stream {
-            open.text += last
-            openLine = open
+        if start != utf8.endIndex { appendPiece(text[start...], ended: false, stream: stream, seq: seq) }
+    }
+
+    /// A piece of a line: it continues the open line of the same stream, else starts a line;
+    /// `ended` when a newline followed it.
+    private mutating func appendPiece(_ part: Substring, ended: Bool, stream: String, seq: Int) {
+        var line: Line
+        if case .text(let s)? = openLine?.kind, s == stream {
+            line = openLine!
+            openLine = nil  // `line` is the text's only owner now: appended in place
+            line.text += part
         } else {
             closeOpenLine()
-            openLine = Line(seq: seq, kind: .text(stream: stream), text: String(last))
+            line = Line(seq: seq, kind: .text(stream: stream), text: String(part))
         }
+        if ended { lines.append(line) } else { openLine = line }
     }
 
     private mutating func closeOpenLine() {

@@ -43,7 +43,22 @@ public enum UntrustedText {
         return raw.withUTF8 { bytes in
             let n = bytes.count
             var i = 0
+            let base = UnsafeRawPointer(bytes.baseAddress)
             while i < n {
+                // Eight bytes at a time while none is a control, DEL or non-ASCII (a word with
+                // one of them, a newline included, goes byte by byte below).
+                if let base, i + 8 <= n {
+                    let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let ones: UInt64 = 0x0101_0101_0101_0101
+                    let high: UInt64 = 0x8080_8080_8080_8080
+                    let below20 = (w &- ones &* 0x20) & ~w & high
+                    let del = w ^ (ones &* 0x7F)
+                    let isDel = (del &- ones) & ~del & high
+                    if (w & high) | below20 | isDel == 0 {
+                        i += 8
+                        continue
+                    }
+                }
                 let b = bytes[i]
                 if b < 0x80 {
                     if b < 0x20 && b != 0x0A || b == 0x7F { return false }

@@ -19,6 +19,10 @@ public struct ListRow: Equatable, Sendable {
 
 /// A scrolling, filterable list with one selected row (vim keys, arrows, g/G, PgUp/PgDn and
 /// a `/` filter). The state is a value: panes keep it and render it each frame.
+///
+/// Lists can hold tens of thousands of rows (a large mesh's tasks), so the filter's matches
+/// are kept as row indices, computed when the rows or the filter change (a typed character
+/// searches only the rows that matched before it), and a frame draws only the rows in view.
 public struct ListView: Equatable, Sendable {
     public private(set) var rows: [ListRow] = []
     public private(set) var filter = ""
@@ -29,27 +33,36 @@ public struct ListView: Equatable, Sendable {
     /// Rows that fit in the viewport at the last render (PgUp/PgDn move by this much).
     public private(set) var pageSize = 10
     public var emptyMessage: String
+    /// Each row's `searchText`, case-folded, as the filter compares it.
+    private var searchKeys: [FilterKey] = []
+    /// Indices into `rows` of the rows matching `filter`, in order (every row when it is empty).
+    private var matches: [Int] = []
 
     public init(rows: [ListRow] = [], emptyMessage: String = "no data yet") {
         self.emptyMessage = emptyMessage
         setRows(rows)
     }
 
-    /// The rows matching the filter (case-insensitive substring), in order.
-    public var visibleRows: [ListRow] {
-        guard !filter.isEmpty else { return rows }
-        return rows.filter { $0.searchText.localizedCaseInsensitiveContains(filter) }
+    public static func == (a: ListView, b: ListView) -> Bool {
+        a.rows == b.rows && a.filter == b.filter && a.isEditingFilter == b.isEditingFilter
+            && a.selection == b.selection && a.scrollOffset == b.scrollOffset && a.pageSize == b.pageSize
+            && a.emptyMessage == b.emptyMessage
     }
 
-    public var selectedRow: ListRow? {
-        let v = visibleRows
-        return v.indices.contains(selection) ? v[selection] : nil
-    }
+    /// The rows matching the filter (case-insensitive substring), in order.
+    public var visibleRows: [ListRow] { matches.map { rows[$0] } }
+
+    /// How many rows match the filter.
+    public var visibleCount: Int { matches.count }
+
+    public var selectedRow: ListRow? { matches.indices.contains(selection) ? rows[matches[selection]] : nil }
 
     /// Replaces the rows, keeping the selected row selected when it is still there.
     public mutating func setRows(_ newRows: [ListRow]) {
         let keep = selectedRow?.id
         rows = newRows
+        searchKeys = newRows.map { FilterKey($0.searchText) }
+        matches = Self.match(FilterKey(filter), in: searchKeys, among: nil)
         reselect(keep)
     }
 
@@ -58,20 +71,20 @@ public struct ListView: Equatable, Sendable {
     public mutating func moveUp() { select(selection - 1) }
     public mutating func moveDown() { select(selection + 1) }
     public mutating func moveToTop() { select(0) }
-    public mutating func moveToBottom() { select(visibleRows.count - 1) }
+    public mutating func moveToBottom() { select(matches.count - 1) }
     public mutating func pageUp() { select(selection - max(1, pageSize - 1)) }
     public mutating func pageDown() { select(selection + max(1, pageSize - 1)) }
 
     /// Selects the row with this id, clearing a filter that hides it; false when absent.
     public mutating func select(rowID: String) -> Bool {
         guard rows.contains(where: { $0.id == rowID }) else { return false }
-        if !visibleRows.contains(where: { $0.id == rowID }) { filter = "" }
-        select(visibleRows.firstIndex { $0.id == rowID } ?? 0)
+        if visibleIndex(of: rowID) == nil { setFilter("") }
+        select(visibleIndex(of: rowID) ?? 0)
         return true
     }
 
     mutating func select(_ index: Int) {
-        let count = visibleRows.count
+        let count = matches.count
         selection = count == 0 ? 0 : min(max(0, index), count - 1)
     }
 
@@ -88,9 +101,9 @@ public struct ListView: Equatable, Sendable {
         case .submit: isEditingFilter = false
         case .cancel:
             isEditingFilter = false
-            filter = ""
-        case .deleteBackward: if !filter.isEmpty { filter.removeLast() }
-        case .insert(let c): filter.append(c)
+            setFilter("")
+        case .deleteBackward: if !filter.isEmpty { setFilter(String(filter.dropLast())) }
+        case .insert(let c): setFilter(filter + String(c))
         case .complete: break
         }
         reselect(keep)
@@ -101,14 +114,33 @@ public struct ListView: Equatable, Sendable {
     public mutating func clearFilter() -> Bool {
         guard !filter.isEmpty || isEditingFilter else { return false }
         let keep = selectedRow?.id
-        filter = ""
+        setFilter("")
         isEditingFilter = false
         reselect(keep)
         return true
     }
 
+    /// Changes the filter and its matches: a filter that extends the last one searches only
+    /// the rows that matched it.
+    private mutating func setFilter(_ new: String) {
+        guard new != filter else { return }
+        let narrowing = !filter.isEmpty && new.hasPrefix(filter)
+        filter = new
+        matches = Self.match(FilterKey(new), in: searchKeys, among: narrowing ? matches : nil)
+    }
+
+    /// Indices of the keys holding `needle` (all of them for an empty needle), searching only
+    /// `among` when given.
+    private static func match(_ needle: FilterKey, in keys: [FilterKey], among: [Int]?) -> [Int] {
+        if needle.isEmpty { return among ?? Array(keys.indices) }
+        return (among ?? Array(keys.indices)).filter { keys[$0].contains(needle) }
+    }
+
+    /// The position among the visible rows of the row with this id.
+    private func visibleIndex(of id: String) -> Int? { matches.firstIndex { rows[$0].id == id } }
+
     private mutating func reselect(_ id: String?) {
-        if let id, let i = visibleRows.firstIndex(where: { $0.id == id }) { selection = i } else { select(selection) }
+        if let id, let i = visibleIndex(of: id) { selection = i } else { select(selection) }
     }
 
     // MARK: Rendering
@@ -122,15 +154,14 @@ public struct ListView: Equatable, Sendable {
             var prompt = StyledLine("/", CellStyle(fg: .accent, attributes: .bold))
             prompt.append(filter, CellStyle(fg: .foreground))
             if isEditingFilter { prompt.append("_", CellStyle(fg: .accent, attributes: .bold)) }
-            let count = " \(visibleRows.count)/\(rows.count)"
+            let count = " \(matches.count)/\(rows.count)"
             buffer.write(prompt, x: area.x, y: area.y, maxX: area.maxX - CellWidth.of(count))
             buffer.write(count, x: area.maxX - CellWidth.of(count), y: area.y, style: CellStyle(fg: .foregroundMuted))
             area = area.inset(top: 1)
         }
         pageSize = max(1, area.height)
-        let visible = visibleRows
         select(selection)
-        if visible.isEmpty {
+        if matches.isEmpty {
             let message = filter.isEmpty ? emptyMessage : "no matches for “\(filter)”"
             buffer.fill(area.row(0), style: .plain)
             buffer.write(
@@ -140,9 +171,10 @@ public struct ListView: Equatable, Sendable {
         }
         if selection < scrollOffset { scrollOffset = selection }
         if selection >= scrollOffset + pageSize { scrollOffset = selection - pageSize + 1 }
-        scrollOffset = max(0, min(scrollOffset, max(0, visible.count - pageSize)))
+        scrollOffset = max(0, min(scrollOffset, max(0, matches.count - pageSize)))
         let marker = context.glyphs.selectionMarker
-        for (i, row) in visible[scrollOffset...].prefix(pageSize).enumerated() {
+        for (i, index) in matches[scrollOffset...].prefix(pageSize).enumerated() {
+            let row = rows[index]
             let y = area.y + i
             buffer.fill(area.row(i), style: .plain)
             let selected = scrollOffset + i == selection

@@ -117,6 +117,9 @@ public final class DashboardSession {
     public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
     public func setNeedsDisplay() { loop.setNeedsDisplay() }
+    /// Runs `action` once the first frame has been flushed (at once after that): what can
+    /// wait, such as the network, does not hold up the first screen.
+    public func afterFirstFrame(_ action: @escaping @MainActor () -> Void) { loop.afterFirstFrame(action) }
     public func bell() { loop.terminal.bell() }
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
@@ -146,6 +149,7 @@ public enum DashboardApp {
     /// every way out (quit keys, SIGINT, SIGTERM, SIGHUP, and crashes via `SignalRelay`).
     @MainActor
     public static func run(options: DashboardOptions) -> Int32 {
+        StartupReport.mark("dashboard")
         let utf8 = TerminalLocale.configure()
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
@@ -154,6 +158,7 @@ public enum DashboardApp {
                 flag: options.theme,
                 environment: environment[ThemeSelection.environmentVariable],
                 config: options.configTheme))
+        StartupReport.mark("theme")
         let wake: WakePipe
         let screen: NcursesScreen
         let terminfo = TerminfoChoice.choose(environment: environment)
@@ -165,6 +170,7 @@ public enum DashboardApp {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
             return 1
         }
+        StartupReport.mark("terminal")
         let detection = ColorDetection.detect(
             environment: environment, colors: screen.hasColors ? Int(mk_colors()) : 0,
             canChangeColor: can_change_color(), preference: options.colorPreference)
@@ -172,6 +178,7 @@ public enum DashboardApp {
             for: theme.theme, detection: detection, redefineColors: options.redefineColors)
         let backend = NcursesBackend(palette: palette, utf8: utf8)
         if HyperlinkSupport.detect(environment: environment) { backend.enableHyperlinks() }
+        StartupReport.mark("palette")
 
         let masthead = MastheadModel(
             serverLabel: options.serverLabel, version: options.version,
@@ -195,7 +202,9 @@ public enum DashboardApp {
             return .success(loaded.theme.name)
         }
         loop.setConnectionPill(options.initialConnection)
+        loop.afterFirstFrame { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
+        StartupReport.mark("controller")
         let code = loop.run()
         screen.end()
         if let problem = theme.problem {

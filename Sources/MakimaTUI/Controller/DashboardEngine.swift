@@ -18,7 +18,8 @@ protocol DashboardEngine: AnyObject {
     func halt()
     /// True once a halted engine has stopped completely (its cache writes flushed).
     var hasStopped: Bool { get }
-    func cachedSnapshot() -> [SyncUpdate]
+    /// The cached lists among `queries` (see `CacheBridge`).
+    func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate]
     func cachedOutput(taskID: String) -> [TaskEvent]
     func refresh(_ query: ListQuery, force: Bool)
     func retryNow()
@@ -63,7 +64,7 @@ final class LiveSyncEngine: DashboardEngine {
         }
     }
     var hasStopped: Bool { stopFlag.done.load(ordering: .acquiring) }
-    func cachedSnapshot() -> [SyncUpdate] { engine.cachedSnapshot() }
+    func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate] { engine.cachedSnapshot(for: queries) }
     func cachedOutput(taskID: String) -> [TaskEvent] { engine.cachedOutput(taskID: taskID) }
     func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }
     func retryNow() { engine.retryNow() }

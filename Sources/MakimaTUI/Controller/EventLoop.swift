@@ -25,6 +25,8 @@ final class EventLoop {
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
     /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
     var beforeDraw: (@MainActor () -> Void)?
+    /// Run once, in order, right after the first frame has been flushed (`afterFirstFrame`).
+    private var firstFrameActions: [@MainActor () -> Void] = []
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
     private(set) var wakeups = 0
@@ -41,6 +43,11 @@ final class EventLoop {
     }
 
     func setNeedsDisplay() { dirty = true }
+
+    /// Runs `action` once the first frame is on the terminal: at once if it already is.
+    func afterFirstFrame(_ action: @escaping @MainActor () -> Void) {
+        if frames > 0 { action() } else { firstFrameActions.append(action) }
+    }
 
     func requestExit(_ code: Int32) { exitCode = code }
 
@@ -113,6 +120,7 @@ final class EventLoop {
 
     private func draw() {
         beforeDraw?()
+        if frames == 0 { StartupReport.mark("models") }
         if app.fullRedrawRequested {
             app.fullRedrawRequested = false
             terminal.invalidate()
@@ -122,6 +130,11 @@ final class EventLoop {
         terminal.flush(app.render(width: size.width, height: size.height))
         dirty = false
         frames += 1
+        if frames == 1 {
+            let actions = firstFrameActions
+            firstFrameActions = []
+            for action in actions { action() }
+        }
     }
 
     /// Keys read together (fast typing, a paste, `tmux send-keys`) are handled one at a time,

@@ -103,6 +103,7 @@ public final class LiveDashboard {
         if cache == nil {
             do {
                 let opened = try CacheStore.open(profileKey: cacheKey, environment: setup.environment)
+                StartupReport.mark("cache_open")
                 cache = opened.store
                 if let n = opened.notice { notices.append(n) }
             } catch {
@@ -120,11 +121,29 @@ public final class LiveDashboard {
         }
         sink.target = self
         session.updateHome { $0.mesh = HomeMeshModel() }
-        // Cached lists paint the first frame (marked stale) before any answer from the server.
-        apply(engine?.cachedSnapshot() ?? [])
+        // Cached lists paint the first frame (marked stale) before any answer from the server:
+        // the pane on screen's lists first; the others (a large mesh's every task) once that
+        // frame is drawn.
+        let shown = session.topPane.id
+        let first = shown.spec.queries(filter(shown), scopes[shown] ?? nil)
+        apply(engine?.cachedSnapshot(for: first) ?? [])
+        let rest = CacheBridge.standardQueries.filter { !first.contains($0) }
+        let current = engine
+        session.bus.post { [weak self] in
+            guard let self, let current, self.engine === current else { return }
+            self.apply(current.cachedSnapshot(for: rest))
+        }
+        StartupReport.mark("cached_lists")
         for n in notices { toast(NoticeLine(n, level: .warn)) }
-        engine?.start()
-        poll(session.topPane.id)
+        // The cached screen goes out first: the WebSocket and the first fetches start once it
+        // is on the terminal (at once when a frame already is, e.g. after a sign-in), so on a
+        // busy machine their threads do not compete with the first frame.
+        let started = engine
+        session.afterFirstFrame { [weak self] in
+            guard let self, let started, self.engine === started else { return }
+            started.start()
+            self.poll(self.session.topPane.id)
+        }
     }
 
     func stop() {

@@ -8,9 +8,9 @@ enum PaneRegistry {
         PaneSpec(
             id: .home, shortTitle: "HOME", term: .control,
             // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
-            // use, plus every task: "recent tasks" from the running list alone would only
-            // repeat the running ones.
-            queries: { _, _ in MeshSummary.queries + [.tasks(status: nil, contractID: nil)] },
+            // use, plus the newest tasks whatever their status: "recent tasks" from the
+            // running list alone would only repeat the running ones.
+            queries: { _, _ in MeshSummary.queries + [.homeRecentTasks] },
             pollSeconds: 30,
             build: { .home(HomeMeshModel.from($0.hub, now: $0.now)) },
             make: { HomePane() }),

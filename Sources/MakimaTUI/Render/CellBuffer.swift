@@ -40,6 +40,15 @@ public struct CellBuffer: Equatable, Sendable {
         guard y >= 0, y < height else { return x }
         let limit = min(maxX ?? width, width)
         var col = x
+        if CellWidth.isPrintableASCII(text) {
+            // The common case, without grapheme breaking: one narrow cell per byte.
+            for byte in text.utf8 {
+                if col >= limit { break }
+                if col >= 0 { put(Character(Unicode.Scalar(byte)), width: 1, x: col, y: y, style: style) }
+                col += 1
+            }
+            return col
+        }
         for ch in text {
             if col >= limit { break }
             let w = CellWidth.of(ch)

@@ -33,9 +33,16 @@ public enum CellWidth {
 
     /// Cells taken by a string: the sum over its grapheme clusters.
     public static func of(_ string: String) -> Int {
+        // Printable ASCII, most of any screen: one cell per byte, no grapheme breaking.
+        if isPrintableASCII(string) { return string.utf8.count }
         var total = 0
         for c in string { total += of(c) }
         return total
+    }
+
+    /// True when every byte is printable ASCII (0x20–0x7E): then each is one grapheme of one cell.
+    static func isPrintableASCII(_ string: String) -> Bool {
+        string.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static func contains(_ ranges: [ClosedRange<UInt32>], _ v: UInt32) -> Bool {

@@ -5,6 +5,11 @@ import Glibc
 /// per drawn cell (`setcchar` with an extended colour pair through the opts pointer),
 /// `mvwadd_wch`, then `wnoutrefresh` + `doupdate`, which send only what changed on screen.
 /// Cells equal to the previous frame are not even handed to ncurses.
+///
+/// Per-cell work is kept to a comparison and a table look-up: a style's attributes and
+/// colour pair are resolved once per palette (`resolved`), and a run of cells in the same
+/// style reuses the last answer without hashing; single-scalar text (nearly every cell)
+/// skips the scalar loop.
 @MainActor
 final class NcursesBackend: @MainActor TerminalBackend {
     private var palette: ResolvedPalette
@@ -13,6 +18,17 @@ final class NcursesBackend: @MainActor TerminalBackend {
     private var nextPair: Int32 = 1
     private let maxPairs: Int32
     private var previous: CellBuffer?
+    /// What each style seen so far becomes for ncurses under `palette` (emptied with it).
+    private var resolved: [CellStyle: Resolved] = [:]
+
+    private struct Resolved {
+        var attrs: attr_t
+        var pair: Int32
+        /// The background's colour number (-1: the terminal's default).
+        var bg: Int32
+        /// Neither reverse nor underline: on a blank cell the foreground does not show.
+        var foregroundHiddenOnBlank: Bool
+    }
     /// The background for cells whose style has none.
     private let baseBackground: ColorRole = .background
     /// How OSC 8 hyperlinks are written after a frame (`Hyperlink`); nil: not at all.
@@ -38,6 +54,7 @@ final class NcursesBackend: @MainActor TerminalBackend {
     /// is drawn again. Colour pairs are keyed by colour numbers, so they stay valid.
     func setPalette(_ newPalette: ResolvedPalette) {
         palette = newPalette
+        resolved = [:]
         for r in newPalette.redefinitions {
             init_extended_color(Int32(r.index), Int32(r.red), Int32(r.green), Int32(r.blue))
         }
@@ -69,23 +86,36 @@ final class NcursesBackend: @MainActor TerminalBackend {
         if last == nil { werase(win) }
         var cch = cchar_t()
         var wide: [wchar_t] = [0, 0, 0, 0, 0]
+        let cells = buffer.cells
+        let lastCells = last?.cells
+        let width = buffer.width
+        // The style of the cell before and what it resolved to: runs of one style are the rule.
+        var runStyle: CellStyle?
+        var run = Resolved(attrs: 0, pair: 0, bg: -1, foregroundHiddenOnBlank: false)
         for y in 0..<buffer.height {
-            for x in 0..<buffer.width {
-                let cell = buffer[x, y]
+            let row = y * width
+            for x in 0..<width {
+                let i = row + x
+                let cell = cells[i]
                 if cell.isContinuation { continue }
-                if let last, last[x, y] == cell, cell.width == 1 || last[x + 1, y] == buffer[x + 1, y] { continue }
-                let (attrs, pair) = resolve(cell.style)
-                let text = utf8 ? cell.text : AsciiFallback.transliterate(cell.text)
-                var n = 0
-                for s in text.unicodeScalars where n < 4 {
-                    wide[n] = wchar_t(bitPattern: s.value)
-                    n += 1
+                if let lastCells, lastCells[i] == cell, cell.width == 1 || lastCells[i + 1] == cells[i + 1] { continue }
+                if runStyle != cell.style {
+                    let own = resolve(cell.style)
+                    // A blank on the run's background looks the same whatever its foreground:
+                    // keeping the run's pair spares ncurses a colour change (and the terminal
+                    // its bytes) at every dot of a texture or gap between words.
+                    if !(cell.text == " " && own.foregroundHiddenOnBlank && run.foregroundHiddenOnBlank
+                        && own.bg == run.bg)
+                    {
+                        run = own
+                        runStyle = cell.style
+                    }
                 }
-                wide[n] = 0
-                if mk_setcchar(&cch, wide, attrs, pair) == ERR {
+                setText(cell.text, into: &wide)
+                if mk_setcchar(&cch, wide, run.attrs, run.pair) == ERR {
                     wide[0] = wchar_t(UInt8(ascii: "?"))
                     wide[1] = 0
-                    _ = mk_setcchar(&cch, wide, attrs, pair)
+                    _ = mk_setcchar(&cch, wide, run.attrs, run.pair)
                 }
                 mvwadd_wch(win, Int32(y), Int32(x), &cch)
                 if cell.width == 2 {
@@ -94,7 +124,7 @@ final class NcursesBackend: @MainActor TerminalBackend {
                     if getcurx(win) == Int32(x + 1) || !utf8 {
                         wide[0] = wchar_t(UInt8(ascii: utf8 ? " " : "?"))
                         wide[1] = 0
-                        _ = mk_setcchar(&cch, wide, attrs, pair)
+                        _ = mk_setcchar(&cch, wide, run.attrs, run.pair)
                         mvwadd_wch(win, Int32(y), Int32(x + 1), &cch)
                     }
                 }
@@ -109,7 +139,14 @@ final class NcursesBackend: @MainActor TerminalBackend {
     /// Turns OSC 8 hyperlinks on (when the terminal takes them, `HyperlinkSupport`). Off when
     /// the terminal description lacks a cursor address or cursor save and restore.
     func enableHyperlinks() {
-        guard let codes = Self.hyperlinkCodes(utf8: utf8, resolve: { [unowned self] in self.resolve($0) }) else {
+        guard
+            let codes = Self.hyperlinkCodes(
+                utf8: utf8,
+                resolve: { [unowned self] in
+                    let r = self.resolve($0)
+                    return (r.attrs, r.pair)
+                })
+        else {
             return
         }
         linkCodes = codes
@@ -154,7 +191,29 @@ final class NcursesBackend: @MainActor TerminalBackend {
             text: { cell in utf8 ? cell.text : AsciiFallback.transliterate(cell.text) })
     }
 
-    private func resolve(_ style: CellStyle) -> (attr_t, Int32) {
+    /// The cell's text as the NUL-terminated wide string `setcchar` takes (at most 4 scalars;
+    /// `wide` has room for 5). One ASCII byte, the common case, takes no loop.
+    private func setText(_ text: String, into wide: inout [wchar_t]) {
+        let utf8View = text.utf8
+        if utf8View.count == 1, let byte = utf8View.first, byte < 0x80 {
+            wide[0] = wchar_t(byte)
+            wide[1] = 0
+            return
+        }
+        let shown = utf8 ? text : AsciiFallback.transliterate(text)
+        var n = 0
+        for s in shown.unicodeScalars where n < 4 {
+            wide[n] = wchar_t(bitPattern: s.value)
+            n += 1
+        }
+        wide[n] = 0
+    }
+
+    private func resolve(_ linked: CellStyle) -> Resolved {
+        // A link's number does not change how a cell looks (and would make the cache endless).
+        var style = linked
+        style.link = 0
+        if let known = resolved[style] { return known }
         var s = style
         if s.bg == nil { s.bg = baseBackground }
         let r = palette.resolve(s)
@@ -164,8 +223,14 @@ final class NcursesBackend: @MainActor TerminalBackend {
         if r.attributes.contains(.reverse) { attrs |= mk_a_reverse() }
         if r.attributes.contains(.underline) { attrs |= mk_a_underline() }
         if r.attributes.contains(.italic) { attrs |= mk_a_italic() }
-        guard palette.capability != .none else { return (attrs, 0) }
-        return (attrs, pair(fg: Int32(r.fg ?? -1), bg: Int32(r.bg ?? -1)))
+        let bg = Int32(r.bg ?? -1)
+        let pair = palette.capability == .none ? 0 : pair(fg: Int32(r.fg ?? -1), bg: bg)
+        let answer = Resolved(
+            attrs: attrs, pair: pair, bg: bg,
+            foregroundHiddenOnBlank: r.attributes.isDisjoint(with: [.reverse, .underline]))
+        // Bounded by the number of distinct styles (13 roles × 14 backgrounds × 32 attribute sets).
+        resolved[style] = answer
+        return answer
     }
 
     private func pair(fg: Int32, bg: Int32) -> Int32 {

@@ -16,6 +16,7 @@ final class DevServer {
 
     let seed: Int
     let rate: Double
+    let extra: [String]
     let apiKey: APIKey
     let workDir: String
     var dbPath: String { workDir + "/devserver.sqlite3" }
@@ -34,9 +35,11 @@ final class DevServer {
         return packageRoot.appendingPathComponent("devserver/server.py").path
     }
 
-    init(seed: Int = 7, rate: Double = 0, demoKey: String = DevServer.defaultKey) throws {
+    /// `extra`: more server flags (e.g. `["--seed-scale", "2500,50"]`).
+    init(seed: Int = 7, rate: Double = 0, demoKey: String = DevServer.defaultKey, extra: [String] = []) throws {
         self.seed = seed
         self.rate = rate
+        self.extra = extra
         apiKey = APIKey(demoKey)!
         workDir = NSTemporaryDirectory() + "makima-devserver-" + UUID().uuidString.lowercased()
         try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
@@ -119,10 +122,11 @@ final class DevServer {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [
-            "python3", script, "--host", "127.0.0.1", "--port", String(wanted), "--db", dbPath,
-            "--seed", String(seed), "--rate", String(rate), "--demo-key", apiKey.secret, "--test-controls",
-        ]
+        p.arguments =
+            [
+                "python3", script, "--host", "127.0.0.1", "--port", String(wanted), "--db", dbPath,
+                "--seed", String(seed), "--rate", String(rate), "--demo-key", apiKey.secret, "--test-controls",
+            ] + extra
         p.currentDirectoryURL = Self.packageRoot
         var env = ProcessInfo.processInfo.environment
         env["PYTHONUNBUFFERED"] = "1"

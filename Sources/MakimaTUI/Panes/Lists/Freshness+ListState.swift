@@ -18,7 +18,12 @@ func ago(_ date: Date?, now: Date) -> String {
     return shortAge(max(0, now.timeIntervalSince(date))) + " ago"
 }
 
-/// Server text on one line (cleaned at decode; newlines folded here).
+/// Server text on one line (cleaned at decode; newlines folded here). Text with no byte of a
+/// line break (LF, VT, FF, CR; the last bytes of NEL, LS, PS) comes back as it is, without
+/// splitting: a list pane folds every row's text.
 func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    if !text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0x85 || $0 == 0xA8 || $0 == 0xA9 }) {
+        return text
+    }
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
 }
