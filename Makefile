@@ -17,8 +17,10 @@ build: setup
 # The Swift runtime and Foundation are linked into the binary (--static-swift-stdlib): the
 # dynamic loader's symbol look-ups were a third of the time to the first frame
 # (docs/performance.md), and the binary then runs where no Swift toolchain is installed.
+# Linked with the toolchain's lld: GNU ld prints a warning for the `mktemp` inside the static
+# Foundation (a .gnu.warning section), which lld does not act on; our code never calls it.
 release: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 
 test: build lint
 	@scripts/test.sh
