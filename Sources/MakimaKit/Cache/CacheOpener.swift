@@ -54,7 +54,22 @@ enum CacheOpener {
         }
     }
 
+    /// SQLite answers some lock conflicts with SQLITE_BUSY without waiting on its busy handler
+    /// (turning a new file to WAL while another instance does the same, a read lock that cannot
+    /// be upgraded), so two instances starting on one new cache can see "locked" at once. Such
+    /// an opening is tried again, every 20 ms, until the same busy timeout has passed.
     private static func connect(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteDatabase {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, busyTimeoutMilliseconds)) * 1_000_000
+        while true {
+            do {
+                return try connectOnce(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            } catch let e as SQLiteError where e.kind == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    private static func connectOnce(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteDatabase {
         createPrivateFile(path)
         let db = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLITE_OPEN_NOFOLLOW)
         do {
