@@ -42,7 +42,7 @@ URL=http://127.0.0.1:$PORT
 export MAKIMA_SERVER_URL="$URL" MAKIMA_API_KEY=$KEY
 export XDG_CACHE_HOME="$WORK/cache" XDG_CONFIG_HOME="$WORK/config"
 
-echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client, engine, engine with the task view open)" >&2
+echo "bench: ingest, $ROUNDS rounds of $EVENTS events (bare aiohttp client, engine, engine with Home open, engine with the task view open)" >&2
 for r in $(seq "$ROUNDS"); do
   python3 scripts/bench_ws_client.py "$URL" "$KEY" "$EVENTS" 1 2>"$WORK/py" >/dev/null
   figure ingest.python_s "$(value seconds "$WORK/py")"
@@ -51,10 +51,14 @@ for r in $(seq "$ROUNDS"); do
   figure ingest.engine_stores_s "$(value ingest.seconds_to_stores "$WORK/engine")"
   figure ingest.engine_cache_s "$(value ingest.seconds_to_cache "$WORK/engine")"
   figure ingest.engine_cpu_s "$(value ingest.cpu_seconds "$WORK/engine")"
-  # The same burst with the first task's output view on screen: engine + UI thread.
-  "$BIN" bench ingest --events "$EVENTS" --task-view >"$WORK/engine_view"
-  figure ingest.task_view_stores_s "$(value ingest.seconds_to_stores "$WORK/engine_view")"
-  figure ingest.task_view_cpu_s "$(value ingest.cpu_seconds "$WORK/engine_view")"
+  # The same burst with Home on screen, then with the first task's output view: engine + UI
+  # thread; Home open is the task view's baseline.
+  for shown in home task_view; do
+    "$BIN" bench ingest --events "$EVENTS" "--${shown/_/-}" >"$WORK/engine_$shown"
+    figure "ingest.${shown}_stores_s" "$(value ingest.seconds_to_stores "$WORK/engine_$shown")"
+    figure "ingest.${shown}_cpu_s" "$(value ingest.cpu_seconds "$WORK/engine_$shown")"
+    figure "ingest.${shown}_frames" "$(value ingest.frames "$WORK/engine_$shown")"
+  done
   if [ -n "${BASE_BIN:-}" ]; then
     "$BASE_BIN" bench ingest --events "$EVENTS" >"$WORK/base"
     figure ingest.base_cache_s "$(value ingest.seconds_to_cache "$WORK/base")"

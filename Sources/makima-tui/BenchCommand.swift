@@ -18,6 +18,7 @@ enum BenchCommand {
             FlagSpec("--daemons", value: "N", help: "scale: daemons in the generated mesh (default 500)"),
             FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
             FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
+            FlagSpec("--home", help: "ingest: with Home on screen (engine + UI thread), the task view's baseline"),
         ],
         positionals: "[render|cache|scale|task-ingest|ingest|memory|idle]", run: run)
 
@@ -47,7 +48,8 @@ enum BenchCommand {
                     case "ingest":
                         figures = try await SyncBenchmark.ingest(
                             client: client, key: key, events: events ?? 100_000, tasks: tasks ?? 1,
-                            taskView: inv.switches.contains("--task-view"))
+                            shown: inv.switches.contains("--task-view")
+                                ? .taskView : inv.switches.contains("--home") ? .home : .nothing)
                     case "memory":
                         figures = try await SyncBenchmark.memory(
                             client: client, key: key, events: events ?? 1_000_000, tasks: tasks ?? 50)

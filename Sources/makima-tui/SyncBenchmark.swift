@@ -8,10 +8,10 @@ enum SyncBenchmark {
     /// One burst, timed from asking the dev server to send it (prepared and pre-encoded before
     /// the clock starts, see `/_dev/burst_prepare`) to every event in the stores and the cache.
     /// The same measurement as `scripts/bench_ws_client.py`, the bare client it is compared to.
-    /// With `taskView`, the first task's output view is on screen through the burst
-    /// (`TaskViewBurstWatcher`): the full path, engine and UI thread, CPU of the whole process.
+    /// With `shown`, that pane is on screen through the burst (`BurstWatcher`): the full path,
+    /// engine and UI thread, CPU of the whole process; Home open is the task view's baseline.
     static func ingest(
-        client: APIClient, key: APIKey, events: Int, tasks: Int, taskView: Bool = false
+        client: APIClient, key: APIKey, events: Int, tasks: Int, shown: Shown = .nothing
     ) async throws -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -19,11 +19,17 @@ enum SyncBenchmark {
         let run = try await Run.start(client: client, key: key, cache: cache)
         defer { run.engine.stop() }
         let cpu0 = processCPUSeconds()
-        let (storeTime, total, _) = try await run.burst(events: events, tasks: tasks, taskView: taskView)
+        let (storeTime, total, _, frames) = try await run.burst(events: events, tasks: tasks, shown: shown)
         return [
             "events": Double(events), "seconds_to_stores": storeTime, "seconds_to_cache": total,
             "events_per_second": Double(events) / total, "cpu_seconds": processCPUSeconds() - cpu0,
+            "frames": Double(frames),
         ]
+    }
+
+    /// What is on screen through an ingest burst.
+    enum Shown {
+        case nothing, home, taskView
     }
 
     /// Resident memory through `events` events over `tasks` tasks (in bursts of 100,000), with
@@ -74,8 +80,8 @@ enum SyncBenchmark {
         }
 
         /// Seconds from asking for the burst to all of it in the stores, and to all of it cached.
-        func burst(events: Int, tasks: Int, taskIDs reuse: [String] = [], taskView: Bool = false) async throws -> (
-            stores: Double, cache: Double, taskIDs: [String]
+        func burst(events: Int, tasks: Int, taskIDs reuse: [String] = [], shown: Shown = .nothing) async throws -> (
+            stores: Double, cache: Double, taskIDs: [String], frames: Int
         ) {
             let client = self.client
             let outbox = self.outbox
@@ -89,11 +95,11 @@ enum SyncBenchmark {
             let ids = Set(taskIDs)
             // The dashboard with the first task's output on screen.
             if let first = taskIDs.first { await MainActor.run { hub.tasks.keepOutput(of: first) } }
-            let watcher: TaskViewBurstWatcher? =
-                if taskView, let first = taskIDs.first {
-                    await MainActor.run { TaskViewBurstWatcher(hub: hub, taskID: first) }
-                } else {
-                    nil
+            let watcher: BurstWatcher? =
+                switch (shown, taskIDs.first) {
+                case (.taskView, let first?): await MainActor.run { BurstWatcher.taskView(hub: hub, taskID: first) }
+                case (.home, _): try await MainActor.run { try BurstWatcher.home(hub: hub) }
+                default: nil
                 }
             // Events queued before the clock starts (the tasks' creation) are applied first.
             for u in outbox.drain() { await MainActor.run { hub.apply(u) } }
@@ -123,10 +129,13 @@ enum SyncBenchmark {
                     return n
                 }
             }
-            await MainActor.run { watcher?.finish() }
+            let frames = await MainActor.run {
+                watcher?.finish()
+                return watcher?.frames ?? 0
+            }
             let stores = Date().timeIntervalSince(start)
             engine.flushCache()
-            return (stores, Date().timeIntervalSince(start), taskIDs)
+            return (stores, Date().timeIntervalSince(start), taskIDs, frames)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MakimaKit
 
@@ -110,37 +111,70 @@ public enum TaskViewIngestBenchmark {
     }
 }
 
-/// The task view on screen through a live burst from the dev server (`makima-tui bench ingest
-/// --task-view`): after each batch the engine posts is in the stores, what `LiveDashboard`
-/// does with the view open — the output marked stale, then at most one model build and frame
-/// per `EventLoop.frameInterval` on the real clock.
+/// A pane on screen through a live burst from the dev server (`makima-tui bench ingest
+/// --task-view` / `--home`): after each batch the engine posts is in the stores, what
+/// `LiveDashboard` does with that pane open, at most one model build and frame per
+/// `EventLoop.frameInterval` on the real clock.
+/// - task view: the output is marked stale when the batch touches the task, then rebuilt
+///   (`LiveDashboard.rebuildOutput`) before the next frame;
+/// - Home: its model is built under observation (`PaneBindings`, as `rebuildShown` does), and
+///   rebuilt and drawn when a store it read changed.
 @MainActor
-public final class TaskViewBurstWatcher {
+public final class BurstWatcher {
+    private enum Shown {
+        case home(PaneBindings, UIBus)
+        case taskView(String)
+    }
+
     private let hub: StoreHub
-    private let taskID: String
+    private let shown: Shown
     private let width: Int
     private let height: Int
     private var app: AppState
+    /// The task view's lines converted so far.
     private var lines = TaskOutputLines()
     private var stale = false
     private var lastFrame = -Double.infinity
     public private(set) var frames = 0
 
-    public init(hub: StoreHub, taskID: String, width: Int = 200, height: Int = 50) {
+    private init(hub: StoreHub, shown: Shown, width: Int, height: Int) {
         self.hub = hub
-        self.taskID = taskID
+        self.shown = shown
         self.width = width
         self.height = height
-        hub.tasks.keepOutput(of: taskID)
         app = AppState(
             masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
-        app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: taskID, title: "burst")))
+    }
+
+    /// The first task's output view open.
+    public static func taskView(hub: StoreHub, taskID: String, width: Int = 200, height: Int = 50) -> BurstWatcher {
+        hub.tasks.keepOutput(of: taskID)
+        let w = BurstWatcher(hub: hub, shown: .taskView(taskID), width: width, height: height)
+        w.app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: taskID, title: "burst")))
+        return w
+    }
+
+    /// Home open, its model built from the stores once before the burst.
+    public static func home(hub: StoreHub, width: Int = 200, height: Int = 50) throws -> BurstWatcher {
+        let bus = UIBus(wakePipe: try WakePipe())
+        let w = BurstWatcher(
+            hub: hub, shown: .home(PaneBindings(bus: bus) { _ in }, bus), width: width, height: height)
+        w.stale = true
+        w.frame()
+        w.frames = 0  // drawn before the burst
+        return w
     }
 
     /// Call after `updates` went into the stores.
     public func applied(_ updates: [SyncUpdate]) {
-        for case .events(let events) in updates where events.contains(where: { $0.taskID == taskID }) {
-            stale = true
+        switch shown {
+        case .taskView(let taskID):
+            for case .events(let events) in updates where events.contains(where: { $0.taskID == taskID }) {
+                stale = true
+            }
+        case .home(let bindings, let bus):
+            bus.runPending()  // the dirty marks the batch posted
+            if bindings.isDirty(.home) { stale = true }
         }
         let now = Clocks.monotonic()
         if stale && now - lastFrame >= EventLoop.frameInterval {
@@ -153,12 +187,26 @@ public final class TaskViewBurstWatcher {
     public func finish() { if stale { frame() } }
 
     private func frame() {
-        if stale, let buffer = hub.tasks.outputs[taskID] {
+        if stale {
             stale = false
-            var model = TaskOutputViewModel(
-                taskID: taskID, title: "burst", lines: lines.lines(of: buffer), firstLineNumber: lines.firstLineNumber)
-            model.links = lines.links.map(\.url)
-            app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
+            switch shown {
+            case .taskView(let taskID):
+                if let buffer = hub.tasks.outputs[taskID] {
+                    var model = TaskOutputViewModel(
+                        taskID: taskID, title: "burst", lines: lines.lines(of: buffer),
+                        firstLineNumber: lines.firstLineNumber)
+                    model.links = lines.links.map(\.url)
+                    app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
+                }
+            case .home(let bindings, _):
+                let source = PaneSource(hub: hub, filter: nil, now: Date()) {
+                    SettingsFacts(
+                        server: "", maskedKey: "", keySource: "", cachePath: "", version: "", connection: "")
+                }
+                if case .home(let mesh) = bindings.build(.home, { PaneID.home.spec.build(source) }) {
+                    app.stack.update(.home, as: HomePane.self) { $0.model.mesh = mesh }
+                }
+            }
         }
         _ = app.render(width: width, height: height)
         frames += 1
