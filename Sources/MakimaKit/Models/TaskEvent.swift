@@ -183,13 +183,9 @@ extension TaskEvent {
                     // Eight bytes at a time while none is a quote, a backslash or a control.
                     if let base, i + 8 <= n {
                         let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        let ones: UInt64 = 0x0101_0101_0101_0101
-                        let high: UInt64 = 0x8080_8080_8080_8080
-                        let quote = w ^ (ones &* 0x22)
-                        let slash = w ^ (ones &* 0x5C)
-                        let hit =
-                            ((w &- ones &* 0x20) & ~w) | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
-                        if hit & high == 0 {
+                        if !ByteWord.hasByte(below: 0x20, in: w) && !ByteWord.hasByte(0x22, in: w)
+                            && !ByteWord.hasByte(0x5C, in: w)
+                        {
                             i += 8
                             continue
                         }

@@ -49,12 +49,9 @@ public enum UntrustedText {
                 // one of them, a newline included, goes byte by byte below).
                 if let base, i + 8 <= n {
                     let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    let ones: UInt64 = 0x0101_0101_0101_0101
-                    let high: UInt64 = 0x8080_8080_8080_8080
-                    let below20 = (w &- ones &* 0x20) & ~w & high
-                    let del = w ^ (ones &* 0x7F)
-                    let isDel = (del &- ones) & ~del & high
-                    if (w & high) | below20 | isDel == 0 {
+                    if !ByteWord.hasNonASCII(w) && !ByteWord.hasByte(below: 0x20, in: w)
+                        && !ByteWord.hasByte(0x7F, in: w)
+                    {
                         i += 8
                         continue
                     }

@@ -131,7 +131,7 @@ struct WebSocketTextRepair {
             if need == 0 {
                 // ASCII needs nothing: skipped eight bytes at a time (most of a text frame).
                 while i + 8 <= count,
-                    UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                    !ByteWord.hasNonASCII(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
                 {
                     i += 8
                 }
