@@ -30,9 +30,15 @@ let package = Package(
             dependencies: ["MakimaKit", "CNcursesShim", "CCmarkShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // `makima-tui bench`: figures for `make bench`, kept out of the libraries the dashboard ships.
+        .target(
+            name: "MakimaBench",
+            dependencies: ["MakimaKit", "MakimaTUI", "CNcursesShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "makima-tui",
-            dependencies: ["MakimaKit", "MakimaTUI"],
+            dependencies: ["MakimaKit", "MakimaTUI", "MakimaBench"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The fuzz targets (Tests/Fuzz). A plain build replays their corpora (`make test`);

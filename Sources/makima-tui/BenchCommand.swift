@@ -1,4 +1,5 @@
 import Foundation
+import MakimaBench
 import MakimaKit
 import MakimaTUI
 

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Monotonic time for deadlines, wall time for the masthead clock.
-enum Clocks {
+package enum Clocks {
     /// Seconds on the monotonic clock (arbitrary origin; never jumps).
-    static func monotonic() -> Double {
+    package static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -8,7 +8,7 @@ import Glibc
 /// Each turn is `step(now:)` (timers, bus jobs, queued input, a frame if due) around one
 /// `poll()`; tests call `step` themselves on a `MemoryTerminal` with their own clock.
 @MainActor
-final class EventLoop {
+package final class EventLoop {
     var app: AppState
     let terminal: any DashboardTerminal
     let wake: WakePipe
@@ -18,7 +18,7 @@ final class EventLoop {
     var timers = TimerList()
     private(set) var dirty = true
     private var lastFrameAt = -Double.infinity
-    static let frameInterval = 1.0 / 30
+    package static let frameInterval = 1.0 / 30
     private var exitCode: Int32?
     private var pill = PillCountdown()
     /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).

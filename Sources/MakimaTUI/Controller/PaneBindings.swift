@@ -7,19 +7,19 @@ import Observation
 /// panes on screen are rebuilt just before a frame is drawn, so a drained batch of updates
 /// costs at most one rebuild and one frame, and an idle dashboard costs nothing.
 @MainActor
-final class PaneBindings {
+package final class PaneBindings {
     private(set) var dirty = Set(PaneID.allCases)
     private let bus: UIBus
     /// Told which pane became dirty: asks the loop for a frame when that pane is on screen.
     private let needsDisplay: @MainActor (PaneID) -> Void
 
-    init(bus: UIBus, needsDisplay: @escaping @MainActor (PaneID) -> Void) {
+    package init(bus: UIBus, needsDisplay: @escaping @MainActor (PaneID) -> Void) {
         self.bus = bus
         self.needsDisplay = needsDisplay
     }
 
     /// Runs `build` for pane `id` with tracking armed, and clears its dirty mark.
-    func build<T>(_ id: PaneID, _ build: () -> T) -> T {
+    package func build<T>(_ id: PaneID, _ build: () -> T) -> T {
         dirty.remove(id)
         let bus = self.bus
         return withObservationTracking(build) { [weak self] in
@@ -34,5 +34,5 @@ final class PaneBindings {
         needsDisplay(id)
     }
 
-    func isDirty(_ id: PaneID) -> Bool { dirty.contains(id) }
+    package func isDirty(_ id: PaneID) -> Bool { dirty.contains(id) }
 }

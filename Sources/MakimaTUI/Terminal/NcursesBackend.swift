@@ -11,7 +11,7 @@ import Glibc
 /// style reuses the last answer without hashing; single-scalar text (nearly every cell)
 /// skips the scalar loop.
 @MainActor
-final class NcursesBackend: @MainActor TerminalBackend {
+package final class NcursesBackend: @MainActor TerminalBackend {
     private var palette: ResolvedPalette
     private let utf8: Bool
     private var pairs: [PairKey: Int32] = [:]
@@ -41,7 +41,7 @@ final class NcursesBackend: @MainActor TerminalBackend {
         var bg: Int32
     }
 
-    init(palette: ResolvedPalette, utf8: Bool) {
+    package init(palette: ResolvedPalette, utf8: Bool) {
         self.palette = palette
         self.utf8 = utf8
         maxPairs = mk_color_pairs()
@@ -61,16 +61,16 @@ final class NcursesBackend: @MainActor TerminalBackend {
         invalidate()
     }
 
-    var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }
+    package var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }
 
-    func invalidate() {
+    package func invalidate() {
         previous = nil
         clearok(mk_stdscr(), true)
     }
 
     /// `doupdate` has already written and flushed curses' own output (it flushes at the end of
     /// every frame), so these bytes follow a whole frame on the same descriptor.
-    func writeControl(_ bytes: [UInt8]) {
+    package func writeControl(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
@@ -80,7 +80,7 @@ final class NcursesBackend: @MainActor TerminalBackend {
         }
     }
 
-    func flush(_ buffer: CellBuffer) {
+    package func flush(_ buffer: CellBuffer) {
         let win = mk_stdscr()
         let last = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
         if last == nil { werase(win) }

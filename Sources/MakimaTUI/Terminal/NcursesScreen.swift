@@ -4,7 +4,7 @@ import Glibc
 /// The curses session on the controlling terminal: start-up, key input, resize, shutdown.
 /// UI thread only (the crash path's `endwin` excepted).
 @MainActor
-final class NcursesScreen {
+package final class NcursesScreen {
     private(set) var isActive = false
     let hasColors: Bool
 
@@ -27,7 +27,7 @@ final class NcursesScreen {
     }
 
     /// A screen writing to `/dev/null` with the given terminfo entry and size, for benchmarks.
-    init(nullDeviceTerm termName: String, width: Int, height: Int) throws(TerminalError) {
+    package init(nullDeviceTerm termName: String, width: Int, height: Int) throws(TerminalError) {
         guard let out = fopen("/dev/null", "w"), let inp = fopen("/dev/null", "r") else {
             throw .system("fopen /dev/null", errno)
         }
@@ -75,7 +75,7 @@ final class NcursesScreen {
     func bell() { beep() }
 
     /// Restores the terminal: cursor, echo, the normal screen. Safe to call twice.
-    func end() {
+    package func end() {
         guard isActive else { return }
         isActive = false
         SignalRelay.cursesActive.store(false, ordering: .sequentiallyConsistent)

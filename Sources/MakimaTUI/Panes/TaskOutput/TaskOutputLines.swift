@@ -20,10 +20,12 @@ import MakimaKit
     }
 
     /// Rendered lines removed off the front (the view's scroll position counts from here).
-    var firstLineNumber: Int { document.removedFront }
+    package var firstLineNumber: Int { document.removedFront }
 
     /// The link table: `[n]` in the output is `links[n - 1]`.
     var links: [MarkdownRenderer.Link] { document.links }
+    /// The links' addresses, in that order (what `TaskOutputViewModel.links` holds).
+    package var linkURLs: [String] { links.map(\.url) }
 
     /// The lines of `buffer`, the open line's last.
     @_spi(Fuzzing) public mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {

@@ -4,13 +4,13 @@ import MakimaTUI
 
 /// The sync engine measured against a dev server: a burst through WebSocket → pipeline →
 /// stores (on the main actor) and the SQLite cache, and the CPU an idle connected engine uses.
-enum SyncBenchmark {
+package enum SyncBenchmark {
     /// One burst, timed from asking the dev server to send it (prepared and pre-encoded before
     /// the clock starts, see `/_dev/burst_prepare`) to every event in the stores and the cache.
     /// The same measurement as `scripts/bench_ws_client.py`, the bare client it is compared to.
     /// With `shown`, that pane is on screen through the burst (`BurstWatcher`): the full path,
     /// engine and UI thread, CPU of the whole process; Home open is the task view's baseline.
-    static func ingest(
+    package static func ingest(
         client: APIClient, key: APIKey, events: Int, tasks: Int, shown: Shown = .nothing
     ) async throws -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
@@ -28,14 +28,15 @@ enum SyncBenchmark {
     }
 
     /// What is on screen through an ingest burst.
-    enum Shown {
+    package enum Shown {
         case nothing, home, taskView
     }
 
     /// Resident memory through `events` events over `tasks` tasks (in bursts of 100,000), with
     /// the stores and the cache as the dashboard holds them: RSS at the start, at the half and
     /// at the end, and the growth over the second half.
-    static func memory(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double] {
+    package static func memory(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double]
+    {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
@@ -139,7 +140,7 @@ enum SyncBenchmark {
         }
     }
 
-    static func idle(client: APIClient, key: APIKey, seconds: Double) async throws -> [String: Double] {
+    package static func idle(client: APIClient, key: APIKey, seconds: Double) async throws -> [String: Double] {
         let outbox = SyncOutbox()
         let engine = try SyncEngine(client: client, apiKey: key, cache: nil, outbox: outbox)
         engine.start()

@@ -1,13 +1,14 @@
 import Foundation
+import MakimaKit
 
 /// Figures for `make bench` (not a test): appends a burst of output events in batches, the way
 /// the sync engine's writer thread does, into a fresh cache in a temporary directory.
-public enum CacheBenchmark {
+package enum CacheBenchmark {
     /// Keys: `events`, `batch_size`, `tasks`, `append_seconds`, `events_per_second`,
     /// `db_bytes` and `wal_bytes` (file sizes after the run), `kept_events`, `reopen_ms` (open
     /// with its quick_check), `latest_2000_ms` (one task's newest 2000 events, decoded),
     /// `last_seen_ms`, `contiguous_seqs_ms`; `error` = 1 if the cache failed.
-    public static func run(events count: Int = 100_000, batchSize: Int = 1_000, tasks: Int = 4) -> [String: Double] {
+    package static func run(events count: Int = 100_000, batchSize: Int = 1_000, tasks: Int = 4) -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "makima-cache-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,5 +1,6 @@
 import Glibc
 import MakimaKit
+@_spi(Fuzzing) import MakimaTUI
 
 /// Figures for the task view: a 200×50 frame of a task holding 2,000 lines of mixed markdown,
 /// code, tool output and cards (median and p99), and the cost of taking in one more chunk.

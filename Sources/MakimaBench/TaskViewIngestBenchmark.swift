@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MakimaKit
+@_spi(Fuzzing) import MakimaTUI
 
 /// Figures for a burst of live output: 100,000 events (a sixth of them into the task on screen,
 /// the rest spread over other tasks) taken in by the UI thread in the batches the sync engine
@@ -16,9 +17,9 @@ import MakimaKit
 /// - `ingest_100k_task_view_over_home_pct`: how much slower with the task view open (target
 ///   under 20 %);
 /// - `ingest_100k_frames`: frames drawn in each run.
-public enum TaskViewIngestBenchmark {
+package enum TaskViewIngestBenchmark {
     @MainActor
-    public static func run(
+    package static func run(
         events: Int = 100_000, batch: Int = 500, eventsPerSecond: Double = 50_000, width: Int = 200, height: Int = 50
     ) -> [String: Double] {
         let cadence = Cadence(batch: batch, eventsPerSecond: eventsPerSecond)
@@ -62,7 +63,7 @@ public enum TaskViewIngestBenchmark {
                 var model = TaskOutputViewModel(
                     taskID: "t0", title: "burst", lines: lines.lines(of: buffer),
                     firstLineNumber: lines.firstLineNumber)
-                model.links = lines.links.map(\.url)
+                model.links = lines.linkURLs
                 app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
             }
             _ = app.render(width: width, height: height)
@@ -120,7 +121,7 @@ public enum TaskViewIngestBenchmark {
 /// - Home: its model is built under observation (`PaneBindings`, as `rebuildShown` does), and
 ///   rebuilt and drawn when a store it read changed.
 @MainActor
-public final class BurstWatcher {
+final class BurstWatcher {
     private enum Shown {
         case home(PaneBindings, UIBus)
         case taskView(String)
@@ -135,7 +136,7 @@ public final class BurstWatcher {
     private var lines = TaskOutputLines()
     private var stale = false
     private var lastFrame = -Double.infinity
-    public private(set) var frames = 0
+    private(set) var frames = 0
 
     private init(hub: StoreHub, shown: Shown, width: Int, height: Int) {
         self.hub = hub
@@ -147,7 +148,7 @@ public final class BurstWatcher {
     }
 
     /// The first task's output view open.
-    public static func taskView(hub: StoreHub, taskID: String, width: Int = 200, height: Int = 50) -> BurstWatcher {
+    static func taskView(hub: StoreHub, taskID: String, width: Int = 200, height: Int = 50) -> BurstWatcher {
         hub.tasks.keepOutput(of: taskID)
         let w = BurstWatcher(hub: hub, shown: .taskView(taskID), width: width, height: height)
         w.app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: taskID, title: "burst")))
@@ -155,7 +156,7 @@ public final class BurstWatcher {
     }
 
     /// Home open, its model built from the stores once before the burst.
-    public static func home(hub: StoreHub, width: Int = 200, height: Int = 50) throws -> BurstWatcher {
+    static func home(hub: StoreHub, width: Int = 200, height: Int = 50) throws -> BurstWatcher {
         let bus = UIBus(wakePipe: try WakePipe())
         let w = BurstWatcher(
             hub: hub, shown: .home(PaneBindings(bus: bus) { _ in }, bus), width: width, height: height)
@@ -166,7 +167,7 @@ public final class BurstWatcher {
     }
 
     /// Call after `updates` went into the stores.
-    public func applied(_ updates: [SyncUpdate]) {
+    func applied(_ updates: [SyncUpdate]) {
         switch shown {
         case .taskView(let taskID):
             for case .events(let events) in updates where events.contains(where: { $0.taskID == taskID }) {
@@ -184,7 +185,7 @@ public final class BurstWatcher {
     }
 
     /// The frame the burst leaves on screen.
-    public func finish() { if stale { frame() } }
+    func finish() { if stale { frame() } }
 
     private func frame() {
         if stale {
@@ -195,17 +196,13 @@ public final class BurstWatcher {
                     var model = TaskOutputViewModel(
                         taskID: taskID, title: "burst", lines: lines.lines(of: buffer),
                         firstLineNumber: lines.firstLineNumber)
-                    model.links = lines.links.map(\.url)
+                    model.links = lines.linkURLs
                     app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
                 }
             case .home(let bindings, _):
-                let source = PaneSource(hub: hub, filter: nil, now: Date()) {
-                    SettingsFacts(
-                        server: "", maskedKey: "", keySource: "", cachePath: "", version: "", connection: "")
-                }
-                if case .home(let mesh) = bindings.build(.home, { PaneID.home.spec.build(source) }) {
-                    app.stack.update(.home, as: HomePane.self) { $0.model.mesh = mesh }
-                }
+                let hub = self.hub
+                let mesh = bindings.build(.home) { HomeMeshModel.from(hub, now: Date()) }
+                app.stack.update(.home, as: HomePane.self) { $0.model.mesh = mesh }
             }
         }
         _ = app.render(width: width, height: height)

@@ -1,10 +1,11 @@
 import CNcursesShim
 import Glibc
 import MakimaKit
+import MakimaTUI
 
 /// Figures, not tests: how long a full 200×50 frame of Home takes to render into the cell
 /// buffer, and to flush through ncurses (onto `newterm` writing to /dev/null).
-public enum RenderBenchmark {
+package enum RenderBenchmark {
     /// Median milliseconds per operation, and the two frames `make bench` reports:
     /// - `render_home_200x50_ms`: AppState.render (chrome + the live Home) into a new buffer;
     /// - `flush_full_200x50_ms`: a complete repaint: every cell through `setcchar`/`mvwadd_wch`
@@ -15,7 +16,7 @@ public enum RenderBenchmark {
     ///   where the clock, the counts and a task's status change between frames;
     /// - the task view's figures (`TaskViewBenchmark`: 2,000 lines of markdown, median and p99).
     @MainActor
-    public static func run(iterations: Int = 200, term: String = "xterm-256color") -> [String: Double] {
+    package static func run(iterations: Int = 200, term: String = "xterm-256color") -> [String: Double] {
         let width = 200
         let height = 50
         TerminalLocale.configure()

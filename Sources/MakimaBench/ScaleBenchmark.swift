@@ -2,6 +2,7 @@ import CNcursesShim
 import Foundation
 import Glibc
 import MakimaKit
+import MakimaTUI
 
 /// Figures for a large mesh (10,000 tasks, 500 daemons by default): the Tasks pane with every
 /// task in it, and the `/` filter typed one key at a time. Each keystroke is what the event
@@ -14,12 +15,12 @@ import MakimaKit
 /// - `tasks_model_ms`: the Tasks pane's model built from the stores and handed to the pane
 ///   (what a store change, a status event for instance, costs before the next frame);
 /// - `tasks`, `daemons`: the mesh's size.
-public enum ScaleBenchmark {
+package enum ScaleBenchmark {
     /// What is typed: narrowing queries over the generated titles (ASCII and Japanese).
     static let queries = ["batch 0123", "監査ログ", "webhook sig", "flaky websocket"]
 
     @MainActor
-    public static func run(tasks: Int = 10_000, daemons: Int = 500, rounds: Int = 6, term: String = "xterm-256color")
+    package static func run(tasks: Int = 10_000, daemons: Int = 500, rounds: Int = 6, term: String = "xterm-256color")
         -> [String: Double]
     {
         let (width, height) = (200, 50)
