@@ -236,7 +236,7 @@ func fastReconnect() -> SyncEngine.Options {
         let all = ListQuery.tasks(status: nil, contractID: nil)
         #expect(rec.waitUntil(30) { rec.list(all)?.contains(task) == true }, "the reconnect fetched the task list")
         #expect(rec.waitUntil(30) { !engine.isRefreshing(all) })
-        let cachedList = try cache.loadTasks(query: all.description)
+        let cachedList = try cache.load(MeshTask.self, from: .tasks, query: all.description)
         #expect(cachedList?.items.contains { $0.id == task && $0.status == .completed } == true, "in the cache")
         #expect(rec.events(task).isEmpty, "nothing of it came on the socket")
 

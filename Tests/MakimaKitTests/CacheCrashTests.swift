@@ -43,7 +43,8 @@ import Testing
         out.write(Data("CRASHWRITER ready\n".utf8))
         let store = try CacheStore.open(file: URL(fileURLWithPath: path)).store
         var seqs = try store.lastSeenSeqs()
-        var generation = try store.loadTasks()?.items.first.flatMap { Int($0.title ?? "") } ?? 0
+        var generation =
+            try store.load(MeshTask.self, from: .tasks, query: "")?.items.first.flatMap { Int($0.title ?? "") } ?? 0
         let parent = getppid()
         var round = 0
         // Stops by itself if the parent is gone, and after a bound, should the kill never come.
@@ -60,7 +61,7 @@ import Testing
                 let list = (0..<Self.snapshotSize).map {
                     MeshTask(id: "g\($0)", title: "\(generation)", status: .running)
                 }
-                try store.replaceTasks(list, fetchedAt: Date())
+                try store.replace(list, in: .tasks, query: "", fetchedAt: Date())
                 out.write(Data("CRASHWRITER snapshot \(generation)\n".utf8))
             }
         }
@@ -129,7 +130,7 @@ import Testing
             for (task, newest) in seen {
                 try expectWholeBatches(try store.events(taskID: task, limit: 10_000), task: task, newest: newest)
             }
-            if let snapshot = try store.loadTasks() {
+            if let snapshot = try store.load(MeshTask.self, from: .tasks, query: "") {
                 let generations = Set(snapshot.items.map { $0.title ?? "" })
                 #expect(snapshot.items.count == Self.snapshotSize)
                 #expect(generations.count == 1)

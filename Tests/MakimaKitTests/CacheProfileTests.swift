@@ -48,15 +48,15 @@ import Testing
         #expect(prod.file != staging.file)
         #expect(prod.file.path.hasPrefix(dir.url.path))
 
-        try prod.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
+        try prod.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         try prod.appendEvents(CacheFixtures.outputEvents(task: "t1", seqs: 1...5))
-        try staging.replaceTasks(CacheFixtures.tasks, fetchedAt: CacheFixtures.t0)
+        try staging.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
 
-        #expect(try staging.loadDaemons() == nil)
+        #expect(try staging.load(Daemon.self, from: .daemons, query: "") == nil)
         #expect(try staging.lastSeenSeqs().isEmpty)
         #expect(try staging.events(taskID: "t1").isEmpty)
-        #expect(try prod.loadTasks() == nil)
-        #expect(try prod.loadDaemons()?.items == CacheFixtures.daemons)
+        #expect(try prod.load(MeshTask.self, from: .tasks, query: "") == nil)
+        #expect(try prod.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
         #expect(try Set(staging.collectionFetchTimes().keys) == ["tasks"])
     }
 
@@ -64,26 +64,26 @@ import Testing
         let env = dir.environment
         let prod = try CacheStore.open(profileKey: "prod", environment: env).store
         let other = try CacheStore.open(profileKey: "other", environment: env).store
-        try prod.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
+        try prod.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         try prod.appendEvents(CacheFixtures.outputEvents(task: "t1", seqs: 1...5))
-        try other.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
+        try other.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         let prodDir = prod.file.deletingLastPathComponent()
         #expect(FileManager.default.fileExists(atPath: prod.file.path))
 
         try prod.purge()
 
         #expect(!FileManager.default.fileExists(atPath: prodDir.path))
-        #expect(throws: CacheError.closed) { try prod.loadDaemons() }
-        #expect(try other.loadDaemons()?.items == CacheFixtures.daemons)
+        #expect(throws: CacheError.closed) { try prod.load(Daemon.self, from: .daemons, query: "") }
+        #expect(try other.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
         let fresh = try CacheStore.open(profileKey: "prod", environment: env)
         #expect(fresh.notice == nil)
-        #expect(try fresh.store.loadDaemons() == nil)
+        #expect(try fresh.store.load(Daemon.self, from: .daemons, query: "") == nil)
         #expect(try fresh.store.lastSeenSeqs().isEmpty)
     }
 
     @Test func theDatabaseIsReadableByItsOwnerOnly() throws {
         let store = try CacheStore.open(profileKey: "prod", environment: dir.environment).store
-        try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         let fm = FileManager.default
         let fileMode = try fm.attributesOfItem(atPath: store.file.path)[.posixPermissions] as? NSNumber
         let dirMode =

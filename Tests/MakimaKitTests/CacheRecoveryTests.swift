@@ -18,15 +18,15 @@ import Testing
     private func expectUsable(_ store: CacheStore) throws {
         #expect(store.integrityCheck())
         #expect(try store.appendEvents(CacheFixtures.outputEvents(task: "t", seqs: 1...3)) == 3)
-        try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
-        #expect(try store.loadDaemons()?.items == CacheFixtures.daemons)
+        try store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
+        #expect(try store.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
         #expect(try store.lastSeenSeqs() == ["t": 3])
     }
 
     /// A real cache with enough rows to span many pages, closed (its WAL checkpointed away).
     private func writePopulatedCache() throws {
         let store = try CacheStore.open(file: file).store
-        try store.replaceTasks(CacheFixtures.tasks, fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...1_500))
         try store.appendEvents(CacheFixtures.outputEvents(task: "b", seqs: 1...1_500))
         store.close()
@@ -70,7 +70,7 @@ import Testing
         let opened = try CacheStore.open(file: file)
         #expect(opened.notice != nil)
         #expect(corruptCopies().count == 1)
-        #expect(try opened.store.loadTasks() == nil)
+        #expect(try opened.store.load(MeshTask.self, from: .tasks, query: "") == nil)
         try expectUsable(opened.store)
     }
 
@@ -117,6 +117,28 @@ import Testing
         try expectUsable(opened.store)
     }
 
+    @Test func aVersion2CacheLosesItsUnreadTranscriptTableAndKeepsTheRest() throws {
+        try FileManager.default.createDirectory(at: profileDir, withIntermediateDirectories: true)
+        let raw = try SQLiteDatabase(path: file.path)
+        for step in CacheSchema.migrations.prefix(2) { try raw.exec(step) }
+        try raw.exec("PRAGMA user_version = 2")
+        try raw.exec("INSERT INTO listen_transcripts (session_id, fetched_at, json) VALUES ('l1', 0, '{}')")
+        raw.close()
+        let before = try CacheStore.open(file: file)
+        #expect(before.notice == nil)
+        try before.store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
+        before.store.close()
+
+        let check = try SQLiteDatabase(path: file.path)
+        #expect(try check.scalarInt("PRAGMA user_version") == Int64(CacheSchema.version))
+        #expect(
+            try check.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'listen_transcripts'") == 0)
+        check.close()
+        let reopened = try CacheStore.open(file: file)
+        #expect(corruptCopies().isEmpty)
+        #expect(try reopened.store.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
+    }
+
     @Test func anEmptyFileIsAFreshCacheNotDamage() throws {
         try FileManager.default.createDirectory(at: profileDir, withIntermediateDirectories: true)
         try Data().write(to: file)
@@ -156,7 +178,7 @@ import Testing
 
     @Test func aFullDiskFailsTheWholeWriteAndReadsStillWork() throws {
         let store = try CacheStore.open(file: file).store
-        try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...100))
         try store.limitSize(pages: try store.pageCount())
 
@@ -172,7 +194,7 @@ import Testing
             Daemon(id: "d\($0)", hostname: String(repeating: "h", count: 200), status: .online)
         }
         let replaceError = #expect(throws: CacheError.self) {
-            try store.replaceDaemons(bigList, fetchedAt: CacheFixtures.t0)
+            try store.replace(bigList, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         }
         guard case .diskFull? = replaceError else {
             Issue.record("expected diskFull, got \(String(describing: replaceError))")
@@ -182,7 +204,7 @@ import Testing
         // Nothing of either failed write is there; everything before is.
         #expect(try store.lastSeenSeqs() == ["a": 100])
         #expect(try store.events(taskID: "a").map(\.seq) == Array(1...100))
-        #expect(try store.loadDaemons()?.items == CacheFixtures.daemons)
+        #expect(try store.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
         #expect(store.integrityCheck())
 
         // Space again: writing resumes on the same store.

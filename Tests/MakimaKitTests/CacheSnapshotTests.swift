@@ -19,28 +19,28 @@ import Testing
     @Test func everyCollectionRoundTripsWithItsFetchTime() throws {
         let store = try openStore()
         let f = CacheFixtures.self
-        try store.replaceDaemons(f.daemons, fetchedAt: f.t0.addingTimeInterval(1))
-        try store.replaceContracts(f.contracts, fetchedAt: f.t0.addingTimeInterval(2))
-        try store.replaceTasks(f.tasks, fetchedAt: f.t0.addingTimeInterval(3.25))
-        try store.replaceDirectives(f.directives, fetchedAt: f.t0.addingTimeInterval(4))
-        try store.replaceListenSessions(f.listenSessions, fetchedAt: f.t0.addingTimeInterval(5))
+        try store.replace(f.daemons, in: .daemons, query: "", fetchedAt: f.t0.addingTimeInterval(1))
+        try store.replace(f.contracts, in: .contracts, query: "", fetchedAt: f.t0.addingTimeInterval(2))
+        try store.replace(f.tasks, in: .tasks, query: "", fetchedAt: f.t0.addingTimeInterval(3.25))
+        try store.replace(f.directives, in: .directives, query: "", fetchedAt: f.t0.addingTimeInterval(4))
+        try store.replace(f.listenSessions, in: .listenSessions, query: "", fetchedAt: f.t0.addingTimeInterval(5))
         store.close()
 
         // A new connection on the same file: what a restart sees.
         let reopened = try openStore()
-        let daemons = try #require(try reopened.loadDaemons())
+        let daemons = try #require(try reopened.load(Daemon.self, from: .daemons, query: ""))
         #expect(daemons.items == f.daemons)
         #expect(sameTime(daemons.fetchedAt, f.t0.addingTimeInterval(1)))
-        let contracts = try #require(try reopened.loadContracts())
+        let contracts = try #require(try reopened.load(Contract.self, from: .contracts, query: ""))
         #expect(contracts.items == f.contracts)
         #expect(sameTime(contracts.fetchedAt, f.t0.addingTimeInterval(2)))
-        let tasks = try #require(try reopened.loadTasks())
+        let tasks = try #require(try reopened.load(MeshTask.self, from: .tasks, query: ""))
         #expect(tasks.items == f.tasks)
         #expect(sameTime(tasks.fetchedAt, f.t0.addingTimeInterval(3.25)))
-        let directives = try #require(try reopened.loadDirectives())
+        let directives = try #require(try reopened.load(Directive.self, from: .directives, query: ""))
         #expect(directives.items == f.directives)
         #expect(sameTime(directives.fetchedAt, f.t0.addingTimeInterval(4)))
-        let sessions = try #require(try reopened.loadListenSessions())
+        let sessions = try #require(try reopened.load(ListenSession.self, from: .listenSessions, query: ""))
         #expect(sessions.items == f.listenSessions)
         #expect(sameTime(sessions.fetchedAt, f.t0.addingTimeInterval(5)))
         #expect(
@@ -50,19 +50,19 @@ import Testing
 
     @Test func neverFetchedIsNilAndAnEmptyFetchIsAnEmptyList() throws {
         let store = try openStore()
-        #expect(try store.loadTasks() == nil)
-        try store.replaceTasks([], fetchedAt: CacheFixtures.t0)
-        let empty = try #require(try store.loadTasks())
+        #expect(try store.load(MeshTask.self, from: .tasks, query: "") == nil)
+        try store.replace([MeshTask](), in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        let empty = try #require(try store.load(MeshTask.self, from: .tasks, query: ""))
         #expect(empty.items.isEmpty)
         #expect(sameTime(empty.fetchedAt, CacheFixtures.t0))
     }
 
     @Test func replacingSwapsTheWholeListAndKeepsServerOrder() throws {
         let store = try openStore()
-        try store.replaceTasks(CacheFixtures.tasks, fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
         let newer = [MeshTask(id: "t9", status: .queued), MeshTask(id: "t1", title: "Renamed", status: .completed)]
-        try store.replaceTasks(newer, fetchedAt: CacheFixtures.t0.addingTimeInterval(30))
-        let loaded = try #require(try store.loadTasks())
+        try store.replace(newer, in: .tasks, query: "", fetchedAt: CacheFixtures.t0.addingTimeInterval(30))
+        let loaded = try #require(try store.load(MeshTask.self, from: .tasks, query: ""))
         #expect(loaded.items.map(\.id) == ["t9", "t1"])
         #expect(loaded.items[1].title == "Renamed")
         #expect(sameTime(loaded.fetchedAt, CacheFixtures.t0.addingTimeInterval(30)))
@@ -71,13 +71,15 @@ import Testing
     @Test func queriesAreSeparateCollectionsWithTheirOwnAge() throws {
         let store = try openStore()
         let running = CacheFixtures.tasks.filter { $0.status == .running }
-        try store.replaceTasks(CacheFixtures.tasks, fetchedAt: CacheFixtures.t0)
-        try store.replaceTasks(running, fetchedAt: CacheFixtures.t0.addingTimeInterval(60), query: "status=running")
-        try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: CacheFixtures.t0.addingTimeInterval(7))
+        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(
+            running, in: .tasks, query: "status=running", fetchedAt: CacheFixtures.t0.addingTimeInterval(60))
+        try store.replace(
+            CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0.addingTimeInterval(7))
 
-        #expect(try store.loadTasks()?.items.count == 3)
-        #expect(try store.loadTasks(query: "status=running")?.items == running)
-        #expect(try store.loadTasks(query: "status=failed") == nil)
+        #expect(try store.load(MeshTask.self, from: .tasks, query: "")?.items.count == 3)
+        #expect(try store.load(MeshTask.self, from: .tasks, query: "status=running")?.items == running)
+        #expect(try store.load(MeshTask.self, from: .tasks, query: "status=failed") == nil)
         let times = try store.collectionFetchTimes()
         #expect(Set(times.keys) == ["tasks", "tasks?status=running", "daemons"])
         #expect(sameTime(times["tasks?status=running"], CacheFixtures.t0.addingTimeInterval(60)))
@@ -86,24 +88,25 @@ import Testing
 
     @Test func aTaskIsFoundByIDInTheMostRecentlyFetchedList() throws {
         let store = try openStore()
-        try store.replaceTasks([MeshTask(id: "t1", title: "old", status: .running)], fetchedAt: CacheFixtures.t0)
-        try store.replaceTasks(
-            [MeshTask(id: "t1", title: "new", status: .completed)], fetchedAt: CacheFixtures.t0.addingTimeInterval(5),
-            query: "status=completed")
+        try store.replace(
+            [MeshTask(id: "t1", title: "old", status: .running)], in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(
+            [MeshTask(id: "t1", title: "new", status: .completed)], in: .tasks, query: "status=completed",
+            fetchedAt: CacheFixtures.t0.addingTimeInterval(5))
         let found = try #require(try store.loadTask(id: "t1"))
         #expect(found.value.title == "new")
         #expect(sameTime(found.fetchedAt, CacheFixtures.t0.addingTimeInterval(5)))
         #expect(try store.loadTask(id: "nope") == nil)
     }
 
-    @Test func aListenSessionDetailKeepsItsTranscript() throws {
+    @Test func aListenSessionKeepsItsTranscript() throws {
         let store = try openStore()
-        #expect(try store.loadListenSessionDetail(id: "l1") == nil)
-        try store.saveListenSessionDetail(
-            CacheFixtures.sessionDetail, fetchedAt: CacheFixtures.t0.addingTimeInterval(3))
-        let cached = try #require(try store.loadListenSessionDetail(id: "l1"))
-        #expect(cached.value == CacheFixtures.sessionDetail)
-        #expect(cached.value.transcript?.count == 2)
+        try store.replace(
+            [CacheFixtures.sessionDetail], in: .listenSessions, query: "",
+            fetchedAt: CacheFixtures.t0.addingTimeInterval(3))
+        let cached = try #require(try store.load(ListenSession.self, from: .listenSessions, query: ""))
+        #expect(cached.items == [CacheFixtures.sessionDetail])
+        #expect(cached.items.first?.transcript?.count == 2)
         #expect(sameTime(cached.fetchedAt, CacheFixtures.t0.addingTimeInterval(3)))
     }
 

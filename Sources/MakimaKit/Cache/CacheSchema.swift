@@ -46,14 +46,16 @@ enum CacheSchema {
             finished INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
         """,
+        // 2 -> 3: listen sessions fetched one by one were never read back from the cache.
+        "DROP TABLE IF EXISTS listen_transcripts;",
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
-        "listen_transcripts", "task_events", "task_activity",
+        "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions", "task_events",
+        "task_activity",
     ]
 
     enum Problem: Error {

@@ -1,71 +1,9 @@
 import Foundation
 
-/// Lists: each `replace…` swaps one collection's snapshot in a single transaction (a reader or
-/// a crash sees the old list or the new one, never a mix); each `load…` returns it with its
-/// fetch time, or nil if it was never fetched.
+/// Lists (stored and read through their `ListResource`): `replace` swaps one collection's
+/// snapshot in a single transaction (a reader or a crash sees the old list or the new one,
+/// never a mix); `load` returns it with its fetch time, or nil if it was never fetched.
 extension CacheStore {
-    public func replaceDaemons(_ items: [Daemon], fetchedAt: Date, query: String = "") throws(CacheError) {
-        try replace(items, in: .daemons, query: query, fetchedAt: fetchedAt)
-    }
-    public func loadDaemons(query: String = "") throws(CacheError) -> CacheSnapshot<Daemon>? {
-        try load(Daemon.self, from: .daemons, query: query)
-    }
-
-    public func replaceContracts(_ items: [Contract], fetchedAt: Date, query: String = "") throws(CacheError) {
-        try replace(items, in: .contracts, query: query, fetchedAt: fetchedAt)
-    }
-    public func loadContracts(query: String = "") throws(CacheError) -> CacheSnapshot<Contract>? {
-        try load(Contract.self, from: .contracts, query: query)
-    }
-
-    public func replaceTasks(_ items: [MeshTask], fetchedAt: Date, query: String = "") throws(CacheError) {
-        try replace(items, in: .tasks, query: query, fetchedAt: fetchedAt)
-    }
-    public func loadTasks(query: String = "") throws(CacheError) -> CacheSnapshot<MeshTask>? {
-        try load(MeshTask.self, from: .tasks, query: query)
-    }
-
-    public func replaceDirectives(_ items: [Directive], fetchedAt: Date, query: String = "") throws(CacheError) {
-        try replace(items, in: .directives, query: query, fetchedAt: fetchedAt)
-    }
-    public func loadDirectives(query: String = "") throws(CacheError) -> CacheSnapshot<Directive>? {
-        try load(Directive.self, from: .directives, query: query)
-    }
-
-    public func replaceListenSessions(_ items: [ListenSession], fetchedAt: Date, query: String = "") throws(CacheError)
-    {
-        try replace(items, in: .listenSessions, query: query, fetchedAt: fetchedAt)
-    }
-    public func loadListenSessions(query: String = "") throws(CacheError) -> CacheSnapshot<ListenSession>? {
-        try load(ListenSession.self, from: .listenSessions, query: query)
-    }
-
-    /// Keeps a session as `GET /listen/sessions/{id}` returned it, transcript included.
-    public func saveListenSessionDetail(_ session: ListenSession, fetchedAt: Date) throws(CacheError) {
-        let json = try Self.encodeJSON(session)
-        try withDatabase { db in
-            let upsert = try db.prepare(
-                "INSERT OR REPLACE INTO listen_transcripts (session_id, fetched_at, json) VALUES (?1, ?2, ?3)")
-            try upsert.bind(session.id, at: 1)
-            try upsert.bind(fetchedAt.timeIntervalSince1970, at: 2)
-            try upsert.bind(json, at: 3)
-            try upsert.step()
-        }
-    }
-
-    public func loadListenSessionDetail(id: String) throws(CacheError) -> CachedValue<ListenSession>? {
-        let row: (json: String, fetchedAt: Double)? = try withDatabase { db in
-            let select = try db.prepare("SELECT json, fetched_at FROM listen_transcripts WHERE session_id = ?1")
-            try select.bind(id, at: 1)
-            guard try select.step(), let json = select.text(0) else { return nil }
-            return (json, select.double(1))
-        }
-        guard let row, let session = try? MakimaJSON.decode(ListenSession.self, from: Data(row.json.utf8)) else {
-            return nil
-        }
-        return CachedValue(value: session, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt))
-    }
-
     /// A task by id from whichever cached task list was fetched most recently (for a
     /// `makima://task/{id}` link opened before the first refresh).
     public func loadTask(id: String) throws(CacheError) -> CachedValue<MeshTask>? {

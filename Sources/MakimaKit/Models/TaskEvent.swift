@@ -136,11 +136,6 @@ public struct TaskOutputPage: Decodable, Sendable {
     }
 }
 
-/// A non-event message on the WebSocket (`{"type":"resync.done"}` and friends).
-public enum StreamControl: Equatable, Sendable {
-    case resyncDone
-}
-
 extension TaskEvent {
     /// The wire shape of a `task.output` event as the cache stores it, written by hand: the
     /// same JSON `encode(to:)` gives through JSONEncoder (sorted keys), which cost more than

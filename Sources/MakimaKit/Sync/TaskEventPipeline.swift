@@ -162,13 +162,6 @@ public final class TaskEventPipeline: Sendable {
         return StreamMessage.resyncRequest(lastSeen: seen)
     }
 
-    /// Tasks to follow from their start (e.g. `logs --follow` of a task not yet seen).
-    public func track(taskID: String, after seq: Int) {
-        state.withLock { s in
-            s.sequencer.setBaseline(taskID, seq: seq)
-        }
-    }
-
     /// Fetches a task's history after what is held, to its end (a task opened on screen that
     /// was not streaming since start-up), on the fetch pool ahead of hole fills.
     /// `done` runs once: when the task is up to date, or with the error that stopped it.
@@ -231,9 +224,6 @@ public final class TaskEventPipeline: Sendable {
             state.withLock { $0.counters.unknownTypes += 1 }
         }
     }
-
-    /// A frame that could not be read at all (binary, invalid UTF-8, over the size cap).
-    public func countMalformed() { state.withLock { $0.counters.malformedSkipped += 1 } }
 
     /// The connection dropped: a replay in progress will not finish.
     public func connectionLost() { state.withLock { $0.replaying = false } }
