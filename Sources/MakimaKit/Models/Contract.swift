@@ -8,7 +8,7 @@ public struct ContractStatus: RawRepresentable, Hashable, Sendable, Codable {
     public static let archived = ContractStatus(rawValue: "archived")
 }
 
-public struct Contract: Decodable, Sendable, Equatable, Identifiable {
+public struct Contract: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var name: String
     public var phase: String
@@ -32,30 +32,12 @@ public struct Contract: Decodable, Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        name = c.text("name") ?? id
-        phase = c.text("phase") ?? "unknown"
-        status = ContractStatus(rawValue: c.text("status") ?? "unknown")
-        autonomousLoop = c.bool("autonomous_loop") ?? false
-        description = c.text("description")
-        createdAt = c.date("created_at")
-        updatedAt = c.date("updated_at")
-    }
-}
-
-extension Contract: Encodable {
-    /// The wire shape `init(from:)` reads (the cache stores models this way).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encode(name, forKey: AnyKey("name"))
-        try c.encode(phase, forKey: AnyKey("phase"))
-        try c.encode(status.rawValue, forKey: AnyKey("status"))
-        try c.encode(autonomousLoop, forKey: AnyKey("autonomous_loop"))
-        try c.encodeIfPresent(description, forKey: AnyKey("description"))
-        try c.encodeIfPresent(createdAt.map(RFC3339.format), forKey: AnyKey("created_at"))
-        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
+    public static let wireFields: [WireField<Contract>] = [
+        .id("id", \.id), .text("name", \.name, otherwise: \.id), .text("phase", \.phase), .status("status", \.status),
+        .bool("autonomous_loop", \.autonomousLoop), .text("description", \.description),
+        .date("created_at", \.createdAt), .date("updated_at", \.updatedAt),
+    ]
+    public static var wireBlank: Contract {
+        Contract(id: "", name: "", phase: "unknown", status: ContractStatus(rawValue: "unknown"))
     }
 }

@@ -11,7 +11,7 @@ public struct DaemonStatus: RawRepresentable, Hashable, Sendable, Codable {
     public var isOnline: Bool { self == .online || self == .busy }
 }
 
-public struct Daemon: Decodable, Sendable, Equatable, Identifiable {
+public struct Daemon: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var hostname: String?
     public var status: DaemonStatus
@@ -33,28 +33,10 @@ public struct Daemon: Decodable, Sendable, Equatable, Identifiable {
         self.maxConcurrentTasks = maxConcurrentTasks
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        hostname = c.text("hostname")
-        status = DaemonStatus(rawValue: c.text("status") ?? "unknown")
-        lastHeartbeat = c.date("last_heartbeat")
-        version = c.text("version")
-        runningTasks = c.int("running_tasks")
-        maxConcurrentTasks = c.int("max_concurrent_tasks")
-    }
-}
-
-extension Daemon: Encodable {
-    /// The wire shape `init(from:)` reads (the cache stores models this way).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encodeIfPresent(hostname, forKey: AnyKey("hostname"))
-        try c.encode(status.rawValue, forKey: AnyKey("status"))
-        try c.encodeIfPresent(lastHeartbeat.map(RFC3339.format), forKey: AnyKey("last_heartbeat"))
-        try c.encodeIfPresent(version, forKey: AnyKey("version"))
-        try c.encodeIfPresent(runningTasks, forKey: AnyKey("running_tasks"))
-        try c.encodeIfPresent(maxConcurrentTasks, forKey: AnyKey("max_concurrent_tasks"))
-    }
+    public static let wireFields: [WireField<Daemon>] = [
+        .id("id", \.id), .text("hostname", \.hostname), .status("status", \.status),
+        .date("last_heartbeat", \.lastHeartbeat), .text("version", \.version), .int("running_tasks", \.runningTasks),
+        .int("max_concurrent_tasks", \.maxConcurrentTasks),
+    ]
+    public static var wireBlank: Daemon { Daemon(id: "", status: DaemonStatus(rawValue: "unknown")) }
 }

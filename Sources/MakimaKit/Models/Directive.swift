@@ -13,7 +13,7 @@ public struct SupervisorQuestion: Sendable, Equatable {
     }
 }
 
-public struct Directive: Decodable, Sendable, Equatable, Identifiable {
+public struct Directive: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var title: String
     public var status: String
@@ -33,40 +33,30 @@ public struct Directive: Decodable, Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        title = c.text("title") ?? id
-        status = c.text("status") ?? "unknown"
-        updatedAt = c.date("updated_at")
-        if let q = try? c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("pending_question")),
-            let text = q.text("text")
-        {
-            pendingQuestion = SupervisorQuestion(
-                id: q.idIfPresent("id") ?? "", text: text, askedAt: q.date("asked_at"), taskID: q.idIfPresent("task_id")
-            )
-        } else {
-            pendingQuestion = nil
-        }
-        hasPendingQuestion = c.bool("has_pending_question") ?? (pendingQuestion != nil)
-    }
-}
+    public static let wireFields: [WireField<Directive>] = [
+        .id("id", \.id), .text("title", \.title, otherwise: \.id), .text("status", \.status),
+        .date("updated_at", \.updatedAt), pendingQuestionField,
+        .bool("has_pending_question", \.hasPendingQuestion, otherwise: { $0.pendingQuestion != nil }),
+    ]
+    public static var wireBlank: Directive { Directive(id: "", title: "", status: "unknown") }
 
-extension Directive: Encodable {
-    /// The wire shape `init(from:)` reads (the cache stores models this way).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encode(title, forKey: AnyKey("title"))
-        try c.encode(status, forKey: AnyKey("status"))
-        try c.encode(hasPendingQuestion, forKey: AnyKey("has_pending_question"))
-        if let q = pendingQuestion {
+    /// `pending_question`: an object with at least its text, else none.
+    private static let pendingQuestionField = WireField<Directive>.custom(
+        read: { c, directive in
+            if let q = try? c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("pending_question")),
+                let text = q.text("text")
+            {
+                directive.pendingQuestion = SupervisorQuestion(
+                    id: q.idIfPresent("id") ?? "", text: text, askedAt: q.date("asked_at"),
+                    taskID: q.idIfPresent("task_id"))
+            }
+        },
+        write: { directive, c in
+            guard let q = directive.pendingQuestion else { return }
             var qc = c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("pending_question"))
             try qc.encode(q.id, forKey: AnyKey("id"))
             try qc.encode(q.text, forKey: AnyKey("text"))
             try qc.encodeIfPresent(q.askedAt.map(RFC3339.format), forKey: AnyKey("asked_at"))
             try qc.encodeIfPresent(q.taskID, forKey: AnyKey("task_id"))
-        }
-        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
-    }
+        })
 }

@@ -11,7 +11,7 @@ public struct TranscriptLine: Sendable, Equatable {
     }
 }
 
-public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
+public struct ListenSession: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var title: String?
     public var startedAt: Date?
@@ -32,14 +32,16 @@ public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
         self.transcript = transcript
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        title = c.text("title")
-        startedAt = c.date("started_at")
-        endedAt = c.date("ended_at")
-        transcriptPreview = c.text("transcript_preview")
-        if var arr = try? c.nestedUnkeyedContainer(forKey: AnyKey("transcript")) {
+    public static let wireFields: [WireField<ListenSession>] = [
+        .id("id", \.id), .text("title", \.title), .date("started_at", \.startedAt), .date("ended_at", \.endedAt),
+        .text("transcript_preview", \.transcriptPreview), transcriptField,
+    ]
+    public static var wireBlank: ListenSession { ListenSession(id: "") }
+
+    /// `transcript`: lines with text; an element that is not an object, or has no text, is skipped.
+    private static let transcriptField = WireField<ListenSession>.custom(
+        read: { c, session in
+            guard var arr = try? c.nestedUnkeyedContainer(forKey: AnyKey("transcript")) else { return }
             var lines: [TranscriptLine] = []
             while !arr.isAtEnd {
                 guard let l = try? arr.nestedContainer(keyedBy: AnyKey.self) else {
@@ -50,28 +52,10 @@ public struct ListenSession: Decodable, Sendable, Equatable, Identifiable {
                     lines.append(TranscriptLine(speaker: l.text("speaker"), text: text, at: l.date("at")))
                 }
             }
-            transcript = lines
-        } else {
-            transcript = nil
-        }
-    }
-}
-
-/// Consumes one JSON value of any shape (to step over a bad list element).
-struct IgnoredValue: Decodable {
-    init(from decoder: Decoder) throws {}
-}
-
-extension ListenSession: Encodable {
-    /// The wire shape `init(from:)` reads (the cache stores models this way).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encodeIfPresent(title, forKey: AnyKey("title"))
-        try c.encodeIfPresent(startedAt.map(RFC3339.format), forKey: AnyKey("started_at"))
-        try c.encodeIfPresent(endedAt.map(RFC3339.format), forKey: AnyKey("ended_at"))
-        try c.encodeIfPresent(transcriptPreview, forKey: AnyKey("transcript_preview"))
-        if let transcript {
+            session.transcript = lines
+        },
+        write: { session, c in
+            guard let transcript = session.transcript else { return }
             var lines = c.nestedUnkeyedContainer(forKey: AnyKey("transcript"))
             for line in transcript {
                 var lc = lines.nestedContainer(keyedBy: AnyKey.self)
@@ -79,6 +63,10 @@ extension ListenSession: Encodable {
                 try lc.encode(line.text, forKey: AnyKey("text"))
                 try lc.encodeIfPresent(line.at.map(RFC3339.format), forKey: AnyKey("at"))
             }
-        }
-    }
+        })
+}
+
+/// Consumes one JSON value of any shape (to step over a bad list element).
+struct IgnoredValue: Decodable {
+    init(from decoder: Decoder) throws {}
 }

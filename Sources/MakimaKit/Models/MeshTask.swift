@@ -14,7 +14,7 @@ public struct TaskStatus: RawRepresentable, Hashable, Sendable, Codable {
 }
 
 /// A task on the mesh (named `MeshTask` so it never shadows Swift's `Task`).
-public struct MeshTask: Decodable, Sendable, Equatable, Identifiable {
+public struct MeshTask: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var contractID: String?
     public var parentID: String?
@@ -43,19 +43,12 @@ public struct MeshTask: Decodable, Sendable, Equatable, Identifiable {
         self.completedAt = completedAt
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        contractID = c.idIfPresent("contract_id")
-        parentID = c.idIfPresent("parent_id")
-        title = c.text("title")
-        plan = c.text("plan") ?? ""
-        status = TaskStatus(rawValue: c.text("status") ?? "unknown")
-        daemonID = c.idIfPresent("daemon_id")
-        createdAt = c.date("created_at")
-        updatedAt = c.date("updated_at")
-        completedAt = c.date("completed_at")
-    }
+    public static let wireFields: [WireField<MeshTask>] = [
+        .id("id", \.id), .id("contract_id", \.contractID), .id("parent_id", \.parentID), .text("title", \.title),
+        .text("plan", \.plan), .status("status", \.status), .id("daemon_id", \.daemonID),
+        .date("created_at", \.createdAt), .date("updated_at", \.updatedAt), .date("completed_at", \.completedAt),
+    ]
+    public static var wireBlank: MeshTask { MeshTask(id: "", status: TaskStatus(rawValue: "unknown")) }
 
     /// What to call the task on screen: its title, else the first line of its plan, else its id.
     public var displayTitle: String {
@@ -64,22 +57,5 @@ public struct MeshTask: Decodable, Sendable, Equatable, Identifiable {
             return line.trimmingCharacters(in: CharacterSet(charactersIn: "# ").union(.whitespaces))
         }
         return id
-    }
-}
-
-extension MeshTask: Encodable {
-    /// The wire shape `init(from:)` reads (the cache stores models this way).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: AnyKey.self)
-        try c.encode(id, forKey: AnyKey("id"))
-        try c.encodeIfPresent(contractID, forKey: AnyKey("contract_id"))
-        try c.encodeIfPresent(parentID, forKey: AnyKey("parent_id"))
-        try c.encodeIfPresent(title, forKey: AnyKey("title"))
-        try c.encode(plan, forKey: AnyKey("plan"))
-        try c.encode(status.rawValue, forKey: AnyKey("status"))
-        try c.encodeIfPresent(daemonID, forKey: AnyKey("daemon_id"))
-        try c.encodeIfPresent(createdAt.map(RFC3339.format), forKey: AnyKey("created_at"))
-        try c.encodeIfPresent(updatedAt.map(RFC3339.format), forKey: AnyKey("updated_at"))
-        try c.encodeIfPresent(completedAt.map(RFC3339.format), forKey: AnyKey("completed_at"))
     }
 }
