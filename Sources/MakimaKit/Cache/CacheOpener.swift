@@ -49,6 +49,9 @@ enum CacheOpener {
             case .diskFull, .busy, .other: return nil
             }
         case CacheSchema.Problem.newerVersion(let v): return "made by a newer version, schema \(v)"
+        case CacheSchema.Problem.impossibleVersion(let v): return "schema version \(v) is not one any version writes"
+        case CacheSchema.Problem.migrationFailed(let from, let why):
+            return "it does not match its schema version \(from): \(why)"
         case CacheSchema.Problem.missingTables(let names): return "missing tables: \(names.joined(separator: ", "))"
         default: return nil
         }
