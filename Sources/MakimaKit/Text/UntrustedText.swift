@@ -118,7 +118,8 @@ private struct Sanitizer {
         case .escape: afterEscape(v)
         case .escIntermediate: intermediate(v)
         case .csi: csi(v)
-        case .string: if v.value == 0x07 || v.value == 0x9C { state = .text } else if v.value == 0x1B { state = .stringEscape }
+        case .string:
+            if v.value == 0x07 || v.value == 0x9C { state = .text } else if v.value == 0x1B { state = .stringEscape }
         case .stringEscape: state = (v.value == 0x5C) ? .text : .string
         }
     }
