@@ -41,7 +41,8 @@ public enum ServerURL {
         guard var comps = URLComponents(string: withScheme) else { throw .invalid("it is not a URL") }
         guard let scheme = comps.scheme?.lowercased() else { throw .invalid("it has no scheme") }
         guard scheme == "https" || scheme == "http" else { throw .unsupportedScheme(scheme) }
-        guard let rawHost = comps.host, !rawHost.isEmpty else { throw .invalid("it has no host") }
+        // The host as sent (punycode stays punycode: `host` would decode it back to Unicode).
+        guard let rawHost = comps.encodedHost, !rawHost.isEmpty else { throw .invalid("it has no host") }
         if comps.user != nil || comps.password != nil {
             throw .invalid("user names or passwords do not belong in the server URL")
         }
@@ -54,7 +55,7 @@ public enum ServerURL {
             throw .insecureHTTPRefused(host: host)
         }
         comps.scheme = scheme
-        comps.host = host
+        comps.encodedHost = host
         var path = comps.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         comps.percentEncodedPath = path

@@ -50,6 +50,12 @@ public enum SecretMask {
         }
     }
 
+    /// A skipped character that belongs to the one before it (a combining mark, a joiner, a
+    /// variation selector), unlike a space, a line break or a control.
+    static func attachesToPrevious(_ v: Unicode.Scalar) -> Bool {
+        v.value >= 0x7F && drawsNothing(v) && !v.properties.isWhitespace && v.properties.generalCategory != .control
+    }
+
     /// Which scalars the match skips: those that draw nothing, and the normalised SGR codes
     /// (`ESC [ digits;… m`) cleaned task output keeps.
     static func skippedPositions(_ scalars: [Unicode.Scalar]) -> [Bool] {
@@ -180,6 +186,8 @@ public enum SecretMask {
                 if depth > 0 {
                     if !inCopy { out.append(contentsOf: replacement.unicodeScalars) }
                     inCopy = true
+                } else if inCopy && SecretMask.attachesToPrevious(scalars[i]) {
+                    continue  // a mark or joiner on the copy's last character goes with it
                 } else {
                     out.append(scalars[i])
                     inCopy = false
