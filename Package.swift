@@ -19,7 +19,9 @@ let package = Package(
         // cmark-gfm (GitHub-flavoured CommonMark) with its table/strikethrough/tasklist/autolink extensions.
         .systemLibrary(name: "CCmarkShim", path: "Sources/CCmarkShim"),
         // libcurl's setopt/getinfo are variadic: a small C target wraps them.
-        .target(name: "CCurlShim", path: "Sources/CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        .target(
+            name: "CCurlShim", path: "Sources/CCurlShim",
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("idn2")]),
         .target(
             name: "MakimaKit",
             dependencies: ["CCurlShim", "CSQLiteShim", "CWslayShim", "CSHA1Shim"],

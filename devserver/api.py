@@ -57,6 +57,10 @@ async def daemons(request: web.Request) -> web.Response:
 
 
 async def tasks(request: web.Request) -> web.Response:
+    if request.app["faults"].endless_list_kib:
+        import hostile  # noqa: PLC0415 (hostile imports this module)
+
+        return hostile.endless_page(request)
     store = _store(request)
     where, args = [], []
     status = request.query.get("status")

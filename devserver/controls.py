@@ -36,6 +36,9 @@ class FaultState:
     # How /output misbehaves (see hostile.py).
     output_mode: str = "normal"
     output_skip: int = 0
+    # While above 0, GET /mesh/tasks pages forever, one new task of this many KiB a page.
+    endless_list_kib: int = 0
+    endless_pages_served: int = 0
 
 
 def _bool_param(request: web.Request, name: str) -> bool:

@@ -1,18 +1,20 @@
 """Hostile modes under /_dev/hostile/ (test controls: only with --test-controls, only from
 loopback peers, like every /_dev route). Each reproduces a server the client must survive:
 absurd sequence numbers, output pages that ignore `after_seq` or start past it, floods of
-tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end."""
+tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end,
+a task list that pages forever with large items, output text chosen by the test."""
 from __future__ import annotations
 
 import time
 
 from aiohttp import WSMsgType, web
 
-from api import BadRequest, int_param, json_response
+from api import BadRequest, int_param, json_response, raw_json
 from util import dumps, rfc3339
 
 OUTPUT_MODES = ("normal", "ignore_after_seq", "skip_ahead", "empty")
 MAX_GAP_TASKS, MAX_GAP_EVENTS = 5_000, 1_000
+MAX_ENDLESS_KIB = 16 * 1024
 # Seq 2^63 - 1: the value that overflowed the client's `next += 1`.
 INT64_MAX = (1 << 63) - 1
 INVALID_UTF8 = b"\xff\xfe\xc3\x28"
@@ -97,6 +99,40 @@ async def no_resync_done(request: web.Request) -> web.Response:
     return json_response({"on": hub.withhold_resync_done})
 
 
+async def endless_list(request: web.Request) -> web.Response:
+    """While `kib` > 0, GET /mesh/tasks ignores the store and answers every page with one
+    new task whose title is `kib` KiB long and a fresh `next_cursor`: a list that never ends."""
+    faults = request.app["faults"]
+    faults.endless_list_kib = max(0, min(int_param(request, "kib", 1024), MAX_ENDLESS_KIB))
+    return json_response({"kib": faults.endless_list_kib})
+
+
+def endless_page(request: web.Request) -> web.Response:
+    faults = request.app["faults"]
+    faults.endless_pages_served += 1
+    n = faults.endless_pages_served
+    now = rfc3339(time.time(), "ms")
+    item = {"id": f"endless-{n}", "title": "E" * (faults.endless_list_kib * 1024), "status": "running",
+            "created_at": now, "updated_at": now, "last_seq": 0}
+    return raw_json(dumps({"items": [item], "next_cursor": f"endless-{n}"}))
+
+
+async def endless_stats(request: web.Request) -> web.Response:
+    """How many endless pages were served (what the client pulled)."""
+    return json_response({"pages": request.app["faults"].endless_pages_served})
+
+
+async def output_text(request: web.Request) -> web.Response:
+    """One output event with the given `text` for the task, stored and published."""
+    store, hub, mesh = request.app["store"], request.app["hub"], request.app["mesh"]
+    task_id = request.query.get("task_id", "")
+    mesh.task_row(task_id)
+    with store.tx() as pending:
+        store.add_output_batch(task_id, [request.query.get("text", "")], "assistant")
+    hub.publish(pending)
+    return json_response({"task_id": task_id, "seq": pending[-1][1]})
+
+
 def add_routes(app: web.Application) -> None:
     r = app.router
     r.add_post("/_dev/hostile/output", output_mode)
@@ -104,3 +140,6 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/hostile/gap_flood", gap_flood)
     r.add_post("/_dev/hostile/poison", poison)
     r.add_post("/_dev/hostile/no_resync_done", no_resync_done)
+    r.add_post("/_dev/hostile/endless_list", endless_list)
+    r.add_get("/_dev/hostile/endless_list", endless_stats)
+    r.add_post("/_dev/hostile/output_text", output_text)

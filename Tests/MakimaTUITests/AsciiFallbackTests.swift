@@ -1,4 +1,5 @@
 import Foundation
+import MakimaKit
 import Testing
 
 @testable import MakimaTUI

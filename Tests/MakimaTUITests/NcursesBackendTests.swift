@@ -1,4 +1,5 @@
 import CNcursesShim
+import MakimaKit
 import Testing
 
 @testable import MakimaTUI

@@ -18,4 +18,10 @@ CURLcode mk_curl_getinfo_socket(CURL *h, curl_socket_t *out);
 
 // CURL_GLOBAL_DEFAULT is a macro; call once before any thread uses curl.
 CURLcode mk_curl_global_init(void);
+
+// International domain names through libidn2 (UTF-8 in, whatever the locale): the ASCII
+// (punycode) form, or NULL with the libidn2 status in *status. Free with mk_idn2_free.
+char *mk_idn2_to_ascii(const char *utf8, int *status);
+const char *mk_idn2_strerror(int status);
+void mk_idn2_free(char *p);
 #endif

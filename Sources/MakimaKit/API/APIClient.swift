@@ -17,6 +17,8 @@ public final class APIClient: Sendable {
         self.profile = profile
         self.key = key
         self.transport = transport
+        // From here on the key is masked in any server text that holds it.
+        ArrivalMask.add(key)
     }
 
     /// Sends `method` to `<api base>/<segments…>?query` with the key header and maps the status.

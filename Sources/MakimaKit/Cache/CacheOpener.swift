@@ -49,6 +49,9 @@ enum CacheOpener {
             case .diskFull, .busy, .other: return nil
             }
         case CacheSchema.Problem.newerVersion(let v): return "made by a newer version, schema \(v)"
+        case CacheSchema.Problem.impossibleVersion(let v): return "schema version \(v) is not one any version writes"
+        case CacheSchema.Problem.migrationFailed(let from, let why):
+            return "it does not match its schema version \(from): \(why)"
         case CacheSchema.Problem.missingTables(let names): return "missing tables: \(names.joined(separator: ", "))"
         default: return nil
         }
@@ -74,6 +77,21 @@ enum CacheOpener {
         let db = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLITE_OPEN_NOFOLLOW)
         do {
             db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            try readable(db)
+            try CacheSchema.migrate(db)
+            return db
+        } catch {
+            db.close()
+            throw error
+        }
+    }
+
+    /// Sets the journal and checks the file can be read and written. The first statements
+    /// read the header and the schema: a generic SQLite error from them ("unsupported file
+    /// format" for a schema format byte no SQLite writes) is the file's fault, so it counts as
+    /// damage; a header asking for a newer SQLite to write opens read-only, which counts too.
+    private static func readable(_ db: SQLiteDatabase) throws(SQLiteError) {
+        do throws(SQLiteError) {
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
             // checkpoints only (a power cut may lose the last commits, never consistency).
             _ = try db.scalarText("PRAGMA journal_mode = WAL")
@@ -81,11 +99,12 @@ enum CacheOpener {
             // Reads every page: catches truncated files and damage the header alone does not show.
             let check = try db.scalarText("PRAGMA quick_check(1)") ?? "no answer"
             if check != "ok" { throw SQLiteError(code: SQLITE_CORRUPT, message: "quick_check: \(check)") }
-            try CacheSchema.migrate(db)
-            return db
         } catch {
-            db.close()
-            throw error
+            throw error.kind == .other ? SQLiteError(code: SQLITE_CORRUPT, message: error.message) : error
+        }
+        if sqlite3_db_readonly(db.handle, "main") == 1 {
+            throw SQLiteError(
+                code: SQLITE_READONLY, message: "the file opens read-only (its header asks for a newer SQLite)")
         }
     }
 

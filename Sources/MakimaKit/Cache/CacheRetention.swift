@@ -12,11 +12,18 @@ import Foundation
 ///   and that has been quiet this long, loses its cached events;
 /// - `max_mb`: the whole database file is held under this size: past it, the events of the
 ///   least recently active tasks go first (finished ones before running ones), down to each
-///   task's newest event, which stays so a resync still knows where the task was.
+///   task's newest event, which stays so a resync still knows where the task was; if that is
+///   still too much (many tasks, each with one large event), whole tasks go, oldest first.
+///   One event is never stored larger than `maxEventBytes` (its text is cut, with a marker),
+///   so no shape of data (one huge event, many tasks of one event each) gets past the cap.
 public struct CacheRetention: Sendable, Equatable {
     public var eventsPerTask: Int
     public var finishedTaskAge: TimeInterval
     public var maxBytes: Int
+
+    /// The most one cached event may take: 1/256 of the cap, between 4 KiB and 256 KiB
+    /// (256 KiB at the standard 64 MB: far more than an output chunk, a status or a question).
+    public var maxEventBytes: Int { max(4 << 10, min(256 << 10, maxBytes / 256)) }
 
     public static let standard = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 7 * 86_400, maxBytes: 64 << 20)
 

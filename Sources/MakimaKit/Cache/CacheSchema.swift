@@ -60,6 +60,11 @@ enum CacheSchema {
 
     enum Problem: Error {
         case newerVersion(Int)
+        /// A version no build ever wrote (below zero: a damaged header, or a foreign file).
+        case impossibleVersion(Int)
+        /// A step failed on what its version says it should find (its tables already there,
+        /// say, after the version was lost): the file is not what its version claims.
+        case migrationFailed(from: Int, String)
         case missingTables([String])
     }
 
@@ -68,20 +73,39 @@ enum CacheSchema {
     /// otherwise both read 0 and the second would fail creating tables the first just made.
     /// A cache already at `version` (the usual start) takes no write lock at all.
     static func migrate(_ db: SQLiteDatabase) throws {
-        let seen = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        let seen = try checkedVersion(db)
         while seen != version,
             try db.transaction({ () throws -> Bool in
-                let current = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
-                if current > version { throw Problem.newerVersion(current) }
+                let current = try checkedVersion(db)
                 guard current < version else { return false }
-                try db.exec(migrations[current])
-                try db.exec("PRAGMA user_version = \(current + 1)")
+                try step(db, from: current)
                 return true
             })
         {}
         let present = try tableNames(db)
         let missing = tables.filter { !present.contains($0) }
         if !missing.isEmpty { throw Problem.missingTables(missing) }
+    }
+
+    /// `user_version`, which is a signed 32-bit number in the file's header: anything outside
+    /// 0...version is not a cache this build can read (and must never index `migrations`).
+    private static func checkedVersion(_ db: SQLiteDatabase) throws -> Int {
+        let v = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        if v > version { throw Problem.newerVersion(v) }
+        if v < 0 { throw Problem.impossibleVersion(v) }
+        return v
+    }
+
+    /// Runs the migration from `current`. A failure that is the file's content (not a lock or
+    /// a full disk, which pass through untouched) says the file is not the version it claims.
+    private static func step(_ db: SQLiteDatabase, from current: Int) throws {
+        do {
+            try db.exec(migrations[current])
+            try db.exec("PRAGMA user_version = \(current + 1)")
+        } catch {
+            guard error.kind == .other || error.kind == .corrupt else { throw error }
+            throw Problem.migrationFailed(from: current, error.message)
+        }
     }
 
     private static func tableNames(_ db: SQLiteDatabase) throws -> Set<String> {

@@ -24,6 +24,7 @@ extension CacheStore {
             return 0
         }
         let keep = eventsKeptPerTask
+        let maxEventBytes = retention.maxEventBytes
         // Per task, its highest seq here. Events come in runs of one task (a burst is one
         // long run): the dictionary is touched once per run, not once per event.
         var newest: [String: Int] = [:]
@@ -55,16 +56,27 @@ extension CacheStore {
                 continue
             }
             let event = events[i]
-            let json: String
+            var json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
+            if json.utf8.count > maxEventBytes { json = try Self.cutToFit(event, maxBytes: maxEventBytes, encoder) }
             rows.append(EventRow(event, json: json))
         }
         if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
+        // A transaction also ends after a quarter of the cap in bytes, and the cap is applied
+        // between transactions: one large batch never takes the file far past it.
+        let chunkBytes = max(1, retention.maxBytes / 4)
         repeat {
-            let chunk = rows[start..<min(start + Self.maxEventsPerTransaction, rows.count)]
+            var end = start
+            var bytes = 0
+            while end < rows.count && end - start < Self.maxEventsPerTransaction && (end == start || bytes < chunkBytes)
+            {
+                bytes += rows[end].json.utf8.count
+                end += 1
+            }
+            let chunk = rows[start..<end]
             // The first transaction counts the left-out events (before its pruning can remove
             // cached ones among them); every one records the tasks' activity, and the last one
             // whether their last status is final (it may be among the left-out events).
@@ -79,6 +91,7 @@ extension CacheStore {
                 }
             }
             start += chunk.count
+            if start < rows.count { try pruneIfDue(now: Date()) }
         } while start < rows.count
         try pruneIfDue(now: Date())
         return inserted
@@ -136,14 +149,16 @@ extension CacheStore {
     public struct PruneResult: Sendable, Equatable {
         public var finishedTasksRemoved = 0
         public var tasksTrimmedForSize = 0
+        /// Tasks whose every cached event was removed for size (after trimming was not enough).
+        public var tasksEvicted = 0
         public var eventsRemoved = 0
         public var vacuumed = false
     }
 
     /// Applies the retention: drops the events of finished tasks quiet past the age, then, while
     /// the database is over `maxBytes`, trims the least recently active tasks (finished first)
-    /// to their newest event, until it is under 80% of the cap (so appends do not prune at
-    /// every batch). Vacuums when a quarter or more of the file (and at least 8 MiB) is free.
+    /// to their newest event, then removes whole tasks in that order, until it is under 80% of
+    /// the cap (so appends do not prune at every batch). Vacuums when a quarter or more of the file (and at least 8 MiB) is free.
     @discardableResult
     public func prune(now: Date = Date()) throws(CacheError) -> PruneResult {
         lastAgePrune.withLock { $0 = now }
@@ -193,6 +208,21 @@ extension CacheStore {
                     result.eventsRemoved += n
                     if n > 0 { result.tasksTrimmedForSize += 1 }
                 }
+                // Still over with one event a task (many tasks, each with one large event):
+                // whole tasks go, in the same order.
+                let evict = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
+                let forget = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
+                for task in tasks {
+                    if try Self.usedBytes(db) <= target { break }
+                    try evict.bind(task, at: 1)
+                    try evict.step()
+                    result.eventsRemoved += db.changes
+                    evict.reset()
+                    try forget.bind(task, at: 1)
+                    try forget.step()
+                    forget.reset()
+                    result.tasksEvicted += 1
+                }
             }
             let pageSize = Int(try db.scalarInt("PRAGMA page_size") ?? 4096)
             let free = Int(try db.scalarInt("PRAGMA freelist_count") ?? 0) * pageSize
@@ -211,6 +241,19 @@ extension CacheStore {
         let cap = retention.maxBytes
         let over = try withDatabase { db in try Self.usedBytes(db) > cap }
         if ageDue || over { try prune(now: now) }
+    }
+
+    /// `event` stored within `maxBytes`: its text cut, with a marker saying how much is not
+    /// cached; the cut is halved until the JSON fits (escapes can make JSON longer than text).
+    static func cutToFit(_ event: TaskEvent, maxBytes: Int, _ encoder: JSONEncoder) throws(CacheError) -> String {
+        var budget = maxBytes / 2
+        while true {
+            let cut = event.cutForCache(maxTextBytes: budget)
+            let json: String
+            if let wire = cut.outputWireJSON { json = wire } else { json = try Self.encodeJSON(cut, with: encoder) }
+            if json.utf8.count <= maxBytes || budget == 0 { return json }
+            budget /= 2
+        }
     }
 
     /// Bytes of the database's pages in use (its size less the free pages).

@@ -41,7 +41,17 @@ extension CacheStore {
         let encoder = MakimaJSON.encoder()
         var rows: [(id: String, json: String)] = []
         rows.reserveCapacity(items.count)
-        for item in items { rows.append((item.id, try Self.encodeJSON(item, with: encoder))) }
+        // One snapshot keeps to a quarter of the cap (about 19,000 tasks at the standard
+        // 64 MB): pruning removes events only, so a list larger than the cap would otherwise
+        // hold the file over it for good. The items past that are not cached.
+        let budget = retention.maxBytes / 4
+        var bytes = 0
+        for item in items {
+            let json = try Self.encodeJSON(item, with: encoder)
+            bytes += json.utf8.count
+            if bytes > budget { break }
+            rows.append((item.id, json))
+        }
         let table = collection.rawValue
         try withDatabase { db in
             try db.transaction {

@@ -32,7 +32,8 @@ public protocol AnyListResource: Sendable {
 
 extension ListResource: AnyListResource {
     public func fetch(_ endpoint: Endpoint, maxPages: Int, with client: APIClient) throws -> ListPayload {
-        ListPayload(try client.listBlocking(Item.self, endpoint, maxPages: maxPages).items)
+        let pager = try client.listBlocking(Item.self, endpoint, maxPages: maxPages)
+        return ListPayload(pager.items, bound: pager.bound)
     }
 
     public func store(_ payload: ListPayload, in cache: CacheStore, query: String, fetchedAt: Date) throws(CacheError) {
@@ -69,10 +70,13 @@ extension ListResource: AnyListResource {
 public struct ListPayload: Sendable {
     private let storage: any Sendable
     public let count: Int
+    /// Why the list was cut short (`ListPager`), nil when it is whole.
+    public let bound: ListBound?
 
-    public init<Item: Sendable>(_ items: [Item]) {
+    public init<Item: Sendable>(_ items: [Item], bound: ListBound? = nil) {
         storage = items
         count = items.count
+        self.bound = bound
     }
 
     public func items<Item>(as type: Item.Type) -> [Item]? { storage as? [Item] }

@@ -122,6 +122,38 @@ public struct TaskEvent: Codable, Sendable, Equatable {
     }
 }
 
+extension TaskEvent {
+    /// This event with every text field cut to at most `maxTextBytes` UTF-8 bytes, each cut
+    /// one ending in a line that says how much was left out (what the cache stores of an
+    /// event larger than it keeps).
+    func cutForCache(maxTextBytes: Int) -> TaskEvent {
+        func cut(_ s: String) -> String {
+            guard s.utf8.count > maxTextBytes else { return s }
+            var kept = String.UnicodeScalarView()
+            var bytes = 0
+            for v in s.unicodeScalars {
+                bytes += String(v).utf8.count
+                if bytes > maxTextBytes { break }
+                kept.append(v)
+            }
+            let left = s.utf8.count - String(kept).utf8.count
+            return String(kept) + "\n[… \(left) more bytes of this event are not kept in the offline cache]\n"
+        }
+        var e = self
+        switch payload {
+        case .output(let text, let stream): e.payload = .output(text: cut(text), stream: cut(stream))
+        case .status(let status, let previous, let reason):
+            e.payload = .status(status: status, previous: previous, reason: reason.map(cut))
+        case .completionGate(let ready, let summary, let body):
+            e.payload = .completionGate(ready: ready, summary: summary.map(cut), body: cut(body))
+        case .supervisorQuestion(let qid, let text, let did):
+            e.payload = .supervisorQuestion(questionID: qid, text: cut(text), directiveID: did)
+        case .unknown: break
+        }
+        return e
+    }
+}
+
 /// A page of `GET /mesh/tasks/{id}/output`.
 public struct TaskOutputPage: Decodable, Sendable {
     public var events: [TaskEvent]

@@ -14,6 +14,12 @@ public struct DesktopMessage: Sendable, Equatable {
         self.body = Self.safe(body, limit: Self.bodyLimit)
     }
 
+    /// The message with every character made ASCII (`AsciiFallback`), for a terminal whose
+    /// locale is not UTF-8.
+    public var asciiOnly: DesktopMessage {
+        DesktopMessage(title: AsciiFallback.text(title), body: AsciiFallback.text(body))
+    }
+
     /// One line of at most `limit` characters with nothing a terminal would act on.
     public static func safe(_ text: String, limit: Int) -> String {
         var out = String.UnicodeScalarView()

@@ -25,11 +25,15 @@ public final class DesktopNotifier {
     private let worker: NotifierWorker?
     private var waiting = NotificationDigest()
     private var lastDelivery = -Double.infinity
+    /// Whether the terminal reads UTF-8 (`TerminalLocale`), asked at each delivery: under any
+    /// other locale the notification's bytes are ASCII, as everything else written there.
+    private let utf8Terminal: @Sendable () -> Bool
 
     public init(
         route: NotificationRoute, preferences: NotificationPreferences, environment: [String: String],
-        childTimeout: Double = 5
+        childTimeout: Double = 5, utf8Terminal: @escaping @Sendable () -> Bool = { TerminalLocale.isUTF8 }
     ) {
+        self.utf8Terminal = utf8Terminal
         self.route = route
         self.preferences = preferences
         if route.tmux != nil || route.notifySend != nil {
@@ -66,7 +70,9 @@ public final class DesktopNotifier {
         lastDelivery = now
         worker?.submit(digest)
         guard route.terminal else { return Delivery() }
-        return Delivery(terminalBytes: TerminalNotification.bytes(for: digest.message, insideTmux: route.insideTmux))
+        return Delivery(
+            terminalBytes: TerminalNotification.bytes(
+                for: digest.message, insideTmux: route.insideTmux, asciiOnly: !utf8Terminal()))
     }
 
     /// No helper program is started after this.

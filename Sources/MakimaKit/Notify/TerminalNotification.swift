@@ -8,6 +8,11 @@
 /// Both are sent: a terminal ignores the one it does not know. Inside tmux both are wrapped in
 /// tmux's passthrough (`ESC P tmux; … ESC \`, every ESC inside doubled), which tmux forwards to
 /// the outer terminal only with `set -g allow-passthrough on`.
+///
+/// Under a locale that is not UTF-8 the text is made ASCII (`AsciiFallback`), as everything
+/// else the client writes to that terminal: on an 8-bit terminal the UTF-8 bytes of `Ĝ` (C4 9C)
+/// and `ě` (C4 9B) are ST, which ends the OSC early, and CSI, which starts a sequence of the
+/// server's choosing.
 public enum TerminalNotification {
     static let esc: UInt8 = 0x1B
     static let bel: UInt8 = 0x07
@@ -35,9 +40,10 @@ public enum TerminalNotification {
         return out + [esc, UInt8(ascii: "\\")]
     }
 
-    /// Both notifications, wrapped for tmux when `insideTmux`.
-    public static func bytes(for m: DesktopMessage, insideTmux: Bool) -> [UInt8] {
-        let sequences = [osc777(m), osc9(m)]
+    /// Both notifications, wrapped for tmux when `insideTmux`; ASCII only when `asciiOnly`.
+    public static func bytes(for m: DesktopMessage, insideTmux: Bool, asciiOnly: Bool = false) -> [UInt8] {
+        let shown = asciiOnly ? m.asciiOnly : m
+        let sequences = [osc777(shown), osc9(shown)]
         return sequences.flatMap { insideTmux ? tmuxPassthrough($0) : $0 }
     }
 }

@@ -25,6 +25,7 @@ public enum ServerURLError: Error, Equatable, Sendable, CustomStringConvertible 
 /// host lowercased; trailing slashes, query and fragment are not allowed to linger (slashes are
 /// stripped, a query, fragment or user info is an error: none has a meaning for a base URL).
 /// Plain `http://` is accepted only for loopback hosts unless `allowInsecureHTTP` is set.
+/// An international host name is accepted and kept (and shown) as punycode.
 public enum ServerURL {
     public static func normalize(_ raw: String, allowInsecureHTTP: Bool = false) throws(ServerURLError) -> URL {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -36,11 +37,12 @@ public enum ServerURL {
                     : "it contains a character that is not allowed (U+\(String(bad.value, radix: 16, uppercase: true)))"
             )
         }
-        let withScheme = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        let withScheme = try asciiHost(in: trimmed.contains("://") ? trimmed : "https://" + trimmed)
         guard var comps = URLComponents(string: withScheme) else { throw .invalid("it is not a URL") }
         guard let scheme = comps.scheme?.lowercased() else { throw .invalid("it has no scheme") }
         guard scheme == "https" || scheme == "http" else { throw .unsupportedScheme(scheme) }
-        guard let rawHost = comps.host, !rawHost.isEmpty else { throw .invalid("it has no host") }
+        // The host as sent (punycode stays punycode: `host` would decode it back to Unicode).
+        guard let rawHost = comps.encodedHost, !rawHost.isEmpty else { throw .invalid("it has no host") }
         if comps.user != nil || comps.password != nil {
             throw .invalid("user names or passwords do not belong in the server URL")
         }
@@ -48,17 +50,50 @@ public enum ServerURL {
         if comps.fragment != nil { throw .invalid("a fragment (#…) does not belong in the server URL") }
         let host = rawHost.lowercased()
         guard isValidHost(host) else { throw .invalid("'\(host)' is not a host name") }
-        if let port = comps.port, !(1...65535).contains(port) { throw .invalid("port \(port) is out of range") }
+        try checkPort(comps, in: withScheme)
         if scheme == "http" && !allowInsecureHTTP && !isLoopback(host: host) {
             throw .insecureHTTPRefused(host: host)
         }
         comps.scheme = scheme
-        comps.host = host
+        comps.encodedHost = host
         var path = comps.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         comps.percentEncodedPath = path
         guard let url = comps.url else { throw .invalid("it is not a URL") }
         return url
+    }
+
+    /// The port as typed: digits only, 1 to 65535. URLComponents gives no port at all for one
+    /// too large for an Int, so the text is checked rather than the number.
+    private static func checkPort(_ comps: URLComponents, in url: String) throws(ServerURLError) {
+        guard let range = comps.rangeOfPort else { return }
+        let text = url[range]
+        guard !text.isEmpty, text.count <= 5, text.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(text),
+            (1...65535).contains(port)
+        else { throw .invalid("port \(text.prefix(12)) is out of range (1 to 65535)") }
+    }
+
+    /// `url` with its host in ASCII: an international name (`bücher.example`) becomes its
+    /// punycode (`xn--bcher-kva.example`), and a punycode label must decode (`IDNA`). A host
+    /// holding a character that draws nothing (a zero-width space) is refused, not mapped away.
+    private static func asciiHost(in url: String) throws(ServerURLError) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+        let hostAndPort = authority[hostStart...]
+        if hostAndPort.hasPrefix("[") { return url }
+        let host = hostAndPort.prefix { $0 != ":" }
+        let isPunycode = host.lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
+        guard host.unicodeScalars.contains(where: { !$0.isASCII }) || isPunycode else { return url }
+        if let hidden = host.unicodeScalars.first(where: SecretMask.drawsNothing) {
+            throw .invalid(
+                "the host holds an invisible character (U+\(String(hidden.value, radix: 16, uppercase: true)))")
+        }
+        switch IDNA.toASCII(String(host)) {
+        case .success(let ascii): return url.replacingCharacters(in: host.startIndex..<host.endIndex, with: ascii)
+        case .failure(let why): throw .invalid("'\(host)' is not a valid international domain name (\(why.reason))")
+        }
     }
 
     /// 127.0.0.0/8, ::1, localhost and names under it (with or without the trailing dot) are

@@ -79,9 +79,12 @@ public final class SyncEngine: Sendable {
             onNotifications: { outbox.post(.notifications($0)) },
             onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
+        // A list cut at a bound is read again less often (said once, as a notice).
+        let listBackoff = ListBackoff(notice: { outbox.post(.notice($0)) })
         let coordinator = RefreshCoordinator(
             fetch: { query in
-                let payload = try fetcher.list(query)
+                let name = String(query.description.prefix { $0 != "?" })
+                let payload = try listBackoff.fetch(key: query.description, name: name) { try fetcher.list(query) }
                 if let bridge {
                     do {
                         try bridge.store(query, payload, fetchedAt: Date())

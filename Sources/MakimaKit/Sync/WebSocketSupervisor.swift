@@ -78,6 +78,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         _ = try WebSocketTarget(url)
         self.url = url
         self.apiKey = apiKey
+        ArrivalMask.add(apiKey)
         self.headers = headers
         self.options = options
         self.policy = policy

@@ -1,11 +1,14 @@
-/// Hides a secret (the API key) in text the server sent back, before anything cuts, wraps or
-/// shows that text. A server can echo the key in an error message; a hostile one can also
-/// split it with invisible characters or send only part of it, so:
+/// Hides a secret (the API key) in text the server sent, before anything stores, cuts, wraps
+/// or shows that text. A server can echo the key in an error message, a task title or an
+/// output line; a hostile one can also split it with characters a terminal draws as nothing,
+/// or send only part of it, so:
 ///
-/// 1. invisible characters (zero-width spaces and joiners, format controls, variation
-///    selectors, fillers) are removed first: a copy split by them becomes whole again;
+/// 1. the text is matched with every character that draws nothing skipped (`drawsNothing`:
+///    default-ignorable code points, combining marks, spaces, line breaks, controls, blank
+///    fillers, and the SGR colour codes kept in task output): a copy split by them is a copy;
 /// 2. every run of text made of pieces of the secret at least `fragmentLength` long (or the
-///    whole secret, if shorter) is replaced by the mask; a cut copy of the key is hidden too.
+///    whole secret, if shorter) is replaced by the mask, the skipped characters inside it
+///    included; a cut copy of the key is hidden too. Text around a copy is left as it was.
 ///
 /// Callers mask first and truncate after (`APIError.serverMessage`).
 public enum SecretMask {
@@ -14,56 +17,190 @@ public enum SecretMask {
     public static let fragmentLength = 12
 
     public static func mask(_ text: String, secret: String, with replacement: String) -> String {
-        let visible = removingInvisibles(text)
-        let secretScalars = Array(secret.unicodeScalars)
-        guard !secretScalars.isEmpty else { return visible }
-        let k = min(fragmentLength, secretScalars.count)
-        let scalars = Array(visible.unicodeScalars)
-        guard scalars.count >= k else { return visible }
-        var pieces = Set<String>()
-        for start in 0...(secretScalars.count - k) {
-            pieces.insert(String(String.UnicodeScalarView(secretScalars[start..<start + k])))
-        }
-        // Mark every scalar covered by a window that is a piece of the secret.
-        var covered = [Bool](repeating: false, count: scalars.count)
-        var found = false
-        for start in 0...(scalars.count - k)
-        where pieces.contains(String(String.UnicodeScalarView(scalars[start..<start + k]))) {
-            for i in start..<start + k { covered[i] = true }
-            found = true
-        }
-        guard found else { return visible }
+        Matcher(secret: secret).mask(text, with: replacement)
+    }
+
+    /// The text as a terminal shows it, with every character that draws nothing removed (what
+    /// the mask matches against).
+    public static func removingInvisibles(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        let skipped = skippedPositions(scalars)
+        guard skipped.contains(true) else { return text }
         var out = String.UnicodeScalarView()
-        var i = 0
-        while i < scalars.count {
-            if covered[i] {
-                out.append(contentsOf: replacement.unicodeScalars)
-                while i < scalars.count && covered[i] { i += 1 }
-            } else {
-                out.append(scalars[i])
-                i += 1
+        for (i, v) in scalars.enumerated() where !skipped[i] { out.append(v) }
+        return String(out)
+    }
+
+    /// Characters a terminal draws as nothing (or as blank space), so they can sit between the
+    /// pieces of a copy without showing: controls, spaces and line breaks, default-ignorable
+    /// code points (zero-width characters, variation selectors, fillers, tags, U+180B,
+    /// U+17B4), combining marks, format characters, and the braille blank U+2800.
+    static func drawsNothing(_ v: Unicode.Scalar) -> Bool {
+        let x = v.value
+        if x < 0x20 || (0x7F...0x9F).contains(x) || x == 0x20 { return true }
+        if x < 0x7F { return false }
+        if x == 0x2800 { return true }
+        let p = v.properties
+        if p.isWhitespace || p.isDefaultIgnorableCodePoint { return true }
+        switch p.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark, .format, .lineSeparator, .paragraphSeparator,
+            .spaceSeparator, .control:
+            return true
+        default: return false
+        }
+    }
+
+    /// A skipped character that belongs to the one before it (a combining mark, a joiner, a
+    /// variation selector), unlike a space, a line break or a control.
+    static func attachesToPrevious(_ v: Unicode.Scalar) -> Bool {
+        v.value >= 0x7F && drawsNothing(v) && !v.properties.isWhitespace && v.properties.generalCategory != .control
+    }
+
+    /// Which scalars the match skips: those that draw nothing, and the normalised SGR codes
+    /// (`ESC [ digits;… m`) cleaned task output keeps.
+    static func skippedPositions(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        var skipped = [Bool](repeating: false, count: scalars.count)
+        var inSGR = false
+        for (i, v) in scalars.enumerated() {
+            if inSGR {
+                let x = v.value
+                if (0x30...0x39).contains(x) || x == 0x3B || x == 0x5B {
+                    skipped[i] = true
+                    continue
+                }
+                inSGR = false
+                if x == 0x6D {
+                    skipped[i] = true
+                    continue
+                }
+            }
+            if v.value == 0x1B { inSGR = true }
+            skipped[i] = drawsNothing(v)
+        }
+        return skipped
+    }
+
+    /// One secret, prepared once: its pieces for matching and the byte pairs it is made of
+    /// for the pre-check.
+    public struct Matcher: Sendable {
+        let secret: [UInt32]
+        let k: Int
+        /// Hashes of every `k`-long piece of the secret.
+        private let pieces: Set<UInt64>
+        /// Bit `a << 7 | b` is set when ASCII byte `b` follows `a` somewhere in the secret.
+        private let pairs: [UInt64]
+        private let asciiSecret: Bool
+
+        public init(secret: String) {
+            self.secret = secret.unicodeScalars.map(\.value)
+            k = min(SecretMask.fragmentLength, self.secret.count)
+            var pieces = Set<UInt64>()
+            if k > 0 {
+                for start in 0...(self.secret.count - k) {
+                    pieces.insert(Self.hash(self.secret[start..<start + k]))
+                }
+            }
+            self.pieces = pieces
+            var pairs = [UInt64](repeating: 0, count: 128 * 128 / 64)
+            asciiSecret = self.secret.allSatisfy { $0 < 0x80 }
+            if asciiSecret && self.secret.count > 1 {
+                for i in 1..<self.secret.count {
+                    let bit = Int(self.secret[i - 1]) << 7 | Int(self.secret[i])
+                    pairs[bit >> 6] |= 1 << UInt64(bit & 63)
+                }
+            }
+            self.pairs = pairs
+        }
+
+        private static func hash(_ values: ArraySlice<UInt32>) -> UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for v in values { h = (h ^ UInt64(v)) &* 0x100_0000_01b3 }
+            return h
+        }
+
+        /// A scan of the UTF-8 bytes, one table look-up each: false when the text cannot hold
+        /// `k` characters of the secret in a row with only skippable characters between them
+        /// (every byte that may belong to a skipped character, non-ASCII ones included, is
+        /// passed over without ending the run). Ordinary text ends a run within a character or
+        /// two, so it never reaches the full match.
+        public func mayHold(_ text: String) -> Bool {
+            guard k > 0 else { return false }
+            guard asciiSecret else { return true }
+            var text = text
+            return text.withUTF8 { bytes in
+                var run = 1
+                var previous: Int = -1
+                var inSGR = false
+                for b in bytes {
+                    if inSGR {
+                        if (0x30...0x39).contains(b) || b == 0x3B || b == 0x5B { continue }
+                        inSGR = false
+                        if b == 0x6D { continue }
+                    }
+                    if b <= 0x20 || b >= 0x7F {
+                        if b == 0x1B { inSGR = true }
+                        continue
+                    }
+                    let c = Int(b)
+                    if previous >= 0 {
+                        let bit = previous << 7 | c
+                        if pairs[bit >> 6] & (1 << UInt64(bit & 63)) != 0 {
+                            run += 1
+                            if run >= k { return true }
+                        } else {
+                            run = 1
+                        }
+                    } else if k == 1 {
+                        return true
+                    }
+                    previous = c
+                }
+                return false
             }
         }
-        return String(out)
-    }
 
-    /// Characters that draw nothing and could hide a secret's copy from a plain search.
-    public static func removingInvisibles(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: text.unicodeScalars.lazy.filter { !isInvisible($0) })
-        return String(out)
-    }
+        /// `text` with every copy (or `k`-long piece) of the secret replaced by `replacement`.
+        public func mask(_ text: String, with replacement: String) -> String {
+            guard mayHold(text) else { return text }
+            let scalars = Array(text.unicodeScalars)
+            let skipped = SecretMask.skippedPositions(scalars)
+            var shown: [Int] = []
+            shown.reserveCapacity(scalars.count)
+            for i in scalars.indices where !skipped[i] { shown.append(i) }
+            guard shown.count >= k else { return text }
+            let values = shown.map { scalars[$0].value }
+            // Covered original positions, as a difference array of the matched windows.
+            var edges = [Int](repeating: 0, count: scalars.count + 1)
+            var found = false
+            for start in 0...(values.count - k) where isPiece(values[start..<start + k]) {
+                edges[shown[start]] += 1
+                edges[shown[start + k - 1] + 1] -= 1
+                found = true
+            }
+            guard found else { return text }
+            var out = String.UnicodeScalarView()
+            var depth = 0
+            var inCopy = false
+            for i in scalars.indices {
+                depth += edges[i]
+                if depth > 0 {
+                    if !inCopy { out.append(contentsOf: replacement.unicodeScalars) }
+                    inCopy = true
+                } else if inCopy && SecretMask.attachesToPrevious(scalars[i]) {
+                    continue  // a mark or joiner on the copy's last character goes with it
+                } else {
+                    out.append(scalars[i])
+                    inCopy = false
+                }
+            }
+            return String(out)
+        }
 
-    static func isInvisible(_ v: Unicode.Scalar) -> Bool {
-        switch v.value {
-        case 0x034F,  // combining grapheme joiner
-            0x115F, 0x1160, 0x3164, 0xFFA0,  // Hangul fillers
-            0xFE00...0xFE0F, 0xE0100...0xE01EF:  // variation selectors
-            return true
-        default:
-            // Format controls: soft hyphen, zero-width space/joiners, word joiner, BOM, tags, …
-            return v.properties.generalCategory == .format
+        /// True when `window` is a piece of the secret (hash first, then compared).
+        private func isPiece(_ window: ArraySlice<UInt32>) -> Bool {
+            guard pieces.contains(Self.hash(window)) else { return false }
+            for start in 0...(secret.count - k) where secret[start..<start + k].elementsEqual(window) { return true }
+            return false
         }
     }
 }

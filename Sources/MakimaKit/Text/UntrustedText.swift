@@ -6,13 +6,15 @@
 /// escapes, in 7-bit and 8-bit forms), bidi embedding/override/isolate marks and the BOM.
 /// Invalid UTF-8 never reaches here as bytes: byte input is decoded with U+FFFD replacement.
 public enum UntrustedText {
-    public static func clean(_ raw: String) -> String { sanitize(raw, keepSGR: false) }
+    ///
+    /// Any copy of the API key in use (`ArrivalMask`) is masked in the cleaned text.
+    public static func clean(_ raw: String) -> String { ArrivalMask.apply(sanitize(raw, keepSGR: false)) }
 
     /// As `clean`, but SGR colour sequences (`CSI params m`) are kept, rewritten to a normal form
     /// holding only digits and semicolons, so the renderer can map them onto the palette; tabs
     /// are kept for the renderer to expand, and an SGR sequence cut off by the end of the text
     /// is kept unfinished (`ESC [ digits`) so the next chunk of a stream can complete it.
-    public static func cleanKeepingSGR(_ raw: String) -> String { sanitize(raw, keepSGR: true) }
+    public static func cleanKeepingSGR(_ raw: String) -> String { ArrivalMask.apply(sanitize(raw, keepSGR: true)) }
 
     /// Decodes bytes from the network (invalid UTF-8 becomes U+FFFD) and cleans them.
     public static func clean(bytes: some Collection<UInt8>) -> String {
@@ -79,6 +81,18 @@ public enum UntrustedText {
         }
     }
 
+    /// Removes what `isClean` looks for, one scalar at a time (`Sanitizer`).
+    private static func sanitize(_ raw: String, keepSGR: Bool) -> String {
+        if isClean(raw) { return raw }
+        var sanitizer = Sanitizer(keepSGR: keepSGR)
+        for v in raw.unicodeScalars { sanitizer.take(v) }
+        return sanitizer.finish()
+    }
+}
+
+/// The escape-sequence state machine behind `UntrustedText`: each state's handling is a step
+/// of its own, and text outside sequences goes through `plain`.
+private struct Sanitizer {
     private enum State {
         case text
         case escape  // after ESC
@@ -88,96 +102,31 @@ public enum UntrustedText {
         case stringEscape  // ESC inside a string body (maybe ST)
     }
 
-    private static func sanitize(_ raw: String, keepSGR: Bool) -> String {
-        if isClean(raw) { return raw }
+    let keepSGR: Bool
+    private var out = String.UnicodeScalarView()
+    private var state = State.text
+    private var params = String.UnicodeScalarView()
+    private var csiValid = true
+    /// The output column, for expanding tabs to the next multiple of 8.
+    private var column = 0
 
-        var out = String.UnicodeScalarView()
-        var state = State.text
-        var params = String.UnicodeScalarView()
-        var csiValid = true
-        var column = 0
+    init(keepSGR: Bool) { self.keepSGR = keepSGR }
 
-        func emit(_ v: Unicode.Scalar) {
-            out.append(v)
-            column = (v == "\n") ? 0 : column + 1
+    mutating func take(_ v: Unicode.Scalar) {
+        switch state {
+        case .text: plain(v)
+        case .escape: afterEscape(v)
+        case .escIntermediate: intermediate(v)
+        case .csi: csi(v)
+        case .string:
+            if v.value == 0x07 || v.value == 0x9C { state = .text } else if v.value == 0x1B { state = .stringEscape }
+        case .stringEscape: state = (v.value == 0x5C) ? .text : .string
         }
+    }
 
-        // Handles a scalar in plain text (also used when a sequence is cut short by
-        // something that is not part of it, so that text is not lost with the sequence).
-        func inText(_ v: Unicode.Scalar) {
-            let x = v.value
-            switch x {
-            case 0x1B: state = .escape
-            case 0x9B:
-                state = .csi
-                params = .init()
-                csiValid = true
-            case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
-            case 0x0A: emit(v)
-            case 0x09 where keepSGR:
-                emit(v)  // the renderer expands tabs counting cells, which this layer cannot measure
-            case 0x09:
-                let spaces = 8 - (column % 8)
-                for _ in 0..<spaces { emit(" ") }
-            case 0..<0x20, 0x7F...0x9F: break
-            default:
-                if !isBidiControl(x) { emit(v) }
-            }
-        }
-
-        for v in raw.unicodeScalars {
-            let x = v.value
-            switch state {
-            case .text:
-                inText(v)
-            case .escape:
-                switch x {
-                case 0x5B:
-                    state = .csi
-                    params = .init()
-                    csiValid = true  // [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string  // ] P X ^ _
-                case 0x20...0x2F: state = .escIntermediate
-                case 0x1B: state = .escape
-                case 0x30...0x7E: state = .text  // two-byte escape: drop both
-                default:
-                    state = .text
-                    inText(v)  // not an escape after all
-                }
-            case .escIntermediate:
-                if (0x30...0x7E).contains(x) {
-                    state = .text
-                } else if !(0x20...0x2F).contains(x) {
-                    state = .text
-                    inText(v)
-                }
-            case .csi:
-                if (0x30...0x3F).contains(x) {
-                    if (0x30...0x39).contains(x) || x == 0x3B { params.append(v) } else { csiValid = false }
-                } else if (0x20...0x2F).contains(x) {
-                    csiValid = false
-                } else if (0x40...0x7E).contains(x) {
-                    if keepSGR && x == 0x6D && csiValid && params.count <= 64 {
-                        out.append("\u{1B}")
-                        out.append("[")
-                        out.append(contentsOf: params)
-                        out.append("m")
-                    }
-                    state = .text
-                } else {
-                    // Anything else cuts the sequence short; nothing of it is kept, the
-                    // scalar itself is handled as text (a control is dropped there).
-                    state = .text
-                    inText(v)
-                }
-            case .string:
-                if x == 0x07 || x == 0x9C { state = .text } else if x == 0x1B { state = .stringEscape }
-            case .stringEscape:
-                state = (x == 0x5C) ? .text : .string
-            }
-        }
-        // A stream chunk can end inside an SGR sequence whose rest starts the next chunk: the
-        // unfinished part is kept (normal form, no final `m`) for the renderer to join or drop.
+    /// A stream chunk can end inside an SGR sequence whose rest starts the next chunk: the
+    /// unfinished part is kept (normal form, no final `m`) for the renderer to join or drop.
+    mutating func finish() -> String {
         if keepSGR && state == .escape { out.append("\u{1B}") }
         if keepSGR && state == .csi && csiValid && params.count <= 64 {
             out.append("\u{1B}")
@@ -185,5 +134,80 @@ public enum UntrustedText {
             out.append(contentsOf: params)
         }
         return String(out)
+    }
+
+    private mutating func emit(_ v: Unicode.Scalar) {
+        out.append(v)
+        column = (v == "\n") ? 0 : column + 1
+    }
+
+    private mutating func startCSI() {
+        state = .csi
+        params = .init()
+        csiValid = true
+    }
+
+    /// A scalar in plain text (also one that cuts a sequence short, so the text after a cut
+    /// sequence is not lost with it).
+    private mutating func plain(_ v: Unicode.Scalar) {
+        let x = v.value
+        switch x {
+        case 0x1B: state = .escape
+        case 0x9B: startCSI()
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
+        case 0x0A: emit(v)
+        case 0x09 where keepSGR:
+            emit(v)  // the renderer expands tabs counting cells, which this layer cannot measure
+        case 0x09:
+            let spaces = 8 - (column % 8)
+            for _ in 0..<spaces { emit(" ") }
+        case 0..<0x20, 0x7F...0x9F: break
+        default:
+            if !UntrustedText.isBidiControl(x) { emit(v) }
+        }
+    }
+
+    private mutating func afterEscape(_ v: Unicode.Scalar) {
+        switch v.value {
+        case 0x5B: startCSI()  // [
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string  // ] P X ^ _
+        case 0x20...0x2F: state = .escIntermediate
+        case 0x1B: state = .escape
+        case 0x30...0x7E: state = .text  // two-byte escape: drop both
+        default:
+            state = .text
+            plain(v)  // not an escape after all
+        }
+    }
+
+    private mutating func intermediate(_ v: Unicode.Scalar) {
+        if (0x30...0x7E).contains(v.value) {
+            state = .text
+        } else if !(0x20...0x2F).contains(v.value) {
+            state = .text
+            plain(v)
+        }
+    }
+
+    private mutating func csi(_ v: Unicode.Scalar) {
+        let x = v.value
+        if (0x30...0x3F).contains(x) {
+            if (0x30...0x39).contains(x) || x == 0x3B { params.append(v) } else { csiValid = false }
+        } else if (0x20...0x2F).contains(x) {
+            csiValid = false
+        } else if (0x40...0x7E).contains(x) {
+            if keepSGR && x == 0x6D && csiValid && params.count <= 64 {
+                out.append("\u{1B}")
+                out.append("[")
+                out.append(contentsOf: params)
+                out.append("m")
+            }
+            state = .text
+        } else {
+            // Anything else cuts the sequence short; nothing of it is kept, the scalar itself
+            // is handled as text (a control is dropped there).
+            state = .text
+            plain(v)
+        }
     }
 }

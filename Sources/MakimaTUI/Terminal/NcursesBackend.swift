@@ -1,5 +1,6 @@
 import CNcursesShim
 import Glibc
+import MakimaKit
 
 /// Flushes cell buffers to the terminal through ncurses' wide-character API: one `cchar_t`
 /// per drawn cell (`setcchar` with an extended colour pair through the opts pointer),

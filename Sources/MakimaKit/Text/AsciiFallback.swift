@@ -2,7 +2,7 @@
 /// 8-bit terminal would read UTF-8 bytes as C1 controls): common symbols become their ASCII
 /// look-alikes, anything else `?`.
 public enum AsciiFallback {
-    static func transliterate(_ text: String) -> String {
+    public static func transliterate(_ text: String) -> String {
         if text.utf8.count == 1 { return text }  // one UTF-8 byte: ASCII
         switch text {
         case "…": return "~"

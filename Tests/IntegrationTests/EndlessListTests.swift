@@ -1,0 +1,35 @@
+import Foundation
+import MakimaKit
+import TestSupport
+import Testing
+
+/// A task list that pages forever (one new large task per page, a fresh cursor each time)
+/// used to make every refresh read 200 pages (`watch` at 870 MB). Against the dev server's
+/// endless mode: one page when its items are too large to be list entries, the byte budget
+/// otherwise.
+@Suite(.timeLimit(.minutes(2))) struct EndlessListTests {
+    private func pagesServed(_ server: DevServer) throws -> Int {
+        try server.controlJSON(method: .get, path: "/_dev/hostile/endless_list")["pages"] as? Int ?? -1
+    }
+
+    @Test func oneMebibyteItemsCostOnePage() throws {
+        let server = try DevServer()
+        _ = try server.control(path: "/_dev/hostile/endless_list", query: ["kib": "1024"])
+        let pager = try server.client().listBlocking(MeshTask.self, .tasks(status: nil, contractID: nil))
+        #expect(pager.items.isEmpty)
+        #expect(pager.oversizedItems == 1)
+        #expect(pager.truncated)
+        #expect(try pagesServed(server) == 1)
+    }
+
+    @Test func itemsUnderTheItemCapStopAtTheByteBudget() throws {
+        let server = try DevServer()
+        _ = try server.control(path: "/_dev/hostile/endless_list", query: ["kib": "128"])
+        let pager = try server.client().listBlocking(
+            MeshTask.self, .tasks(status: nil, contractID: nil), maxBytes: 2 << 20)
+        #expect(pager.bound == .bytes)
+        #expect(pager.bytes >= 2 << 20 && pager.bytes < (2 << 20) + (256 << 10))
+        #expect(try pagesServed(server) == pager.pages)
+        #expect(pager.pages <= 17)
+    }
+}
