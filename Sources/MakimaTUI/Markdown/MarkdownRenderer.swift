@@ -125,7 +125,7 @@ struct MarkdownRenderer: Sendable {
         table.children.map { row in
             var header = false
             if case .tableRow(header: true) = row.kind { header = true }
-            return row.children.map { cell in
+            return row.children.prefix(TableRenderer.maximumColumns).map { cell in
                 let parts = inlineLines(cell, base: header ? MarkdownStyle.tableHeader : MarkdownStyle.body)
                 return parts.dropFirst().reduce(parts.first ?? StyledLine()) { $0 + StyledLine(" ") + $1 }
             }
