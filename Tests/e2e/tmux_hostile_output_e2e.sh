@@ -4,6 +4,8 @@
 # - a 1 MiB line of `x` opens at once, drawn cut with a marker; `/x` searches it and the view
 #   still answers keys; SIGTERM sent while the search runs ends the process promptly and
 #   gives the terminal back;
+# - SIGTERM and SIGHUP end a dashboard whose UI thread is blocked writing to a terminal that
+#   stopped reading (Tests/e2e/lib/signal_while_stuck.py);
 # - a table of 32,000 columns opens at once as plain text (the line after it is drawn), and
 #   SIGHUP ends the process promptly.
 # Before the bounds, the first search was busy for many minutes and ignored the signal, and
@@ -66,6 +68,15 @@ expect "Esc ends the search (keys still answer)" line wait_gone line "/x_"
 t send-keys -t line / x
 expect "SIGTERM during a search ends the process within ${SIGNAL_TIMEOUT}s" line signal_ends line TERM
 expect "the shell is back on the normal screen" line wait_for line "^EXITED:"
+
+# The UI thread blocked writing to a terminal that stopped reading (a full buffer): only the
+# watchdog can end the process, restoring the terminal without waiting on it.
+stuck() {
+  env TERM=xterm-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME="$SCRATCH/config" XDG_CACHE_HOME="$SCRATCH/cache" \
+    MAKIMA_SERVER_URL="$URL" MAKIMA_API_KEY="$KEY" python3 Tests/e2e/lib/signal_while_stuck.py "$BIN" "$1" "$SIGNAL_TIMEOUT"
+}
+expect "SIGTERM ends a dashboard stuck writing to a terminal that stopped reading" "" stuck SIGTERM
+expect "so does SIGHUP" "" stuck SIGHUP
 
 table_task=$(dev POST "/_dev/hostile/huge_output?kind=wide_table&columns=32000" | json 'd["task_id"]')
 start table "makima://task/$table_task"

@@ -74,6 +74,9 @@ enum QuitWatchdog {
     /// holds it) and leave at once, with the status a death by the signal would give.
     private static func forceExit() -> Never {
         if SignalRelay.cursesActive.exchange(false, ordering: .sequentiallyConsistent) {
+            // A terminal that stopped reading (its buffer full, flow control, a hung-up line)
+            // is a likely reason the loop is stuck: the restore must not wait on it as well.
+            _ = fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK)
             _ = write(STDOUT_FILENO, resetBytes, resetCount.load(ordering: .sequentiallyConsistent))
             if modesSaved.load(ordering: .sequentiallyConsistent) { tcsetattr(STDIN_FILENO, TCSANOW, savedModes) }
         }
