@@ -2,7 +2,8 @@
 loopback peers, like every /_dev route). Each reproduces a server the client must survive:
 absurd sequence numbers, output pages that ignore `after_seq` or start past it, floods of
 tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end,
-a task list that pages forever with large items, output text chosen by the test."""
+a task list that pages forever with large items, output text chosen by the test, output of
+one huge line or one very wide table."""
 from __future__ import annotations
 
 import time
@@ -131,6 +132,36 @@ async def output_text(request: web.Request) -> web.Response:
         store.add_output_batch(task_id, [request.query.get("text", "")], "assistant")
     hub.publish(pending)
     return json_response({"task_id": task_id, "seq": pending[-1][1]})
+HUGE_OUTPUT_KINDS = ("long_line", "wide_table")
+MAX_HUGE_OUTPUT_BYTES = 8 * 1024 * 1024
+HUGE_OUTPUT_CHUNK = 64 * 1024
+
+
+async def huge_output(request: web.Request) -> web.Response:
+    """Output a client must not freeze on, appended to `task_id` (or a new running task):
+    `long_line` is one line of `bytes` (default 1 MiB) `x`s, `wide_table` a markdown table of
+    `columns` (default 32,000) columns. Sent in 64 KiB events, so the line also streams in
+    unfinished."""
+    store, mesh, hub = request.app["store"], request.app["mesh"], request.app["hub"]
+    kind = request.query.get("kind", "long_line")
+    if kind not in HUGE_OUTPUT_KINDS:
+        raise BadRequest("kind must be one of " + ", ".join(HUGE_OUTPUT_KINDS))
+    task_id = request.query.get("task_id")
+    if not task_id:
+        task_id = mesh.create_task("running", title=f"Task with a {kind.replace('_', ' ')}")["id"]
+    else:
+        mesh.task_row(task_id)
+    if kind == "long_line":
+        size = max(1, min(int_param(request, "bytes", 1024 * 1024), MAX_HUGE_OUTPUT_BYTES))
+        text = "x" * size + "\n"
+    else:
+        columns = max(1, min(int_param(request, "columns", 32_000), 1_000_000))
+        text = "|" + "a|" * columns + "\n|" + "-|" * columns + "\n|" + "1|" * columns + "\n\nafter the table\n"
+    chunks = [text[i:i + HUGE_OUTPUT_CHUNK] for i in range(0, len(text), HUGE_OUTPUT_CHUNK)]
+    with store.tx() as pending:
+        store.add_output_batch(task_id, chunks, "assistant")
+    hub.publish(pending)
+    return json_response({"task_id": task_id, "bytes": len(text.encode()), "events": len(chunks)})
 
 
 def add_routes(app: web.Application) -> None:
@@ -143,3 +174,4 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/hostile/endless_list", endless_list)
     r.add_get("/_dev/hostile/endless_list", endless_stats)
     r.add_post("/_dev/hostile/output_text", output_text)
+    r.add_post("/_dev/hostile/huge_output", huge_output)

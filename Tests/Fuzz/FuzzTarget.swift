@@ -20,6 +20,8 @@ enum FuzzTargets {
         FuzzTarget(name: "markdown", check: MarkdownFuzz.check, replayMutations: 300),
         FuzzTarget(name: "sanitizer", check: SanitizerFuzz.check),
         FuzzTarget(name: "theme", check: ThemeFuzz.check),
+        FuzzTarget(name: "search", check: SearchFuzz.check, replayMutations: 500),
+        FuzzTarget(name: "table", check: TableLayoutFuzz.check, replayMutations: 200),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -70,12 +70,13 @@ public struct AppState {
         return perform(action, key: key, now: now)
     }
 
-    /// Lets time pass (the gloss hold ending). Returns true when the screen changed.
+    /// Lets time pass (the gloss hold ending, a step of a pane's pending work such as a long
+    /// search). Returns true when the screen changed.
     @discardableResult
     public mutating func tick(now: Double) -> Bool {
         let before = gloss.revealed
         gloss.settle(at: now)
-        return gloss.revealed != before
+        return gloss.revealed != before || stack.top.hasPendingWork
     }
 
     /// Hands over the queued requests (the event loop passes them to the data layer).

@@ -1,4 +1,5 @@
 import CCmarkShim
+import MakimaKit
 import Synchronization
 
 /// One node of a parsed markdown document, copied out of cmark-gfm's tree so the C tree can
@@ -77,15 +78,37 @@ enum MarkdownParser {
             kind: kind(of: node), startLine: Int(cmark_node_get_start_line(node)),
             endLine: Int(cmark_node_get_end_line(node)))
         guard depth < maximumDepth else { return out }
+        // Neighbouring text nodes (cmark makes one per character reference) are joined before
+        // cleaning, so `&#27;]2;title&#7;` goes as a whole OSC, as it would have raw.
+        var text: String?
         var child = cmark_node_first_child(node)
         while let c = child {
-            out.children.append(convert(c, depth: depth + 1))
+            let converted = convert(c, depth: depth + 1)
+            if case .text(let piece) = converted.kind {
+                if text == nil { text = piece } else { text?.append(piece) }
+            } else {
+                if let joined = text { out.children.append(MarkdownNode(kind: .text(cleanInline(joined)))) }
+                text = nil
+                out.children.append(converted)
+            }
             child = cmark_node_next(c)
         }
+        if let joined = text { out.children.append(MarkdownNode(kind: .text(cleanInline(joined)))) }
         return out
     }
 
+    /// What the parser produces is not what arrived: it decodes character references
+    /// (`&#27;`, `&#x9b;`, `&#10;`), so its strings are cleaned again with the rule for server
+    /// text. Inline text is one row: a decoded newline becomes a space.
+    private static func cleanInline(_ s: String) -> String {
+        let cleaned = UntrustedText.clean(s)
+        return cleaned.utf8.contains(0x0A) ? cleaned.replacingOccurrences(of: "\n", with: " ") : cleaned
+    }
+
     private static func string(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+
+    /// A string of an inline node or attribute (code span, URL, info string, HTML), cleaned.
+    private static func inlineString(_ p: UnsafePointer<CChar>?) -> String { cleanInline(string(p)) }
 
     private static func kind(of node: OpaquePointer) -> MarkdownNode.Kind {
         switch cmark_node_get_type(node) {
@@ -101,20 +124,21 @@ enum MarkdownParser {
             return .item(checked: cmark_gfm_extensions_get_tasklist_item_checked(node))
         case CMARK_NODE_CODE_BLOCK:
             return .codeBlock(
-                info: string(cmark_node_get_fence_info(node)), literal: string(cmark_node_get_literal(node)))
-        case CMARK_NODE_HTML_BLOCK: return .htmlBlock(string(cmark_node_get_literal(node)))
+                info: inlineString(cmark_node_get_fence_info(node)),
+                literal: UntrustedText.clean(string(cmark_node_get_literal(node))))
+        case CMARK_NODE_HTML_BLOCK: return .htmlBlock(UntrustedText.clean(string(cmark_node_get_literal(node))))
         case CMARK_NODE_PARAGRAPH: return .paragraph
         case CMARK_NODE_HEADING: return .heading(level: Int(cmark_node_get_heading_level(node)))
         case CMARK_NODE_THEMATIC_BREAK: return .thematicBreak
         case CMARK_NODE_TEXT: return .text(string(cmark_node_get_literal(node)))
         case CMARK_NODE_SOFTBREAK: return .softBreak
         case CMARK_NODE_LINEBREAK: return .lineBreak
-        case CMARK_NODE_CODE: return .code(string(cmark_node_get_literal(node)))
-        case CMARK_NODE_HTML_INLINE: return .htmlInline(string(cmark_node_get_literal(node)))
+        case CMARK_NODE_CODE: return .code(inlineString(cmark_node_get_literal(node)))
+        case CMARK_NODE_HTML_INLINE: return .htmlInline(UntrustedText.clean(string(cmark_node_get_literal(node))))
         case CMARK_NODE_EMPH: return .emphasis
         case CMARK_NODE_STRONG: return .strong
-        case CMARK_NODE_LINK: return .link(url: string(cmark_node_get_url(node)))
-        case CMARK_NODE_IMAGE: return .image(url: string(cmark_node_get_url(node)))
+        case CMARK_NODE_LINK: return .link(url: inlineString(cmark_node_get_url(node)))
+        case CMARK_NODE_IMAGE: return .image(url: inlineString(cmark_node_get_url(node)))
         default: return extensionKind(of: node)
         }
     }

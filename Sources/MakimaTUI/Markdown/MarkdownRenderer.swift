@@ -32,64 +32,17 @@ struct MarkdownRenderer: Sendable {
 
     private mutating func renderBlock(_ node: MarkdownNode, listDepth: Int) -> [RenderedLine] {
         switch node.kind {
-        case .paragraph:
-            return inlineLines(node, base: MarkdownStyle.body).map { RenderedLine($0) }
-        case .heading(let level):
-            let base = level <= 3 ? MarkdownStyle.heading : MarkdownStyle.minorHeading
-            var lines = inlineLines(node, base: base)
-            if level == 1 { lines = lines.map { StyledLine($0.spans.map { Span($0.text.uppercased(), $0.style) }) } }
-            if !lines.isEmpty { lines[lines.count - 1].append("//", MarkdownStyle.headingMark) }
-            return lines.map { RenderedLine($0) }
-        case .thematicBreak:
-            return [RenderedLine(wrap: .none, fill: Span(glyphs.dashHorizontal, MarkdownStyle.rule))]
-        case .blockQuote:
-            let bar = StyledLine((glyphs.isUnicode ? "▎" : "|") + " ", MarkdownStyle.quoteBar)
-            let inner = blocks(node.children, listDepth: listDepth).map { line -> RenderedLine in
-                var l = line
-                l.content = StyledLine(
-                    l.content.spans.map {
-                        Span($0.text, $0.style.layered(MarkdownStyle.quoteText, keepForeground: $0.style.fg != .body))
-                    })
-                return l
-            }
-            return indent(inner, first: bar, rest: bar)
+        case .paragraph: return inlineLines(node, base: MarkdownStyle.body).map { RenderedLine($0) }
+        case .heading(let level): return heading(node, level: level)
+        case .thematicBreak: return [RenderedLine(wrap: .none, fill: Span(glyphs.dashHorizontal, MarkdownStyle.rule))]
+        case .blockQuote: return blockQuote(node, listDepth: listDepth)
         case .list(let ordered, let start, let tight):
-            var out: [RenderedLine] = []
-            let lastNumber = start + node.children.count - 1
-            let numberWidth = CellWidth.of("\(lastNumber).")
-            for (i, item) in node.children.enumerated() {
-                if i > 0 && !tight { out.append(RenderedLine()) }
-                var marker: StyledLine
-                if ordered {
-                    let n = "\(start + i)."
-                    marker = StyledLine(
-                        String(repeating: " ", count: max(0, numberWidth - CellWidth.of(n))) + n + " ",
-                        MarkdownStyle.marker)
-                } else {
-                    let bullets = glyphs.isUnicode ? ["•", "◦", "▪"] : ["*", "-", "+"]
-                    marker = StyledLine(bullets[listDepth % 3] + " ", MarkdownStyle.marker)
-                }
-                if case .item(let checked?) = item.kind {
-                    // A task item's box stands in for the bullet.
-                    let box =
-                        glyphs.isUnicode ? (checked ? "☑ " : "☐ ") : (checked ? "[x] " : "[ ] ")
-                    let boxStyle = checked ? MarkdownStyle.checked : MarkdownStyle.muted
-                    if ordered { marker.append(box, boxStyle) } else { marker = StyledLine(box, boxStyle) }
-                }
-                let body = blocks(item.children, listDepth: listDepth + 1, tight: tight)
-                let pad = StyledLine(String(repeating: " ", count: marker.width))
-                out += indent(body.isEmpty ? [RenderedLine()] : body, first: marker, rest: pad)
-            }
-            return out
-        case .item:
-            return blocks(node.children, listDepth: listDepth)
+            return list(node, ordered: ordered, start: start, tight: tight, listDepth: listDepth)
+        case .item: return blocks(node.children, listDepth: listDepth)
         case .codeBlock(let info, let literal):
             codeBlocks += 1
             return CodeBlockRenderer.render(info: info, code: literal, number: codeBlocks, glyphs: glyphs)
-        case .htmlBlock(let html):
-            var lines = html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            if lines.last == "" { lines.removeLast() }
-            return lines.map { RenderedLine(StyledLine($0, MarkdownStyle.muted), wrap: .characters) }
+        case .htmlBlock(let html): return htmlBlock(html)
         case .table(let alignments):
             return TableRenderer.render(rows: tableRows(node), alignments: alignments, glyphs: glyphs)
         default:
@@ -98,6 +51,79 @@ struct MarkdownRenderer: Sendable {
                 RenderedLine($0)
             }
         }
+    }
+
+    // MARK: Blocks
+
+    /// Accent and bold for levels 1-3 (level 1 uppercased), the cards' `//` after the last row.
+    private mutating func heading(_ node: MarkdownNode, level: Int) -> [RenderedLine] {
+        let base = level <= 3 ? MarkdownStyle.heading : MarkdownStyle.minorHeading
+        var lines = inlineLines(node, base: base)
+        if level == 1 { lines = lines.map { StyledLine($0.spans.map { Span($0.text.uppercased(), $0.style) }) } }
+        if !lines.isEmpty { lines[lines.count - 1].append("//", MarkdownStyle.headingMark) }
+        return lines.map { RenderedLine($0) }
+    }
+
+    /// The quoted blocks behind a bar on every row, in the quote's soft italic (colours the
+    /// text chose itself, links and code, kept).
+    private mutating func blockQuote(_ node: MarkdownNode, listDepth: Int) -> [RenderedLine] {
+        let bar = StyledLine((glyphs.isUnicode ? "▎" : "|") + " ", MarkdownStyle.quoteBar)
+        let inner = blocks(node.children, listDepth: listDepth).map { line -> RenderedLine in
+            var l = line
+            l.content = StyledLine(
+                l.content.spans.map {
+                    Span($0.text, $0.style.layered(MarkdownStyle.quoteText, keepForeground: $0.style.fg != .body))
+                })
+            return l
+        }
+        return indent(inner, first: bar, rest: bar)
+    }
+
+    /// Items behind their marker (a bullet by depth, a right-aligned number, or a task box),
+    /// the item's further rows under its text.
+    private mutating func list(
+        _ node: MarkdownNode, ordered: Bool, start: Int, tight: Bool, listDepth: Int
+    ) -> [RenderedLine] {
+        var out: [RenderedLine] = []
+        let lastNumber = start + node.children.count - 1
+        let numberWidth = CellWidth.of("\(lastNumber).")
+        for (i, item) in node.children.enumerated() {
+            if i > 0 && !tight { out.append(RenderedLine()) }
+            let marker = itemMarker(
+                item, ordered: ordered, number: start + i, numberWidth: numberWidth, depth: listDepth)
+            let body = blocks(item.children, listDepth: listDepth + 1, tight: tight)
+            let pad = StyledLine(String(repeating: " ", count: marker.width))
+            out += indent(body.isEmpty ? [RenderedLine()] : body, first: marker, rest: pad)
+        }
+        return out
+    }
+
+    /// An item's marker: its number or the bullet of its depth; a task item's box stands in
+    /// for the bullet (and follows a number).
+    private func itemMarker(_ item: MarkdownNode, ordered: Bool, number: Int, numberWidth: Int, depth: Int)
+        -> StyledLine
+    {
+        var marker: StyledLine
+        if ordered {
+            let n = "\(number)."
+            marker = StyledLine(
+                String(repeating: " ", count: max(0, numberWidth - CellWidth.of(n))) + n + " ", MarkdownStyle.marker)
+        } else {
+            let bullets = glyphs.isUnicode ? ["•", "◦", "▪"] : ["*", "-", "+"]
+            marker = StyledLine(bullets[depth % 3] + " ", MarkdownStyle.marker)
+        }
+        guard case .item(let checked?) = item.kind else { return marker }
+        let box = glyphs.isUnicode ? (checked ? "☑ " : "☐ ") : (checked ? "[x] " : "[ ] ")
+        let boxStyle = checked ? MarkdownStyle.checked : MarkdownStyle.muted
+        if ordered { marker.append(box, boxStyle) } else { marker = StyledLine(box, boxStyle) }
+        return marker
+    }
+
+    /// Raw HTML as the muted text it is, a row per line.
+    private func htmlBlock(_ html: String) -> [RenderedLine] {
+        var lines = html.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { RenderedLine(StyledLine($0, MarkdownStyle.muted), wrap: .characters) }
     }
 
     /// Child blocks one after another, a blank line between them (none inside tight lists).
@@ -125,7 +151,7 @@ struct MarkdownRenderer: Sendable {
         table.children.map { row in
             var header = false
             if case .tableRow(header: true) = row.kind { header = true }
-            return row.children.map { cell in
+            return row.children.prefix(TableRenderer.maximumColumns).map { cell in
                 let parts = inlineLines(cell, base: header ? MarkdownStyle.tableHeader : MarkdownStyle.body)
                 return parts.dropFirst().reduce(parts.first ?? StyledLine()) { $0 + StyledLine(" ") + $1 }
             }
@@ -163,41 +189,49 @@ struct MarkdownRenderer: Sendable {
             case .strikethrough:
                 inline(node.children, style: style.layered(MarkdownStyle.struck), into: &lines)
             case .link(let url), .image(let url):
-                let isImage: Bool
-                if case .image = node.kind { isImage = true } else { isImage = false }
-                var textLines: [StyledLine] = [StyledLine()]
-                var linkStyle = style.layered(MarkdownStyle.link)
-                if style.fg != .body { linkStyle.fg = style.fg }
-                inline(node.children, style: linkStyle, into: &textLines)
-                let shown = textLines.map(\.text).joined(separator: " ")
-                let numbered = !shown.isEmpty && shown != url && !url.isEmpty
-                if numbered {
-                    // The text is the link: its cells carry the number the link gets below.
-                    let number = UInt32(clamping: links.count + 1)
-                    textLines = textLines.map { line in
-                        StyledLine(
-                            line.spans.map { span in
-                                var linked = span
-                                linked.style.link = number
-                                return linked
-                            })
-                    }
-                }
-                if isImage { lines[lines.count - 1].append("image: ", MarkdownStyle.muted) }
-                if shown.isEmpty { lines[lines.count - 1].append(url, linkStyle) }
-                for (i, l) in textLines.enumerated() {
-                    if i > 0 { lines.append(StyledLine()) }
-                    lines[lines.count - 1].append(l)
-                }
-                // A bare URL (autolink) is already readable: no reference needed.
-                if numbered {
-                    let number = links.count + 1
-                    links.append(Link(number: number, url: url))
-                    lines[lines.count - 1].append("[\(number)]", MarkdownStyle.linkNumber)
-                }
+                var isImage = false
+                if case .image = node.kind { isImage = true }
+                link(node, url: url, isImage: isImage, style: style, into: &lines)
             default:
                 inline(node.children, style: style, into: &lines)
             }
+        }
+    }
+
+    /// A link's text in the link style, carrying the number it gets (`[n]` after it, the URL
+    /// under the block); an image is its alt text after `image: `. A bare URL (autolink) is
+    /// already readable and gets no number; a link without text shows its URL.
+    private mutating func link(
+        _ node: MarkdownNode, url: String, isImage: Bool, style: CellStyle, into lines: inout [StyledLine]
+    ) {
+        var textLines: [StyledLine] = [StyledLine()]
+        var linkStyle = style.layered(MarkdownStyle.link)
+        if style.fg != .body { linkStyle.fg = style.fg }
+        inline(node.children, style: linkStyle, into: &textLines)
+        let shown = textLines.map(\.text).joined(separator: " ")
+        let numbered = !shown.isEmpty && shown != url && !url.isEmpty
+        if numbered {
+            // The text is the link: its cells carry the number the link gets below.
+            let number = UInt32(clamping: links.count + 1)
+            textLines = textLines.map { line in
+                StyledLine(
+                    line.spans.map { span in
+                        var linked = span
+                        linked.style.link = number
+                        return linked
+                    })
+            }
+        }
+        if isImage { lines[lines.count - 1].append("image: ", MarkdownStyle.muted) }
+        if shown.isEmpty { lines[lines.count - 1].append(url, linkStyle) }
+        for (i, l) in textLines.enumerated() {
+            if i > 0 { lines.append(StyledLine()) }
+            lines[lines.count - 1].append(l)
+        }
+        if numbered {
+            let number = links.count + 1
+            links.append(Link(number: number, url: url))
+            lines[lines.count - 1].append("[\(number)]", MarkdownStyle.linkNumber)
         }
     }
 }

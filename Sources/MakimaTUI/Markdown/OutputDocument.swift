@@ -67,6 +67,10 @@ struct OutputDocument {
                 segment = .tool(stream: stream)
             }
             emit(logLine(line.text, stream: stream, finished: true), source: index...index, continuing: continuing)
+        case .text where OutputLimits.isOversized(line.text):
+            // Too long or too wide to parse: plain text, a unit of its own.
+            closeSegment()
+            emit([plainLine(line.text)], source: index...index)
         case .text:
             let text = Self.markdownText(line.text)
             if case .gate = segment {
@@ -189,6 +193,9 @@ struct OutputDocument {
                     scratch.closeSegment()
                     tail = scratch.separator + scratch.logLine(open.text, stream: stream, finished: false)
                 }
+            } else if OutputLimits.isOversized(open.text) {
+                scratch.closeSegment()
+                tail = scratch.separator + [plainLine(open.text)]
             } else {
                 switch scratch.segment {
                 case .markdown, .gate: break
@@ -377,14 +384,31 @@ struct OutputDocument {
 
     /// One line of tool output or stderr: SGR colours through the stream's state, tabs at
     /// 8-cell stops, behind a gutter that sets the block apart (in the error colour for stderr).
+    /// A line over `OutputLimits.maximumLineBytes` is drawn cut, with a marker.
     private mutating func logLine(_ text: String, stream: String, finished: Bool) -> [RenderedLine] {
         let base: CellStyle = stream == "stderr" ? CellStyle(fg: .danger) : CellStyle(fg: .foregroundMuted)
         var builder = builders[stream] ?? StyledTextBuilder(base: base)
-        builder.append(TabExpansion.expandKeepingSGR(text, tabWidth: 8) + (finished ? "\n" : ""))
-        let content = (finished ? builder.takeLines().first : builder.current) ?? StyledLine()
+        let (shown, omitted) = OutputLimits.cut(text)
+        builder.append(TabExpansion.expandKeepingSGR(String(shown), tabWidth: 8) + (finished ? "\n" : ""))
+        var content = (finished ? builder.takeLines().first : builder.current) ?? StyledLine()
         builders[stream] = builder
         let gutter = StyledLine(
             (glyphs.isUnicode ? "▏" : "|") + " ", CellStyle(fg: stream == "stderr" ? .danger : .borderMuted))
-        return [RenderedLine(content, prefix: gutter, hanging: gutter, wrap: .characters)]
+        guard omitted > 0 else { return [RenderedLine(content, prefix: gutter, hanging: gutter, wrap: .characters)] }
+        content.append(" " + OutputLimits.marker(omittedBytes: omitted, glyphs: glyphs), MarkdownStyle.muted)
+        var line = RenderedLine(content, prefix: gutter, hanging: gutter, wrap: .characters)
+        line.copyText = UntrustedText.stripSGR(OutputLimits.copyText(text))
+        return [line]
+    }
+
+    /// A markdown line too long or too wide to parse (`OutputLimits`), as plain text: cut
+    /// with a marker when too long.
+    private func plainLine(_ text: String) -> RenderedLine {
+        let (shown, omitted) = OutputLimits.cut(text)
+        var line = RenderedLine(StyledLine(Self.markdownText(String(shown)), MarkdownStyle.body), wrap: .characters)
+        guard omitted > 0 else { return line }
+        line.content.append(" " + OutputLimits.marker(omittedBytes: omitted, glyphs: glyphs), MarkdownStyle.muted)
+        line.copyText = Self.markdownText(OutputLimits.copyText(text))
+        return line
     }
 }

@@ -24,6 +24,9 @@ public struct RenderedLine: Equatable, Sendable {
     public var trailer: StyledLine
     /// The code block this line belongs to (for copying one block), numbered from 1 in the output.
     public var codeBlock: Int?
+    /// What `y` copies of a line drawn cut (`OutputLimits`): the line as it came; nil copies
+    /// what is drawn.
+    public var copyText: String?
 
     public init(
         _ content: StyledLine = StyledLine(), prefix: StyledLine = StyledLine(), hanging: StyledLine? = nil,

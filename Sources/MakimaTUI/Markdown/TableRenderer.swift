@@ -1,18 +1,27 @@
 /// A GFM table aligned in cells (CJK counts two), columns split by a light bar, the header
 /// underlined by a rule. Rows never wrap: a table wider than the view scrolls sideways.
+///
+/// What one table may cost is bounded: past `maximumColumns` columns the rest are left out
+/// behind a marker, and a cell wider than `maximumCellWidth` is cut with an ellipsis, so a row
+/// is never wider than their product (a wide cell in each row of another column would
+/// otherwise make every row as wide as all of them together).
 enum TableRenderer {
+    static let maximumColumns = 64
+    static let maximumCellWidth = 120
+
     static func render(rows: [[StyledLine]], alignments: [MarkdownNode.Alignment], glyphs: Glyphs) -> [RenderedLine] {
-        let columns = max(alignments.count, rows.map(\.count).max() ?? 0)
-        guard columns > 0 else { return [] }
-        var widths = Array(repeating: 1, count: columns)
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.width) }
+        let allColumns = max(alignments.count, rows.map(\.count).max() ?? 0)
+        guard allColumns > 0 else { return [] }
+        let columns = min(allColumns, maximumColumns)
+        let cells = rows.map { row in
+            row.prefix(columns).map { $0.width > maximumCellWidth ? $0.truncated(to: maximumCellWidth) : $0 }
         }
+        let widths = columnWidths(cells, columns: columns)
         let bar = MarkdownStyle.frame
         let vertical = glyphs.isUnicode ? "│" : "|"
         let cross = glyphs.isUnicode ? "┼" : "+"
         var out: [RenderedLine] = []
-        for (r, row) in rows.enumerated() {
+        for (r, row) in cells.enumerated() {
             var line = StyledLine()
             for c in 0..<columns {
                 if c > 0 { line.append(" " + vertical + " ", bar) }
@@ -22,7 +31,15 @@ enum TableRenderer {
                 let left = alignment == .right ? gap : alignment == .center ? gap / 2 : 0
                 line.append(String(repeating: " ", count: left), .plain)
                 line.append(cell)
-                if c < columns - 1 { line.append(String(repeating: " ", count: gap - left), .plain) }
+                if c < columns - 1 || columns < allColumns {
+                    line.append(String(repeating: " ", count: gap - left), .plain)
+                }
+            }
+            if columns < allColumns {
+                line.append(" " + vertical + " ", bar)
+                line.append(
+                    r == 0 ? "\(glyphs.ellipsis) \(allColumns - columns) more columns" : glyphs.ellipsis,
+                    MarkdownStyle.muted)
             }
             out.append(RenderedLine(line, wrap: .none))
             if r == 0 {
@@ -32,5 +49,14 @@ enum TableRenderer {
             }
         }
         return out
+    }
+
+    /// Each column's width: its widest cell, at least one.
+    private static func columnWidths(_ rows: [[StyledLine]], columns: Int) -> [Int] {
+        var widths = Array(repeating: 1, count: columns)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.width) }
+        }
+        return widths
     }
 }

@@ -87,6 +87,10 @@ public protocol Pane {
     /// pane is on the stack (`StoreHub.keepDetails`). Empty for panes that read only lists.
     var detailLinks: [DeepLink] { get }
 
+    /// True while the pane has work it does a step of per frame (a search through a long
+    /// output): the event loop keeps drawing until it is done.
+    var hasPendingWork: Bool { get }
+
     /// Draws into `region` of `buffer`. Mutating so scroll positions can follow the viewport.
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext)
     mutating func handle(_ action: KeyAction) -> PaneResponse
@@ -96,6 +100,7 @@ public protocol Pane {
 
 extension Pane {
     public var title: String { id.title }
+    public var hasPendingWork: Bool { false }
     public var keyContexts: [KeyContext] { [] }
     public var isEditingText: Bool { false }
     public var typingContexts: [KeyContext] { [] }

@@ -17,10 +17,12 @@ package final class NcursesScreen {
             throw .system("fdopen", errno)
         }
         set_escdelay(25)
+        QuitWatchdog.saveTerminalModes(fd: STDIN_FILENO)
         guard newterm(termName, out, inp) != nil else {
             let name = termName ?? getenv("TERM").map { String(cString: $0) } ?? ""
             throw .cannotStart("ncurses does not know TERM=\(name)")
         }
+        QuitWatchdog.saveResetSequence()
         isActive = true
         SignalRelay.cursesActive.store(true, ordering: .sequentiallyConsistent)
         hasColors = Self.configure()

@@ -5,7 +5,8 @@ import Synchronization
 /// Signals, turned into flags the UI thread reads after being woken through the wake pipe,
 /// and a last-chance terminal restore on crashes.
 ///
-/// - SIGINT, SIGTERM, SIGHUP: ask the event loop to quit (it restores the terminal itself).
+/// - SIGINT, SIGTERM, SIGHUP: ask the event loop to quit (it restores the terminal itself);
+///   if it has not within a second, `QuitWatchdog` restores the terminal and ends the process.
 /// - SIGWINCH: ask the event loop to resize. Installed before curses starts, so ncurses
 ///   does not install its own handler and the resize arrives through our poll loop.
 /// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore the terminal (`endwin`),
@@ -34,6 +35,7 @@ public enum SignalRelay {
     /// Installs every handler. `wakeFD` is the write end of the event loop's wake pipe.
     public static func install(wakeFD fd: Int32) {
         wakeFD.store(fd, ordering: .sequentiallyConsistent)
+        QuitWatchdog.start()
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { setHandler(sig, flagHandler, flags: 0) }
         for sig in fatalSignals {
             var old = sigaction()
@@ -73,6 +75,7 @@ public enum SignalRelay {
         SignalRelay.pending.bitwiseOr(flag.rawValue, ordering: .sequentiallyConsistent)
         var byte: UInt8 = 1
         _ = write(SignalRelay.wakeFD.load(ordering: .sequentiallyConsistent), &byte, 1)
+        if sig != SIGWINCH { QuitWatchdog.notify(sig) }
     }
 
     private static let fatalHandler: @convention(c) (Int32) -> Void = { sig in

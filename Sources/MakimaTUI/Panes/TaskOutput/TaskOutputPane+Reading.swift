@@ -88,6 +88,14 @@ extension TaskOutputPane {
         return model.lines[shownTop..<end].lazy.compactMap(\.codeBlock).first
     }
 
+    /// One more step of a search still going; the first match it finds is brought into view.
+    mutating func advanceSearch() {
+        guard !search.isComplete else { return }
+        let hadCurrent = search.current != nil
+        search.advance(in: model.lines)
+        if !hadCurrent { showCurrentMatch() }
+    }
+
     /// Scrolls so the current match is in view (two lines of context above it), and sideways
     /// when it sits right of the view in code.
     mutating func showCurrentMatch() {

@@ -81,7 +81,11 @@ public struct TaskOutputPane: Pane {
         }
     }
 
+    /// A search still going: the loop draws again, and each frame takes it one step further.
+    public var hasPendingWork: Bool { !search.isComplete }
+
     public mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
+        advanceSearch()
         let area = region.inset(left: 1, right: 1)
         buffer.fill(region, style: .plain)
         buffer.hyperlinks = model.links
@@ -146,13 +150,14 @@ public struct TaskOutputPane: Pane {
         if !wrapProse && line.wrap == .words { line.wrap = .none }
         guard !search.matches.isEmpty else { return line }
         let current = search.currentMatch
-        for m in search.matches where m.line == index {
-            let style =
-                m == current
-                ? CellStyle(fg: .background, bg: .accent, attributes: .bold) : CellStyle(fg: .background, bg: .warn)
-            line = line.highlighting(m, style: style)
-        }
-        return line
+        return line.highlighting(
+            search.matches(onLine: index).map { m in
+                let style =
+                    m == current
+                    ? CellStyle(fg: .background, bg: .accent, attributes: .bold)
+                    : CellStyle(fg: .background, bg: .warn)
+                return (m, style)
+            })
     }
 
     private mutating func rowsEndingAtBottom(width: Int, height: Int) -> [StyledLine] {
