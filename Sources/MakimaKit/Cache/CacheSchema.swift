@@ -46,6 +46,18 @@ enum CacheSchema {
             finished INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
         """,
+        // 2 -> 3: the full-text index of the cached output, titles and plans (filled after the
+        // migration: OutputSearchIndex), and the per-minute activity counts.
+        OutputSearchIndex.createSQL
+            + """
+            CREATE TABLE activity_minutes (
+                minute INTEGER PRIMARY KEY NOT NULL,
+                output INTEGER NOT NULL DEFAULT 0,
+                completed INTEGER NOT NULL DEFAULT 0,
+                failed INTEGER NOT NULL DEFAULT 0,
+                daemons_online INTEGER
+            );
+            """,
     ]
 
     static var version: Int { migrations.count }
@@ -53,7 +65,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions",
-        "listen_transcripts", "task_events", "task_activity",
+        "listen_transcripts", "task_events", "task_activity", "activity_minutes",
     ]
 
     enum Problem: Error {

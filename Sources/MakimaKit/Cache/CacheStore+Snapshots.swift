@@ -6,6 +6,8 @@ import Foundation
 extension CacheStore {
     public func replaceDaemons(_ items: [Daemon], fetchedAt: Date, query: String = "") throws(CacheError) {
         try replace(items, in: .daemons, query: query, fetchedAt: fetchedAt)
+        // The whole list (not a filtered one) is the activity history's daemons online.
+        if query.isEmpty { try recordDaemonsOnline(items.count { $0.status.isOnline }, at: fetchedAt) }
     }
     public func loadDaemons(query: String = "") throws(CacheError) -> CacheSnapshot<Daemon>? {
         try load(Daemon.self, from: .daemons, query: query)
@@ -20,6 +22,7 @@ extension CacheStore {
 
     public func replaceTasks(_ items: [MeshTask], fetchedAt: Date, query: String = "") throws(CacheError) {
         try replace(items, in: .tasks, query: query, fetchedAt: fetchedAt)
+        try indexTaskTitles(items)
     }
     public func loadTasks(query: String = "") throws(CacheError) -> CacheSnapshot<MeshTask>? {
         try load(MeshTask.self, from: .tasks, query: query)
