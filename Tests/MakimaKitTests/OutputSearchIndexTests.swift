@@ -110,12 +110,14 @@ import Testing
     @Test func aDamagedIndexIsBuiltAgain() throws {
         let store = try openStore()
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...50))
-        try store.withDatabase { db in try db.exec("UPDATE output_search_data SET block = x'00ff00ff00ff' WHERE id > 1") }
+        try store.withDatabase { db in try db.exec("UPDATE output_search_data SET block = x'00ff00ff00ff' WHERE id > 1")
+        }
         #expect(try store.verifySearchIndex() == false)
         #expect(try store.verifySearchIndex())
         #expect(try store.searchOutput("a line 42").map(\.seq) == [42])
         // Damaged again: the search itself notices, rebuilds and answers.
-        try store.withDatabase { db in try db.exec("UPDATE output_search_data SET block = x'00ff00ff00ff' WHERE id > 1") }
+        try store.withDatabase { db in try db.exec("UPDATE output_search_data SET block = x'00ff00ff00ff' WHERE id > 1")
+        }
         #expect(try store.searchOutput("a line 42").map(\.seq) == [42])
     }
 

@@ -38,7 +38,9 @@ public struct ActivityHistory: Sendable, Equatable {
     /// Output events per minute over the last `count` minutes, oldest first.
     public func outputPerMinute(last count: Int = 60) -> [Int] {
         var out = [Int](repeating: 0, count: count)
-        for m in minutes where m.minute > now - count && m.minute <= now { out[count - 1 - (now - m.minute)] += m.output }
+        for m in minutes where m.minute > now - count && m.minute <= now {
+            out[count - 1 - (now - m.minute)] += m.output
+        }
         return out
     }
 
