@@ -73,7 +73,9 @@ struct GrepPaneTests {
         let card = ActivityCard.card(history, width: 90, glyphs: .unicode)
         #expect(card.rows.map { $0.right?.text } == ["max 2", "max 1", "max 40", "max 3"])
         let minutes = card.rows[2].left
-        #expect(minutes.text.hasSuffix("█▃"))
+        // Braille, two minutes a cell: 40 is a full left column, 10 one dot on the right.
+        #expect(minutes.text.hasSuffix("⣇"))
+        #expect(minutes.text.count == "out/min  ".count + 30)
         #expect(minutes.spans.last?.style.fg == .accent)
         #expect(ActivityCard.card(history, width: 40, glyphs: .ascii).rows.count == 3)
     }
