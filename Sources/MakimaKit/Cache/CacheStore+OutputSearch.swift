@@ -67,22 +67,23 @@ extension CacheStore {
     }
 
     private static func search(_ needle: String, limit: Int, in db: SQLiteDatabase) throws -> [OutputSearchHit] {
-        // The trigram index looks up three characters or more; a shorter pattern is a LIKE scan,
-        // newest rows first, that stops at `limit`.
-        let short = needle.count < 3
+        // The index finds the rows holding the pattern's longest piece without a LIKE wildcard
+        // (through the trigram index when it has three characters or more, else by a scan);
+        // each row is then checked for the whole pattern, as text. Newest rows first, so the
+        // walk stops at `limit`.
         let select = try db.prepare(
             """
             SELECT o.rowid, o.text, s.task_id, a.last_at FROM output_search o
             JOIN search_tasks s ON s.num = o.rowid >> 32
             LEFT JOIN task_activity a ON a.task_id = s.task_id
-            WHERE \(short ? "o.text LIKE ?1 ESCAPE '\\'" : "output_search MATCH ?1")
-            ORDER BY o.rowid DESC LIMIT ?2
+            WHERE o.text LIKE ?1 ORDER BY o.rowid DESC
             """)
-        try select.bind(short ? OutputSearchIndex.likePattern(needle) : OutputSearchIndex.phrase(needle), at: 1)
-        try select.bind(limit, at: 2)
+        try select.bind("%" + OutputSearchIndex.likeFragment(needle) + "%", at: 1)
         var hits: [OutputSearchHit] = []
-        while try select.step() {
-            guard let text = select.text(1), let task = select.text(2) else { continue }
+        while hits.count < limit, try select.step() {
+            guard let text = select.text(1), let task = select.text(2),
+                text.range(of: needle, options: .caseInsensitive) != nil
+            else { continue }
             let seq = Int(select.int64(0) & (OutputSearchIndex.taskStride - 1))
             hits.append(
                 OutputSearchHit(

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The full-text index over the cached task output, titles and plans (SQLite FTS5 with the
-/// trigram tokenizer: any substring of three characters or more is found through the index,
-/// case-insensitively, as `grep -i -F` would).
+/// trigram tokenizer: any substring of three characters or more is found through the index
+/// by `LIKE`, case-insensitively, as `grep -i -F` would). `detail = none`: the index keeps
+/// which rows hold a trigram, not where, a third of the size with positions; `LIKE` checks
+/// each candidate row against the pattern, so positions are not needed.
 ///
 /// Rows: one per cached `task.output` event (its text, SGR removed) and one per task for its
 /// title and plan. A row's rowid is `num << 32 | seq`, `num` being the task's number in
@@ -27,7 +29,7 @@ enum OutputSearchIndex {
             meta TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram');
+        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_events
         WHEN old.type = 'task.output' AND old.seq < 4294967296
         BEGIN
@@ -150,21 +152,14 @@ enum OutputSearchIndex {
         }
     }
 
-    /// The user's text as one FTS5 phrase: inside double quotes (doubled), every character is
-    /// text, so no pattern is a syntax error or an operator.
-    static func phrase(_ pattern: String) -> String {
-        "\"" + pattern.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The user's text as a LIKE pattern (for patterns under three characters, which the
-    /// trigram index cannot look up): `%`, `_` and the escape character are escaped.
-    static func likePattern(_ pattern: String) -> String {
-        var out = "%"
-        for c in pattern {
-            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out + "%"
+    /// The longest piece of the user's text without a LIKE wildcard (`%`, `_`): what the index
+    /// is asked for. FTS5 uses the trigram index for `LIKE '%piece%'` (three characters or
+    /// more) but not with an ESCAPE clause, so the wildcards are left out of the lookup rather
+    /// than escaped, and every row found is checked for the whole text. User text is never
+    /// FTS5 query syntax: no MATCH expression is built from it.
+    static func likeFragment(_ pattern: String) -> String {
+        let pieces = pattern.split(whereSeparator: { $0 == "%" || $0 == "_" })
+        return String(pieces.max { $0.count < $1.count } ?? "")
     }
 }
 
