@@ -2,7 +2,7 @@
 # `make bench`: every figure beside a baseline measured in the same run, median of several
 # rounds, printed as one table (scripts/bench_table.py). Takes several minutes; not part of
 # `make test`. Knobs: BENCH_ROUNDS (5), BURST_EVENTS (100000), MEMORY_EVENTS (1000000),
-# IDLE_SECONDS (60), BASE_BIN (an older build to put beside this one in the ingest rows),
+# IDLE_SECONDS (60), GREP_LINES (1000000), BASE_BIN (an older build to put beside this one in the ingest rows),
 # SCALE_TASKS (10000) and SCALE_DAEMONS (500) for the scale rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +85,13 @@ for r in $(seq "$ROUNDS"); do
   for k in home_ms task_view_ms task_view_over_home_pct frames; do
     figure "task_ingest.$k" "$(value "task_ingest.ingest_100k_$k" "$WORK/task_ingest")"
   done
+done
+
+GREP_LINES=${GREP_LINES:-1000000}
+echo "bench: grep over $GREP_LINES cached lines (FTS5 index), a LIKE scan of the same cache beside it" >&2
+"$BIN" bench grep --lines "$GREP_LINES" >"$WORK/grep"
+for k in lines fill_seconds db_bytes rare_ms rare_hits common_ms short_ms like_rare_ms; do
+  figure "grep.$k" "$(value "grep.$k" "$WORK/grep")"
 done
 
 echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2

@@ -97,6 +97,14 @@ def main(path: str, binary: str) -> None:
                      f"{fmt(main_, 'ms', 1)} / {fmt(proc, 'ms', 0)}",
                      f"kernel start time to ±{fmt(med(f'startup.proc_start_resolution_ms.{state}'), 'ms', 0)}"
                      f", load average {fmt(med('startup.load_average'), '', 1)}", ""))
+    rare, like = med("grep.rare_ms"), med("grep.like_rare_ms")
+    lines = med("grep.lines") or 0
+    rows.append((f":grep over {lines:,.0f} cached lines (FTS5), {fmt(med('grep.rare_hits'), 'hits', 0)}", fmt(rare, "ms", 1),
+                 f"LIKE scan of the same cache {fmt(like, 'ms', 1)}",
+                 "met (< 100 ms)" if rare is not None and rare < 100 else "not met (target < 100 ms)"))
+    rows.append((":grep, a pattern in every line (first 500) / two characters (a scan)",
+                 f"{fmt(med('grep.common_ms'), 'ms', 1)} / {fmt(med('grep.short_ms'), 'ms', 1)}",
+                 f"index filled in {fmt(med('grep.fill_seconds'), 's', 1)}, cache {fmt((med('grep.db_bytes') or 0) / 1048576, 'MB', 0)}", ""))
     rss, growth = med("memory.rss_end_mb"), med("memory.growth_second_half_pct")
     events = med("memory.events")
     rows.append((f"memory: RSS after {events or 0:,.0f} events / 50 tasks", fmt(rss, "MB", 1),

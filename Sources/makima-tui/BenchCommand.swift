@@ -3,13 +3,13 @@ import MakimaBench
 import MakimaKit
 import MakimaTUI
 
-/// `makima-tui bench [render|cache|scale|task-ingest|ingest|memory|idle]`: prints figures, never pass/fail.
+/// `makima-tui bench [render|cache|grep|scale|task-ingest|ingest|memory|idle]`: prints figures, never pass/fail.
 /// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
     static let spec = CommandSpec(
         name: "bench",
-        summary: "benchmarks: render, cache, scale, task-ingest; ingest, memory, idle (these need a dev server)",
+        summary: "benchmarks: render, cache, grep, scale, task-ingest; ingest, memory, idle (these need a dev server)",
         flags: [
             FlagSpec(
                 "--events", value: "N", help: "events: ingest burst (default 100000), memory run (default 1000000)"),
@@ -17,11 +17,12 @@ enum BenchCommand {
                 "--tasks", value: "N",
                 help: "tasks the events are spread over (ingest 1, memory 50); scale: tasks (10000)"),
             FlagSpec("--daemons", value: "N", help: "scale: daemons in the generated mesh (default 500)"),
+            FlagSpec("--lines", value: "N", help: "grep: cached output lines searched (default 1000000)"),
             FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
             FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
             FlagSpec("--home", help: "ingest: with Home on screen (engine + UI thread), the task view's baseline"),
         ],
-        positionals: "[render|cache|scale|task-ingest|ingest|memory|idle]", run: run)
+        positionals: "[render|cache|grep|scale|task-ingest|ingest|memory|idle]", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
         let which = inv.positionals.isEmpty ? ["render", "cache"] : inv.positionals
@@ -29,6 +30,9 @@ enum BenchCommand {
             switch name {
             case "render": print(figures: await MainActor.run { RenderBenchmark.run() }, prefix: "render")
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
+            case "grep":
+                let lines = min(max(Int(inv.values["--lines"] ?? "") ?? 1_000_000, 2_000), 10_000_000)
+                print(figures: OutputSearchBenchmark.run(lines: lines), prefix: "grep")
             case "scale":
                 let tasks = min(max(Int(inv.values["--tasks"] ?? "") ?? 10_000, 0), 1_000_000)
                 let daemons = min(max(Int(inv.values["--daemons"] ?? "") ?? 500, 0), 100_000)

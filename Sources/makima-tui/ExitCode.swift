@@ -5,6 +5,8 @@ import MakimaTUI
 /// Exit codes scripts can rely on (docs/api.md).
 enum ExitCode: Int32 {
     case ok = 0
+    /// `grep` found nothing (as grep(1) says it).
+    case noMatch = 1
     case usage = 2
     case notConfigured = 3
     case unauthorized = 4

@@ -32,7 +32,9 @@ enum StatusCommand {
                 summary = try await MeshSummary.fetch(using: client)
             }
             if inv.has("--json") {
-                Console.json(StatusFormat.json(summary, server: server, staleSince: staleSince))
+                Console.json(
+                    StatusFormat.json(
+                        summary, server: server, staleSince: staleSince, activity: cachedActivity(client.profile)))
             } else if tmux {
                 Console.out(StatusFormat.tmux(summary))
             } else {
@@ -44,6 +46,13 @@ enum StatusCommand {
             if tmux { Console.out(StatusFormat.tmuxFailure(ExitCode.of(error))) }
             return Console.fail(error)
         }
+    }
+
+    /// The last hour's activity the cache recorded (nil without a cache).
+    private static func cachedActivity(_ profile: ServerProfile) -> ActivityHistory? {
+        let (store, _) = CacheSession.open(for: profile)
+        defer { store?.close() }
+        return try? store?.activity(hours: 1)
     }
 
     @MainActor

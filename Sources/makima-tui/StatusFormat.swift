@@ -4,7 +4,9 @@ import MakimaKit
 /// The three renderings of a `MeshSummary`. Server text was cleaned when decoded; here it is
 /// also folded onto one line.
 enum StatusFormat {
-    static func json(_ s: MeshSummary, server: String, staleSince: Date? = nil) -> String {
+    static func json(_ s: MeshSummary, server: String, staleSince: Date? = nil, activity: ActivityHistory? = nil)
+        -> String
+    {
         var latest: Any = NSNull()
         if let l = s.latestListenSession {
             latest =
@@ -24,6 +26,14 @@ enum StatusFormat {
             "latest_listen_session": latest,
         ]
         if let staleSince { object["stale_since"] = RFC3339.format(staleSince) }
+        if let activity {
+            // What the cache saw in the last hour (the Home ACTIVITY// card's figures).
+            let hour = activity.lastHour
+            object["last_hour"] = [
+                "output_events": hour.output, "tasks_completed": hour.completed, "tasks_failed": hour.failed,
+                "output_per_minute": activity.outputPerMinute(),
+            ]
+        }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

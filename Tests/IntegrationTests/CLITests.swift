@@ -57,7 +57,7 @@ import Testing
         #expect(
             Set(got.keys) == [
                 "server", "daemons_online", "daemons_offline", "running_tasks", "active_contracts", "pending_questions",
-                "latest_listen_session",
+                "latest_listen_session", "last_hour",
             ])
         #expect(got["server"] as? String == server.baseURL.absoluteString)
         for key in ["daemons_online", "daemons_offline", "running_tasks", "active_contracts", "pending_questions"] {

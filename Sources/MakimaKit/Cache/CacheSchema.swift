@@ -48,6 +48,18 @@ enum CacheSchema {
         """,
         // 2 -> 3: listen sessions fetched one by one were never read back from the cache.
         "DROP TABLE IF EXISTS listen_transcripts;",
+        // 3 -> 4: the full-text index of the cached output, titles and plans (filled after the
+        // migration: OutputSearchIndex), and the per-minute activity counts.
+        OutputSearchIndex.createSQL
+            + """
+            CREATE TABLE activity_minutes (
+                minute INTEGER PRIMARY KEY NOT NULL,
+                output INTEGER NOT NULL DEFAULT 0,
+                completed INTEGER NOT NULL DEFAULT 0,
+                failed INTEGER NOT NULL DEFAULT 0,
+                daemons_online INTEGER
+            );
+            """,
     ]
 
     static var version: Int { migrations.count }
@@ -55,7 +67,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions", "task_events",
-        "task_activity",
+        "task_activity", "activity_minutes",
     ]
 
     enum Problem: Error {

@@ -85,7 +85,7 @@ extension CacheStore {
             inserted += try withDatabase { db in
                 try db.transaction {
                     let absent = try first ? Self.countAbsent(skipped, in: db) : 0
-                    let n = try Self.insert(chunk, keep: keep, into: db)
+                    let n = try Self.insert(chunk, keep: keep, leftOutNew: absent, now: now, into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     return absent + n
                 }
@@ -334,11 +334,19 @@ extension CacheStore {
         }
     }
 
-    private static func insert(_ rows: ArraySlice<EventRow>, keep: Int, into db: SQLiteDatabase) throws -> Int {
+    /// Inserts the rows, adds the new ones to the search index and the activity counts (with
+    /// `leftOutNew` new events left out below the window, counted as output now), then prunes.
+    private static func insert(
+        _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, now: Double, into db: SQLiteDatabase
+    ) throws -> Int {
         let insert = try db.prepare(
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
+        var search = SearchIndexWriter()
+        let minute = ActivityMinute.minute(of: Date(timeIntervalSince1970: now))
+        var activity: [Int: ActivityMinute] = [:]
+        if leftOutNew > 0 { activity[minute] = ActivityMinute(minute: minute, output: leftOutNew) }
         for row in rows {
             try insert.bind(row.taskID, at: 1)
             try insert.bind(row.seq, at: 2)
@@ -346,9 +354,23 @@ extension CacheStore {
             try insert.bind(row.type, at: 4)
             try insert.bind(row.json, at: 5)
             try insert.step()
-            inserted += db.changes
+            let isNew = db.changes == 1
             insert.reset()
             touched.insert(row.taskID)
+            guard isNew else { continue }
+            inserted += 1
+            if let text = row.searchText { try search.add(row, text: text, in: db) }
+            if row.activity != .none {
+                let m = activityMinute(of: row.ts, now: minute)
+                var c = activity[m] ?? ActivityMinute(minute: m)
+                switch row.activity {
+                case .output: c.output += 1
+                case .completed: c.completed += 1
+                case .failed: c.failed += 1
+                case .none: break
+                }
+                activity[m] = c
+            }
         }
         // The window is the newest `keep` seq numbers: exactly `keep` events, since the server's
         // seqs have no holes. MAX(seq) is one index lookup; counting from the top instead would
@@ -364,6 +386,7 @@ extension CacheStore {
             try prune.step()
             prune.reset()
         }
+        try addActivity(activity, now: minute, in: db)
         return inserted
     }
 
@@ -416,6 +439,13 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
+    /// The text the output search indexes (nil: not an output event).
+    let searchText: String?
+    let ts: Date?
+    let activity: ActivityKind
+
+    /// What an event adds to the per-minute activity counts.
+    enum ActivityKind { case none, output, completed, failed }
 
     init(_ event: TaskEvent, json: String) {
         taskID = event.taskID
@@ -423,5 +453,13 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
+        searchText = OutputSearchIndex.searchText(of: event)
+        ts = event.ts
+        switch event.payload {
+        case .output: activity = .output
+        case .status(let s, _, _) where s == .completed: activity = .completed
+        case .status(let s, _, _) where s == .failed: activity = .failed
+        default: activity = .none
+        }
     }
 }

@@ -74,6 +74,7 @@ extension CacheStore {
                 try stamp.step()
             }
         }
+        try recordListSideTables(items, query: query, fetchedAt: fetchedAt)
     }
 
     func load<Item: Decodable & Sendable>(
@@ -123,5 +124,14 @@ extension CacheStore {
         // Some row is not even JSON: decode one by one.
         let items = rows.compactMap { try? MakimaJSON.decode(Item.self, from: Data($0.utf8)) }
         return (items, rows.count - items.count)
+    }
+
+    /// What a saved list also feeds: the search index (task titles and plans) and the activity
+    /// history (daemons online, from the whole list only, not a filtered one).
+    private func recordListSideTables<Item>(_ items: [Item], query: String, fetchedAt: Date) throws(CacheError) {
+        if let tasks = items as? [MeshTask] { try indexTaskTitles(tasks) }
+        if query.isEmpty, let daemons = items as? [Daemon] {
+            try recordDaemonsOnline(daemons.count { $0.status.isOnline }, at: fetchedAt)
+        }
     }
 }

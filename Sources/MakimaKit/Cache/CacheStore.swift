@@ -62,6 +62,9 @@ public final class CacheStore: Sendable {
         var policy = retention
         if let eventsKeptPerTask { policy.eventsPerTask = max(1, eventsKeptPerTask) }
         let store = CacheStore(file: file, database: database, retention: policy)
+        // A missing or never filled search index is built from the cached events; a failure
+        // here leaves searching to rebuild it on first use.
+        _ = try? store.withDatabase { db in try OutputSearchIndex.ensure(db) }
         _ = try? store.prune(now: now)
         return CacheOpenResult(store: store, notice: notice)
     }

@@ -70,6 +70,9 @@ final class SQLiteDatabase {
     /// Rows changed by the last INSERT, UPDATE or DELETE (0 for an ignored duplicate).
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     var isInTransaction: Bool { handle != nil && sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT (the write lock is taken up front, so a busy

@@ -59,6 +59,8 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(statement)
     }
 
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }

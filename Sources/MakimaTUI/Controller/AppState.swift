@@ -107,6 +107,8 @@ public struct AppState {
             helpScroll = 0
         case .commandLine:
             commandLine = CommandLineState()
+        case .grepPrompt:
+            commandLine = CommandLineState(text: "grep ")
         case .jumpByNumber:
             guard case .char(let c) = key, let n = c.wholeNumberValue, let pane = PaneID.numbered(n) else {
                 return false
@@ -187,6 +189,9 @@ public struct AppState {
         case .notifications:
             commandLine = nil
             requests.append(.showNotifications)
+        case .grep(let pattern):
+            commandLine = nil
+            requests.append(.grep(pattern))
         }
         return true
     }

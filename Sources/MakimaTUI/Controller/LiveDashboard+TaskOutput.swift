@@ -11,6 +11,8 @@ struct OutputView {
     var stale = false
     /// The plan rendered for the header section, kept until the plan text changes.
     var plan: (source: String, lines: [RenderedLine]) = ("", [])
+    /// Opened from a `:grep` hit: the pattern and line to put the view on, once shown.
+    var seek: (pattern: String, line: String)?
 }
 
 extension LiveDashboard {
@@ -40,6 +42,7 @@ extension LiveDashboard {
         session.updatePanes {
             $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
         }
+        seekGrepHit()
     }
 
     private func outputModel() -> TaskOutputViewModel {

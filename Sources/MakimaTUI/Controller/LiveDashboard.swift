@@ -172,6 +172,8 @@ public final class LiveDashboard {
         case .openRow(let pane, let rowID): openRow(pane, rowID)
         case .open(let link): open(link)
         case .showNotifications: showNotifications()
+        case .grep(let pattern): showGrep(pattern)
+        case .openGrepHit(let task, let pattern, let line): openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: openLatestNotification()
         case .nextFilter(let pane):
             guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
@@ -261,6 +263,7 @@ public final class LiveDashboard {
     /// there (Home: 30 s).
     func poll(_ pane: PaneID) {
         refresh(pane, force: false)
+        if pane == .home { loadActivity() }
         guard let seconds = pane.spec.pollSeconds, engine != nil, !unauthorized else { return }
         session.schedule(after: seconds, id: "poll") { [weak self] in
             guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }

@@ -12,6 +12,8 @@ public struct CommandLineState: Equatable, Sendable {
         case openLink(Int)
         /// `:notifications`.
         case notifications
+        /// `grep PATTERN`: search the cached output of every task.
+        case grep(String)
         /// Enter on something that is not a command: the line stays open with a message.
         case unknown(String)
     }
@@ -23,7 +25,7 @@ public struct CommandLineState: Equatable, Sendable {
     public init(text: String = "") { self.text = text }
 
     /// Names the command line accepts, in completion order.
-    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["notifications", "quit"] }
+    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["notifications", "grep", "quit"] }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
         switch edit {
@@ -68,6 +70,16 @@ public struct CommandLineState: Equatable, Sendable {
 
     mutating func run() -> Outcome {
         let word = text.lowercased().trimmingCharacters(in: .whitespaces)
+        // The pattern keeps its case and inner spaces: it is searched as typed.
+        if word.hasPrefix("grep ") {
+            let pattern = String(text.drop { $0 == " " }.dropFirst(5))
+            if !pattern.trimmingCharacters(in: .whitespaces).isEmpty { return .grep(pattern) }
+        }
+        if word == "grep" {
+            text = "grep "
+            message = "type what to search for"
+            return .editing
+        }
         if word == "q" || word == "quit" { return .quit }
         if word.hasPrefix("open "), let n = Int(word.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
             return .openLink(n)

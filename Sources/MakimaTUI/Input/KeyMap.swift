@@ -29,6 +29,8 @@ public enum KeyAction: Hashable, Sendable {
     case nextSort
     /// Open what the newest notification is about.
     case openNotification
+    /// Start a search of every task's cached output (the command line with `grep `).
+    case grepPrompt
     /// Pick what a list is narrowed to (Tasks: a contract).
     case pickScope
     /// The next / previous match of a search (the transcript viewer).
@@ -171,7 +173,9 @@ public struct KeyMap: Sendable {
         }
         s +=
             "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter;\n"
-        s += "`:notifications` lists the recent notifications (Enter opens one), `:q` quits:\n"
+        s += "`:notifications` lists the recent notifications (Enter opens one), `:grep PATTERN` searches the\n"
+        s += "cached output, titles and plans of every task (Enter on a hit opens the task at that line,\n"
+        s += "then `n`/`N` as in the output's own search), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the task output, `:open N` shows link N's URL and opens it with `xdg-open` when installed.\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
@@ -206,6 +210,9 @@ public struct KeyMap: Sendable {
             context: .global),
         KeyBinding(
             [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
+        KeyBinding(
+            [.char("S")], .grepPrompt, "find in every task's cached output, titles and plans (:grep)",
+            context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),

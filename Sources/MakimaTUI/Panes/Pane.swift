@@ -43,6 +43,10 @@ public enum DashboardRequest: Equatable, Sendable {
     case setScope(PaneID, String?)
     /// `:notifications`: list the recent notifications.
     case showNotifications
+    /// `:grep PATTERN`: search the cached output of every task.
+    case grep(String)
+    /// Enter on a `:grep` hit: the task's output, searched for the pattern, at that line.
+    case openGrepHit(taskID: String, pattern: String, line: String)
     /// `o`: open what the newest notification is about.
     case openLatestNotification
     /// Signing in: the sign-in pane's steps and the key re-entry after a refused key.

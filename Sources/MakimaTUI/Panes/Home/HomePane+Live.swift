@@ -18,7 +18,12 @@ extension HomePane {
                     right: StyledLine(row.value, CellStyle(fg: .foregroundMuted)))
             })
         let data = dataCards(mesh, g)
-        let extras = [system, glossaryCardModel(context: context)]
+        // ACTIVITY// first among the extras: it takes room only the data cards leave.
+        let columns = HomeLayout.columnCount(width: region.width)
+        let cardWidth = max(1, (region.width - 2 - (columns - 1) * HomeLayout.gap) / columns)
+        // Rows are drawn inside the border and a space of padding on each side.
+        let activity = model.activity.map { ActivityCard.card($0, width: cardWidth - 4, glyphs: g) }
+        let extras = (activity.map { [$0] } ?? []) + [system, glossaryCardModel(context: context)]
         let layout = HomeLayout.make(
             region: region, dataRows: data.map(\.rows.count), extraRows: extras.map(\.rows.count),
             summaryLine: mesh.summary != nil)

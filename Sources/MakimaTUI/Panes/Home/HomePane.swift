@@ -1,3 +1,5 @@
+import MakimaKit
+
 /// One line of the SYSTEM// card: a coloured dot, a label and a value.
 public struct StatusRow: Equatable, Sendable {
     public enum Level: Equatable, Sendable { case ok, warn, danger, muted }
@@ -38,6 +40,8 @@ public struct HomeViewModel: Equatable, Sendable {
     public var mesh: HomeMeshModel?
     /// A line under the tagline of the demo screen (e.g. how to configure a server).
     public var notice: NoticeLine?
+    /// What the cache recorded per minute (the ACTIVITY// card); nil: no cache, or not read yet.
+    public var activity: ActivityHistory?
 
     public init(statusRows: [StatusRow] = []) { self.statusRows = statusRows }
 }

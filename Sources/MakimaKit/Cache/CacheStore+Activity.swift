@@ -1,0 +1,152 @@
+import Foundation
+
+/// What happened in one minute, as the cache saw it: output events and tasks completed and
+/// failed (each counted once, when first cached, in the minute of its `ts` when the server
+/// sent one from the kept span, else the minute it was cached), and the daemons online the
+/// last time the daemons list was saved in that minute.
+public struct ActivityMinute: Sendable, Equatable, Codable {
+    /// Minutes since 1970 (UTC).
+    public var minute: Int
+    public var output: Int
+    public var completed: Int
+    public var failed: Int
+    public var daemonsOnline: Int?
+
+    public init(minute: Int, output: Int = 0, completed: Int = 0, failed: Int = 0, daemonsOnline: Int? = nil) {
+        self.minute = minute
+        self.output = output
+        self.completed = completed
+        self.failed = failed
+        self.daemonsOnline = daemonsOnline
+    }
+
+    public static func minute(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 60).rounded(.down)) }
+}
+
+/// The per-minute counts of a span, oldest first, and the sums the Home card and
+/// `status --json` show.
+public struct ActivityHistory: Sendable, Equatable {
+    public var minutes: [ActivityMinute]
+    /// The minute the span ends with (the current one).
+    public var now: Int
+
+    public init(minutes: [ActivityMinute], now: Int) {
+        self.minutes = minutes
+        self.now = now
+    }
+
+    /// Output events per minute over the last `count` minutes, oldest first.
+    public func outputPerMinute(last count: Int = 60) -> [Int] {
+        var out = [Int](repeating: 0, count: count)
+        for m in minutes where m.minute > now - count && m.minute <= now {
+            out[count - 1 - (now - m.minute)] += m.output
+        }
+        return out
+    }
+
+    /// Completed and failed tasks per hour over the last `count` hours, oldest first.
+    public func finishedPerHour(last count: Int = 24) -> (completed: [Int], failed: [Int]) {
+        var completed = [Int](repeating: 0, count: count)
+        var failed = completed
+        for m in minutes where m.minute > now - count * 60 && m.minute <= now {
+            let slot = count - 1 - (now - m.minute) / 60
+            completed[slot] += m.completed
+            failed[slot] += m.failed
+        }
+        return (completed, failed)
+    }
+
+    /// The most daemons seen online in each of the last `count` hours (nil: never recorded).
+    public func daemonsOnlinePerHour(last count: Int = 24) -> [Int?] {
+        var out = [Int?](repeating: nil, count: count)
+        for m in minutes where m.minute > now - count * 60 && m.minute <= now {
+            guard let n = m.daemonsOnline else { continue }
+            let slot = count - 1 - (now - m.minute) / 60
+            out[slot] = max(out[slot] ?? 0, n)
+        }
+        return out
+    }
+
+    /// Sums over the last hour: (output events, completed, failed).
+    public var lastHour: (output: Int, completed: Int, failed: Int) {
+        var sums = (0, 0, 0)
+        for m in minutes where m.minute > now - 60 && m.minute <= now {
+            sums.0 += m.output
+            sums.1 += m.completed
+            sums.2 += m.failed
+        }
+        return sums
+    }
+}
+
+extension CacheStore {
+    /// How long per-minute counts are kept.
+    public static let activityKeptMinutes = 7 * 1_440
+
+    /// The per-minute counts of the last `hours` hours, oldest first.
+    public func activity(hours: Int = 24, now: Date = Date()) throws(CacheError) -> ActivityHistory {
+        let current = ActivityMinute.minute(of: now)
+        let rows: [ActivityMinute] = try withDatabase { db in
+            let select = try db.prepare(
+                """
+                SELECT minute, output, completed, failed, daemons_online FROM activity_minutes
+                WHERE minute > ?1 AND minute <= ?2 ORDER BY minute
+                """)
+            try select.bind(current - max(1, hours) * 60, at: 1)
+            try select.bind(current, at: 2)
+            var rows: [ActivityMinute] = []
+            while try select.step() {
+                rows.append(
+                    ActivityMinute(
+                        minute: select.int(0), output: select.int(1), completed: select.int(2), failed: select.int(3),
+                        daemonsOnline: select.isNull(4) ? nil : select.int(4)))
+            }
+            return rows
+        }
+        return ActivityHistory(minutes: rows, now: current)
+    }
+
+    /// Records how many daemons were online in the current minute (from a saved daemons list).
+    public func recordDaemonsOnline(_ count: Int, at date: Date = Date()) throws(CacheError) {
+        try withDatabase { db in
+            let upsert = try db.prepare(
+                """
+                INSERT INTO activity_minutes (minute, daemons_online) VALUES (?1, ?2)
+                ON CONFLICT (minute) DO UPDATE SET daemons_online = excluded.daemons_online
+                """)
+            try upsert.bind(ActivityMinute.minute(of: date), at: 1)
+            try upsert.bind(count, at: 2)
+            try upsert.step()
+        }
+    }
+
+    /// Adds counts to their minutes and drops minutes older than `activityKeptMinutes`.
+    static func addActivity(_ counts: [Int: ActivityMinute], now: Int, in db: SQLiteDatabase) throws {
+        guard !counts.isEmpty else { return }
+        let upsert = try db.prepare(
+            """
+            INSERT INTO activity_minutes (minute, output, completed, failed) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (minute) DO UPDATE SET output = output + excluded.output,
+                completed = completed + excluded.completed, failed = failed + excluded.failed
+            """)
+        for (minute, c) in counts {
+            try upsert.bind(minute, at: 1)
+            try upsert.bind(c.output, at: 2)
+            try upsert.bind(c.completed, at: 3)
+            try upsert.bind(c.failed, at: 4)
+            try upsert.step()
+            upsert.reset()
+        }
+        let forget = try db.prepare("DELETE FROM activity_minutes WHERE minute <= ?1")
+        try forget.bind(now - activityKeptMinutes, at: 1)
+        try forget.step()
+    }
+
+    /// The minute an event counts in: its `ts` when within the kept span (and not ahead of
+    /// now), else the minute it is cached.
+    static func activityMinute(of ts: Date?, now: Int) -> Int {
+        guard let ts else { return now }
+        let m = ActivityMinute.minute(of: ts)
+        return m > now - activityKeptMinutes && m <= now ? m : now
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// The full-text index over the cached task output, titles and plans (SQLite FTS5 with the
+/// trigram tokenizer: any substring of three characters or more is found through the index
+/// by `LIKE`, case-insensitively, as `grep -i -F` would). `detail = none`: the index keeps
+/// which rows hold a trigram, not where, a third of the size with positions; `LIKE` checks
+/// each candidate row against the pattern, so positions are not needed.
+///
+/// Rows: one per cached `task.output` event (its text, SGR removed) and one per task for its
+/// title and plan. A row's rowid is `num << 32 | seq`, `num` being the task's number in
+/// `search_tasks` (given in the order tasks are first seen, so a higher rowid is a newer task)
+/// and seq 0 the title row; events with a seq of 2^32 or more are not indexed.
+///
+/// Kept current in the writes themselves: `CacheStore.insert` adds the rows of the events it
+/// inserts, and a trigger on `task_events` removes the row of every output event deleted, by
+/// whatever pruning deletes it. The index lives in the cache file, so its pages count in the
+/// size the retention holds the file under. When it is missing (a cache from before it, or
+/// dropped) it is built again from `task_events` at opening; when a query or `verify` finds it
+/// damaged, it is dropped and built again.
+enum OutputSearchIndex {
+    /// The rowid step between two tasks: seqs below it are indexed.
+    static let taskStride: Int64 = 1 << 32
+
+    /// The index's tables and trigger (also the body of its schema migration).
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS search_tasks (
+            num INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL UNIQUE,
+            meta TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
+        CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_events
+        WHEN old.type = 'task.output' AND old.seq < 4294967296
+        BEGIN
+            DELETE FROM output_search
+            WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.seq;
+        END;
+        """
+
+    /// Builds the index when it is missing or was never filled. Cheap when it is there.
+    static func ensure(_ db: SQLiteDatabase) throws {
+        let built = try? db.scalarInt("SELECT value FROM search_state WHERE key = 'built'")
+        let present = try db.scalarInt(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE name IN ('output_search', 'output_search_prune', 'search_tasks')")
+        if built == 1 && present == 3 { return }
+        try rebuild(db)
+    }
+
+    /// Drops the index and fills it again from the cached events and task snapshots.
+    static func rebuild(_ db: SQLiteDatabase) throws {
+        try db.transaction {
+            try db.exec(
+                """
+                DROP TRIGGER IF EXISTS output_search_prune;
+                DROP TABLE IF EXISTS output_search;
+                DROP TABLE IF EXISTS search_tasks;
+                DROP TABLE IF EXISTS search_state;
+                """)
+            try db.exec(createSQL)
+            var numbers = TaskNumbers()
+            let events = try db.prepare(
+                "SELECT task_id, seq, json FROM task_events WHERE type = 'task.output' ORDER BY task_id, seq")
+            let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
+            while try events.step() {
+                guard let task = events.text(0), let json = events.text(2),
+                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
+                else { continue }
+                try addRow(num: numbers.num(for: task, in: db), seq: events.int(1), text: text, with: add)
+            }
+            let titles = try db.prepare("SELECT json FROM tasks GROUP BY id")
+            var tasks: [MeshTask] = []
+            while try titles.step() {
+                if let json = titles.text(0), let task = CacheStore.decodeRows(MeshTask.self, [json]).items.first {
+                    tasks.append(task)
+                }
+            }
+            try indexTitles(of: tasks, numbers: &numbers, in: db)
+            try db.exec("INSERT OR REPLACE INTO search_state (key, value) VALUES ('built', 1)")
+        }
+    }
+
+    /// FTS5's own check of the index against its content; false when it is damaged.
+    static func isIntact(_ db: SQLiteDatabase) -> Bool {
+        (try? db.exec("INSERT INTO output_search (output_search) VALUES ('integrity-check')")) != nil
+    }
+
+    /// The text an event adds to the index: an output event's text without its SGR codes.
+    static func searchText(of event: TaskEvent) -> String? {
+        guard case .output(let text, _) = event.payload, event.seq < taskStride else { return nil }
+        let plain = UntrustedText.stripSGR(text)
+        return plain.isEmpty ? nil : plain
+    }
+
+    static func addRow(num: Int64, seq: Int, text: String, with statement: SQLiteStatement) throws {
+        try statement.bind(num * taskStride + Int64(seq), at: 1)
+        try statement.bind(text, at: 2)
+        try statement.step()
+        statement.reset()
+    }
+
+    /// Indexes the title and plan of each task whose title or plan changed since last indexed.
+    static func indexTitles(of tasks: [MeshTask], numbers: inout TaskNumbers, in db: SQLiteDatabase) throws {
+        let current = try db.prepare("SELECT meta FROM search_tasks WHERE task_id = ?1")
+        let remember = try db.prepare("UPDATE search_tasks SET meta = ?2 WHERE task_id = ?1")
+        let drop = try db.prepare("DELETE FROM output_search WHERE rowid = ?1")
+        let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
+        for task in tasks {
+            let meta = [task.title ?? "", task.plan].filter { !$0.isEmpty }.joined(separator: "\n")
+            let num = try numbers.num(for: task.id, in: db)
+            try current.bind(task.id, at: 1)
+            let known = try current.step() ? current.text(0) : nil
+            current.reset()
+            guard known != meta else { continue }
+            try drop.bind(num * taskStride, at: 1)
+            try drop.step()
+            drop.reset()
+            if !meta.isEmpty { try addRow(num: num, seq: 0, text: UntrustedText.clean(meta), with: add) }
+            try remember.bind(task.id, at: 1)
+            try remember.bind(meta, at: 2)
+            try remember.step()
+            remember.reset()
+        }
+    }
+
+    /// Task ids to their numbers, looked up (or given) once per task per write.
+    struct TaskNumbers {
+        private var known: [String: Int64] = [:]
+        private var lookup: SQLiteStatement?
+        private var create: SQLiteStatement?
+
+        mutating func num(for task: String, in db: SQLiteDatabase) throws -> Int64 {
+            if let n = known[task] { return n }
+            if lookup == nil {
+                lookup = try db.prepare("SELECT num FROM search_tasks WHERE task_id = ?1")
+                create = try db.prepare("INSERT INTO search_tasks (task_id) VALUES (?1)")
+            }
+            let n: Int64
+            try lookup!.bind(task, at: 1)
+            if try lookup!.step() {
+                n = lookup!.int64(0)
+                lookup!.reset()
+            } else {
+                lookup!.reset()
+                try create!.bind(task, at: 1)
+                try create!.step()
+                create!.reset()
+                n = db.lastInsertRowID
+            }
+            known[task] = n
+            return n
+        }
+    }
+
+    /// The longest piece of the user's text without a LIKE wildcard (`%`, `_`): what the index
+    /// is asked for. FTS5 uses the trigram index for `LIKE '%piece%'` (three characters or
+    /// more) but not with an ESCAPE clause, so the wildcards are left out of the lookup rather
+    /// than escaped, and every row found is checked for the whole text. User text is never
+    /// FTS5 query syntax: no MATCH expression is built from it.
+    static func likeFragment(_ pattern: String) -> String {
+        let pieces = pattern.split(whereSeparator: { $0 == "%" || $0 == "_" })
+        return String(pieces.max { $0.count < $1.count } ?? "")
+    }
+}
+
+/// Adds the rows of newly inserted output events to the index, within the insert's
+/// transaction (one prepared statement and one task lookup per task per write).
+struct SearchIndexWriter {
+    private var numbers = OutputSearchIndex.TaskNumbers()
+    private var statement: SQLiteStatement?
+
+    mutating func add(_ row: EventRow, text: String, in db: SQLiteDatabase) throws {
+        if statement == nil { statement = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)") }
+        let num = try numbers.num(for: row.taskID, in: db)
+        try OutputSearchIndex.addRow(num: num, seq: row.seq, text: text, with: statement!)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import MakimaKit
+
+/// Home's ACTIVITY// card reads the per-minute counts the cache keeps, each time Home is
+/// polled (every 30 s while on screen), off the UI thread: the cache's lock may be held by
+/// the writer's transaction for a while.
+extension LiveDashboard {
+    private static let activityQueue = DispatchQueue(label: "makima.activity", qos: .utility)
+
+    func loadActivity() {
+        guard let cache else { return }
+        let bus = session.bus
+        Self.activityQueue.async {
+            guard let history = try? cache.activity(hours: 24) else { return }
+            bus.post { [weak self] in
+                guard let self else { return }
+                self.session.updateHome { $0.activity = history }
+                if self.session.topPane.id == .home { self.session.setNeedsDisplay() }
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import MakimaKit
+
+/// `:grep PATTERN`: the search runs on its own serial queue (the cache's calls block on file
+/// I/O), the answer comes back on the UI bus, so a keystroke never waits for it.
+extension LiveDashboard {
+    /// One search at a time, in the order asked; each is bounded (`CacheStore.maxSearchHits`).
+    private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
+
+    func showGrep(_ pattern: String) {
+        session.push(GrepPane(pattern: pattern))
+        session.cancelTimer(id: "poll")
+        guard let cache else {
+            return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
+        }
+        let bus = session.bus
+        Self.grepQueue.async {
+            var failure: String?
+            var hits: [OutputSearchHit] = []
+            var tasks: [String: MeshTask] = [:]
+            do {
+                hits = try cache.searchOutput(pattern)
+                // Titles and statuses of tasks the stores may not hold (an old task's output).
+                for id in Set(hits.map(\.taskID)) { tasks[id] = (try? cache.loadTask(id: id))?.value }
+            } catch {
+                failure = "search failed: \(error)"
+            }
+            bus.post { [weak self, hits, tasks, failure] in
+                self?.answerGrep(pattern, hits: hits, tasks: tasks, failure: failure)
+            }
+        }
+    }
+
+    private func answerGrep(_ pattern: String, hits: [OutputSearchHit], tasks: [String: MeshTask], failure: String?) {
+        var known = tasks
+        for id in Set(hits.map(\.taskID)) {
+            if let t = hub.tasks.details[id]
+                ?? hub.tasks.lists.values.lazy.compactMap({ $0.items.first { $0.id == id } })
+                .first
+            {
+                known[id] = t
+            }
+        }
+        let model = GrepResultsModel.from(hits, pattern: pattern, tasks: known, now: Date(), failure: failure)
+        session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
+        session.setNeedsDisplay()
+    }
+
+    /// Opens the hit's task and, once its output holds the match, puts the view on it.
+    func openGrepHit(taskID: String, pattern: String, line: String) {
+        open(.task(taskID))
+        output?.seek = (pattern, line)
+        seekGrepHit()
+    }
+
+    /// Applies a waiting seek to the output view; it waits on while no line matches yet.
+    func seekGrepHit() {
+        guard let id = output?.taskID, let seek = output?.seek else { return }
+        var done = false
+        session.updatePanes {
+            $0.update(.tasks, as: TaskOutputPane.self) { pane in
+                if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
+            }
+        }
+        if done {
+            output?.seek = nil
+            session.setNeedsDisplay()
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MakimaKit
+import TestSupport
+import Testing
+
+/// `makima-tui grep` run as a subprocess over the cache of a dev server's tasks: the output
+/// fetched from the server and cached as the engine caches it, plus lines a hostile server
+/// could send (FTS syntax, the API key echoed back).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CLIGrepTests {
+    @Test func grepPrintsTaskIDAndLineAndExitsOneOnNoMatch() async throws {
+        let server = try DevServer(seed: 11)
+        let s = CLITests.Session()
+        #expect(try s.login(server).status == 0)
+        // The cache the CLI opens for this server (HOME is the session's directory).
+        let environment = ["HOME": s.dir.path]
+        let key = CacheLocation.profileKey(serverURL: try server.profile().baseURL.absoluteString)
+        let store = try CacheStore.open(profileKey: key, environment: environment).store
+        let client = try server.client()
+        let task = try #require(try await client.tasks().items.first)
+        let page = try await client.taskOutput(id: task.id)
+        try store.appendEvents(page.events)
+        let served = try #require(
+            page.events.lazy.compactMap { e -> String? in
+                guard case .output(let text, _) = e.payload else { return nil }
+                return UntrustedText.stripSGR(text).split(separator: "\n").first { $0.count >= 8 }.map(String.init)
+            }.first)
+        let next = (page.events.map(\.seq).max() ?? 0) + 1
+        let hostile = [
+            "echo \"quoted\" AND (NOT x) OR y* col:val ^z",
+            "the key is \(server.apiKey.secret) in\there",
+        ]
+        try store.appendEvents(
+            hostile.enumerated().map { i, text in
+                TaskEvent(
+                    eventID: 900_000 + Int64(i), taskID: task.id, seq: next + i, type: .output,
+                    payload: .output(text: text + "\n", stream: "tool"))
+            })
+        store.close()
+
+        let found = try s.run(["grep", served])
+        #expect(found.status == 0, "stderr: \(found.stderr)")
+        let lines = found.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("\(task.id)\t\(served.trimmingCharacters(in: .whitespaces))"))
+        #expect(lines.allSatisfy { $0.split(separator: "\t").count == 2 })
+
+        let syntax = try s.run(["grep", "\"quoted\" AND (NOT x) OR y*"])
+        #expect(syntax.status == 0, "stderr: \(syntax.stderr)")
+        #expect(syntax.stdout == "\(task.id)\t\(hostile[0])\n")
+
+        let masked = try s.run(["grep", "the key is"])
+        #expect(masked.status == 0)
+        #expect(masked.stdout.hasPrefix("\(task.id)\tthe key is "))
+        #expect(!masked.stdout.contains(server.apiKey.secret))
+
+        let none = try s.run(["grep", "no-such-text-anywhere"])
+        #expect(none.status == 1)
+        #expect(none.stdout.isEmpty)
+        #expect(try s.run(["grep"]).status == 2)
+        #expect(s.neverPrinted(server.apiKey.secret))
+    }
+}

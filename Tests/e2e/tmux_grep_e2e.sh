@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# End-to-end test of the search across every task's output and of Home's ACTIVITY// card:
+# the dev server (seed 5) and the real binary in tmux 200×50. A task's output view is opened
+# (so its output is cached) while another task fails (so the activity history counts it);
+# then `:grep WORD` lists the task with the word highlighted, Enter opens the task's output
+# searched for the word, and after a restart with the server gone Home still draws the
+# activity kept in the cache. The API key must never be on screen.
+# Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+KEY=mk_demo_local_key_0001
+SOCKET="makima-grep-e2e-$$"
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-15}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-grep-e2e.XXXXXX")
+SCREENS="$SCRATCH/screens.txt"   # every capture, to check the key never showed
+SERVER_PID=""
+URL=""
+# The theme's warn (#f59e0b) as the nearest 256-colour index under tmux-256color: the
+# highlight of a match.
+WARN_BG="48;5;214"
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  stop_server
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# start NAME [ARGS...]: the dashboard against the dev server, config and cache in the scratch dir.
+start() {
+  local name=$1; shift
+  t new-session -d -s "$name" -x 200 -y 50 \
+    "env TERM=tmux-256color COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+}
+
+quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
+
+dev() { curl -fsS -X "$1" "$URL$2"; }
+api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+t kill-server >/dev/null 2>&1 || true
+start_server || { echo "0 passed, 1 failed"; exit 1; }
+
+# A seeded completed task and a word of its output found in two output events or more (each
+# is a result row; the first is drawn selected, the second shows the highlight) and in no task's title or
+# plan, so the results list that task only (it is the only one whose output gets cached).
+read -r task word < <(api "/mesh/tasks" | python3 -c '
+import json, re, sys, urllib.request
+d = json.load(sys.stdin)
+items = d["items"] if isinstance(d, dict) else d
+meta = " ".join((x.get("title") or "") + " " + (x.get("plan") or "") for x in items).lower()
+for x in items:
+    if x["status"] != "completed":
+        continue
+    req = urllib.request.Request(sys.argv[1] + "/api/v1/mesh/tasks/" + x["id"] + "/output",
+                                 headers={"x-makima-api-key": sys.argv[2]})
+    page = json.load(urllib.request.urlopen(req))
+    chunks = [e["data"]["text"] for e in (page["items"] if isinstance(page, dict) else page)
+              if e.get("type") == "task.output"]
+    # Two output events (each is one row of the results) hold the word.
+    for w in sorted(set(re.findall(r"\b[A-Za-z]{6,}\b", " ".join(chunks)))):
+        if w.lower() not in meta and sum(w.lower() in c.lower() for c in chunks) >= 2:
+            print(x["id"], w)
+            sys.exit(0)
+' "$URL" "$KEY")
+title=$(api "/mesh/tasks/$task" | json 'd["title"]')
+failing=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstance(d, dict) else d[0]["id"]')
+echo "# searching for \"$word\" (in $task: $title); failing $failing"
+
+# --- Output reaches the cache, a failure reaches the activity history ------------------------
+start fill "makima://task/$task"
+expect "the task's output view opens (its output is fetched and cached)" fill wait_for fill "^ TASK//"
+expect "the output holds the word" fill wait_for fill "$word"
+dev POST "/_dev/task/$failing/status?status=failed" >/dev/null
+expect "the failure arrives (toast)" fill wait_for fill "Task failed"
+quit fill
+
+# --- :grep --------------------------------------------------------------------------------------
+start search
+expect "Home is up" search wait_for search "WS//ONLINE"
+t send-keys -t search :
+t send-keys -t search -l "grep $word"
+t send-keys -t search Enter
+expect ":grep opens the GREP// results naming the pattern" search wait_for search "GREP// .*“$word” · [0-9]+ lines"
+expect "a result row shows the task's title, status and the line" search \
+  wait_for search "${title:0:20}.*COMPLETED.*$word"
+expect "the match is highlighted in the warn colour ($WARN_BG)" search \
+  wait_for search $'\e\\[[0-9;]*'"${WARN_BG}m[^ ]*${word}" -e
+t send-keys -t search Enter
+expect "Enter opens the task's output" search wait_for search "^ TASK//"
+expect "...searched for the word, on a match" search wait_for search "/${word,,}  [1-9][0-9]*/[1-9][0-9]*"
+t send-keys -t search n
+expect "n steps on through the matches" search wait_for search "/${word,,}  [1-9][0-9]*/[1-9][0-9]*"
+t send-keys -t search q
+expect "q goes back to the results" search wait_for search "GREP//"
+t send-keys -t search S
+expect "S opens the command line with grep" search wait_for search "^ :grep"
+t send-keys -t search Escape
+t send-keys -t search -l ":grep zzqqxxnothing"
+t send-keys -t search Enter
+expect "a pattern found nowhere says so" search wait_for search "no cached output, title or plan holds"
+quit search
+
+# --- The activity plot survives a restart (server gone) ---------------------------------------
+stop_server
+start kept
+expect "with the server down, Home draws the ACTIVITY// card from the cache" kept wait_for kept "ACTIVITY//"
+expect "it counts the failed task in the last hour (fail/h scale max ≥ 1)" kept wait_for kept "fail/h .* max [1-9]"
+expect "output events per minute are plotted with their scale" kept wait_for kept "out/min +[^ ]{30} +max [0-9]+"
+quit kept
+
+key_never_shown() { ! grep -qF "$KEY" "$SCREENS"; }
+expect "the API key never appeared on any screen ($(grep -c '' "$SCREENS") lines captured)" kept key_never_shown
+
+finish
