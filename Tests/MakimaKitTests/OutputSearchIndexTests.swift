@@ -55,13 +55,13 @@ import Testing
 
     @Test func titlesAndPlansAreSearchedAndReplaced() throws {
         let store = try openStore()
-        try store.replaceTasks(CacheFixtures.tasks, fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
         let hit = try #require(try store.searchOutput("write the cache").first)
         #expect(hit.taskID == "t1" && hit.seq == 0)
         #expect(try store.searchOutput("tables").map(\.line) == ["- tables"])
         var renamed = CacheFixtures.tasks
         renamed[0].title = "Renamed"
-        try store.replaceTasks(renamed, fetchedAt: CacheFixtures.t0)
+        try store.replace(renamed, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
         #expect(try store.searchOutput("write the cache").isEmpty)
         #expect(try store.searchOutput("renamed").map(\.taskID) == ["t1"])
     }
@@ -136,7 +136,7 @@ import Testing
                 payload: .status(status: .failed, previous: .running, reason: nil)))
         try store.appendEvents(events)
         try store.appendEvents(events)  // a replay: nothing new, nothing counted
-        try store.replaceDaemons(CacheFixtures.daemons, fetchedAt: now)
+        try store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: now)
         let history = try store.activity(now: now)
         #expect(history.minutes == [ActivityMinute(minute: minute, output: 5, failed: 1, daemonsOnline: 1)])
         #expect(history.outputPerMinute().last == 5)
