@@ -20,6 +20,7 @@ enum FuzzTargets {
         FuzzTarget(name: "markdown", check: MarkdownFuzz.check, replayMutations: 300),
         FuzzTarget(name: "sanitizer", check: SanitizerFuzz.check),
         FuzzTarget(name: "theme", check: ThemeFuzz.check),
+        FuzzTarget(name: "input", check: InputFuzz.check, replayMutations: 300),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

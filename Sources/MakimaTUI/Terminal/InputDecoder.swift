@@ -1,12 +1,13 @@
 import CNcursesShim
+import MakimaKit
 
 /// What the terminal delivered: a key, a new size, a mouse report, or a bracketed paste.
 public enum TerminalInput: Equatable, Sendable {
     case key(Key)
     case resize
     case mouse(MouseEvent)
-    /// Text the terminal marked as pasted (`ESC [ 200 ~ … ESC [ 201 ~`), controls and newlines
-    /// removed, at most `InputDecoder.pasteLimit` characters.
+    /// Text the terminal marked as pasted (`ESC [ 200 ~ … ESC [ 201 ~`), controls, newlines and
+    /// bidi marks removed, at most `InputDecoder.pasteLimit` characters.
     case paste(String)
 }
 
@@ -96,6 +97,11 @@ public enum TerminalInput: Equatable, Sendable {
         } else {
             feed(character: code)
         }
+    }
+
+    /// A key code ncurses decoded (an arrow, a function key), as `feed(status: KEY_CODE_YES, …)`.
+    public mutating func feed(keyCode code: UInt32, now: Double) {
+        feed(status: KEY_CODE_YES, code: code, now: now)
     }
 
     /// A character, as a terminal would send it (the fuzz target and tests feed bytes this way).
@@ -229,7 +235,9 @@ public enum TerminalInput: Equatable, Sendable {
     }
 
     private mutating func finishPaste() {
-        ready.append(.paste(String(pasted)))
+        // The rest of what a terminal could act on (bidi overrides, the BOM) goes as it does
+        // from server text.
+        ready.append(.paste(UntrustedText.clean(String(pasted))))
         pasted = String.UnicodeScalarView()
         pastedCount = 0
         marker = nil
