@@ -6,6 +6,8 @@ struct GlobalOptions: Sendable {
     /// Dashboard only: `--theme NAME|PATH` and `--color auto|always|never`.
     var theme: String?
     var color: String?
+    /// Dashboard only: `--no-mouse`.
+    var noMouse = false
 }
 
 /// One option a command takes: a switch (`--json`) or one with a value (`--limit N`).
@@ -55,6 +57,7 @@ enum CommandLineParser {
         FlagSpec(
             "--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"
         ),
+        FlagSpec("--no-mouse", help: "dashboard: no mouse reports (the terminal's own selection; also Settings › mouse)"),
         FlagSpec("--help", help: "show help"),
         FlagSpec("--version", help: "show the version"),
     ]
@@ -136,6 +139,7 @@ enum CommandLineParser {
                     throw UsageError("--color takes auto, always or never")
                 }
                 inv.global.color = v.lowercased()
+            case "--no-mouse": inv.global.noMouse = true
             case "--help": inv.wantsHelp = true
             case "--version": inv.wantsVersion = true
             default:

@@ -34,6 +34,7 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
         colorPreference: launch.global.color.flatMap(ColorPreference.init(argument:)) ?? .auto)
     let config = try? ConfigStore(location: Session.location(launch.global)).load()
     options.configTheme = config?.theme
+    options.mouse = !launch.global.noMouse && config?.mouse != false
     var setup = LiveSetup(access: access, deepLink: link)
     setup.notificationPreferences = config?.notificationPreferences ?? NotificationPreferences()
     setup.themeFile = config?.theme

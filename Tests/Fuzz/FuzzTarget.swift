@@ -22,6 +22,7 @@ enum FuzzTargets {
         FuzzTarget(name: "theme", check: ThemeFuzz.check),
         FuzzTarget(name: "search", check: SearchFuzz.check, replayMutations: 500),
         FuzzTarget(name: "table", check: TableLayoutFuzz.check, replayMutations: 200),
+        FuzzTarget(name: "input", check: InputFuzz.check, replayMutations: 300),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -78,6 +78,8 @@ final class ScriptedSignIn: SignInService, Sendable {
         script.withLock { $0.asked.append("notifications bell=\(preferences.bell) failed=\(preferences.taskFailed)") }
     }
 
+    func saveMouse(_ on: Bool) throws(SignInProblem) { script.withLock { $0.asked.append("mouse \(on)") } }
+
     var asked: [String] { script.withLock { $0.asked } }
 }
 

@@ -28,6 +28,12 @@ public struct AppConfig: Codable, Sendable, Equatable {
         set { settings["theme"] = newValue.map(JSONValue.string) }
     }
 
+    /// Whether the dashboard asks the terminal for mouse reports (nil: yes).
+    public var mouse: Bool? {
+        get { settings["mouse"]?.boolValue }
+        set { settings["mouse"] = newValue.map(JSONValue.bool) }
+    }
+
     /// Inserts or replaces the profile with the same id.
     public mutating func upsert(_ profile: ServerProfile) {
         if let i = profiles.firstIndex(where: { $0.id == profile.id }) {

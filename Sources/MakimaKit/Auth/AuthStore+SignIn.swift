@@ -63,6 +63,11 @@ extension AuthStore {
         }
     }
 
+    /// Saves whether the dashboard uses the mouse.
+    public func saveMouse(_ on: Bool) throws(SignInProblem) {
+        do { try updateSettings { $0["mouse"] = .bool(on) } } catch { throw SignInProblem.classify(error, host: "") }
+    }
+
     public var notificationPreferences: NotificationPreferences { config.notificationPreferences }
 
     public func saveNotificationPreferences(_ preferences: NotificationPreferences) throws(SignInProblem) {

@@ -18,29 +18,41 @@ public enum Breadcrumbs {
     public static func separator(_ glyphs: Glyphs) -> String { glyphs.isUnicode ? " › " : " > " }
 
     public static func line(_ crumbs: [Crumb], width: Int, glyphs: Glyphs) -> StyledLine {
-        guard !crumbs.isEmpty, width > 0 else { return StyledLine() }
+        layout(crumbs, width: width, glyphs: glyphs).line
+    }
+
+    /// The line, with the cells each step shown takes (`index` is its place in `crumbs`).
+    static func layout(
+        _ crumbs: [Crumb], width: Int, glyphs: Glyphs
+    ) -> (line: StyledLine, spans: [(index: Int, cells: Range<Int>)]) {
+        guard !crumbs.isEmpty, width > 0 else { return (StyledLine(), []) }
         var first = 0
         while true {
             let candidate = build(crumbs, from: first, glyphs: glyphs)
-            if candidate.width <= width || first == crumbs.count - 1 {
-                return candidate.truncated(to: width, ellipsis: glyphs.ellipsis)
+            if candidate.line.width <= width || first == crumbs.count - 1 {
+                return (candidate.line.truncated(to: width, ellipsis: glyphs.ellipsis), candidate.spans)
             }
             first += 1
         }
     }
 
-    static func build(_ crumbs: [Crumb], from first: Int, glyphs: Glyphs) -> StyledLine {
+    static func build(
+        _ crumbs: [Crumb], from first: Int, glyphs: Glyphs
+    ) -> (line: StyledLine, spans: [(index: Int, cells: Range<Int>)]) {
+        var spans: [(index: Int, cells: Range<Int>)] = []
         var line = StyledLine()
         let sep = CellStyle(fg: .borderMuted)
         if first > 0 { line.append(glyphs.ellipsis + separator(glyphs), sep) }
         for (i, crumb) in crumbs.enumerated() where i >= first {
             if i > first { line.append(separator(glyphs), sep) }
             let last = i == crumbs.count - 1
+            let start = line.width
+            defer { spans.append((i, start..<line.width)) }
             let kindStyle = CellStyle(fg: .accent, attributes: last ? [.bold, .reverse] : .bold)
             let nameStyle = CellStyle(fg: last ? .accent : .foreground, attributes: last ? [.bold, .reverse] : [])
             line.append(crumb.kind.uppercased(), kindStyle)
             if let name = crumb.name, !name.isEmpty { line.append(" " + name, nameStyle) }
         }
-        return line
+        return (line, spans)
     }
 }

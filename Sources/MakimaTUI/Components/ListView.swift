@@ -178,6 +178,7 @@ public struct ListView: Equatable, Sendable {
             let y = area.y + i
             buffer.fill(area.row(i), style: .plain)
             let selected = scrollOffset + i == selection
+            buffer.mark(area.row(i), .row(scrollOffset + i), selected: selected)
             if selected {
                 let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
                 buffer.fill(area.row(i), style: highlight)

@@ -9,8 +9,8 @@ public struct AppState {
     public var masthead: MastheadModel
     public var glyphs: Glyphs
     public private(set) var gloss = GlossReveal()
-    public private(set) var helpOpen = false
-    public private(set) var helpScroll = 0
+    public internal(set) var helpOpen = false
+    public internal(set) var helpScroll = 0
     public private(set) var commandLine: CommandLineState?
     public private(set) var quitRequested = false
     /// `q` on the first pane asks `Quit? y/n` instead of quitting (Q, `:q` and Ctrl-C quit at once).
@@ -18,13 +18,18 @@ public struct AppState {
     /// Set by Ctrl-L: the event loop repaints every cell.
     public var fullRedrawRequested = false
     /// What the user asked of the data layer since the event loop last took them.
-    public private(set) var requests: [DashboardRequest] = []
+    public internal(set) var requests: [DashboardRequest] = []
     /// Escape sequences for the terminal itself (OSC 52 copies), sent between frames.
     public private(set) var terminalWrites: [String] = []
     /// A line under the NAV// strip on every pane (e.g. the server refused the key).
     public var banner: NoticeLine?
     /// A short-lived line above the footer (a task failed, a question arrived).
     public var toast: NoticeLine?
+    /// False while the input being handled came in a burst of keys, a paste or a click: it
+    /// cannot confirm a destructive action (`allows`). The event loop sets it per key.
+    public var keyIsDeliberate = true
+    /// What the mouse can hit in the last frame, and the last click (`MouseDispatch`).
+    public internal(set) var pointer = PointerState()
 
     public init(
         masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
@@ -47,7 +52,9 @@ public struct AppState {
     }
     public var footerHints: [KeyBinding] { keyMap.footerHints(in: activeContexts) }
     public var helpSections: [(context: KeyContext, bindings: [KeyBinding])] {
-        keyMap.helpSections(modes: [stack.top.keyContexts + [.global], stack.top.typingContexts + [.textInput]])
+        keyMap.helpSections(modes: [
+            stack.top.keyContexts + [.global], stack.top.typingContexts + [.textInput], [.mouse],
+        ])
     }
 
     // MARK: Keys and time
@@ -149,7 +156,7 @@ public struct AppState {
             stack.push(pane)
             return true
         case .request(let r):
-            requests.append(r)
+            if allows(r) { requests.append(r) }
             return false
         case .copy(let text, let what):
             terminalWrites.append(Clipboard.osc52(text))
@@ -200,7 +207,9 @@ public struct AppState {
     mutating func answerQuitPrompt(_ key: Key) -> Bool {
         quitPromptOpen = false
         switch key {
-        case .char("y"), .char("Y"): quitRequested = true
+        case .char("y"), .char("Y"):
+            // A pasted `y` does not quit: the prompt is closed, the dashboard stays.
+            if keyIsDeliberate { quitRequested = true }
         default: if keyMap.action(for: key, in: [.global]) == .quit { quitRequested = true }
         }
         return true
@@ -227,6 +236,7 @@ public struct AppState {
         let ctx = context
         guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
             TooSmallNotice.render(into: &buffer, minimum: Self.minimumSize, context: ctx)
+            pointer.frame = buffer
             return buffer
         }
         MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
@@ -240,6 +250,7 @@ public struct AppState {
         }
         if let toast {
             NoticeBar.render(toast, into: &buffer, row: content.row(content.height - 1), context: ctx)
+            buffer.mark(content.row(content.height - 1), .toast)
             content = content.inset(bottom: 1)
         }
         stack.withTop { $0.render(into: &buffer, region: content, context: ctx) }
@@ -257,6 +268,7 @@ public struct AppState {
             FooterBar.render(
                 hints: footerHints, status: stack.top.footerStatus, into: &buffer, row: footer, context: ctx)
         }
+        pointer.frame = buffer
         return buffer
     }
 }

@@ -119,6 +119,11 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
         try store.saveNotificationPreferences(preferences)
     }
 
+    public func saveMouse(_ on: Bool) throws(SignInProblem) {
+        guard gate.withLock({ !$0 }) else { throw .local("another sign-in step is still running") }
+        try store.saveMouse(on)
+    }
+
     /// One operation at a time, off the caller's thread.
     private func run<T: Sendable>(
         _ done: @escaping @Sendable (Result<T, SignInProblem>) -> Void,

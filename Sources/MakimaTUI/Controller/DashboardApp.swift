@@ -17,6 +17,8 @@ public struct DashboardOptions: Sendable {
     /// On 256-colour terminals that allow it, redefine palette entries to the theme's exact
     /// colours (`endwin` puts them back).
     public var redefineColors: Bool
+    /// Ask the terminal for mouse reports (`--no-mouse` and Settings › mouse turn it off).
+    public var mouse = true
     /// Called on the UI thread once the screen is up: keep the session to feed data in.
     public var onStart: (@MainActor @Sendable (DashboardSession) -> Void)?
 
@@ -140,6 +142,12 @@ public final class DashboardSession {
     }
     /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
     public func writeTerminalControl(_ bytes: [UInt8]) { if !bytes.isEmpty { loop.terminal.writeControl(bytes) } }
+    /// Whether the terminal is asked for mouse reports.
+    public internal(set) var mouseReporting = true
+    public func setMouseReporting(_ on: Bool) {
+        mouseReporting = on
+        loop.terminal.setMouseReporting(on)
+    }
     public func quit() { loop.requestExit(0) }
 }
 
@@ -165,7 +173,8 @@ public enum DashboardApp {
         do {
             wake = try WakePipe()
             SignalRelay.install(wakeFD: wake.writeFD)
-            screen = try NcursesScreen(termName: terminfo.usesDirectEntry ? terminfo.used : nil)
+            screen = try NcursesScreen(
+                termName: terminfo.usesDirectEntry ? terminfo.used : nil, mouse: options.mouse)
         } catch {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
             return 1
@@ -194,6 +203,7 @@ public enum DashboardApp {
         let session = DashboardSession(bus: bus, loop: loop)
         session.colorMode = colorModeText(palette: palette, terminfo: terminfo)
         session.themeName = theme.theme.name
+        session.mouseReporting = options.mouse
         let redefine = options.redefineColors
         session.themeChanger = { request in
             let loaded: LoadedTheme

@@ -79,7 +79,9 @@ package final class EventLoop {
                 exitCode = 1  // the terminal went away
                 break
             }
-            if fds[0].revents & Int16(POLLIN) != 0 {
+            // A sequence or paste cut short is given up at its deadline even with no more input.
+            let inputDue = terminal.inputDeadline.map { $0 <= clock() } ?? false
+            if fds[0].revents & Int16(POLLIN) != 0 || inputDue {
                 readInput()
                 deliverRequests()
             }
@@ -112,6 +114,7 @@ package final class EventLoop {
     private func pollTimeout(now: Double) -> Int32 {
         var deadline = timers.nextDeadline
         if let d = app.nextDeadline { deadline = min(deadline ?? d, d) }
+        if let d = terminal.inputDeadline { deadline = min(deadline ?? d, d) }
         if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + Self.frameInterval) }
         guard let deadline else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
@@ -141,24 +144,43 @@ package final class EventLoop {
     /// each by the pane on top when its turn comes: what a key asked of the controller (open a
     /// row, show a pane) is done before the next key, and a pane that came on top is built
     /// from the stores first, so `2 j` moves down the Contracts list, not Home's.
+    ///
+    /// Everything waiting is read first, so a burst (more keys in one read than anyone types:
+    /// a paste into a terminal without bracketed paste) is known before its keys are handled;
+    /// none of its keys can confirm a destructive action (`AppState.keyIsDeliberate`).
     private func readInput() {
-        while let input = terminal.read() {
+        var batch: [TerminalInput] = []
+        while batch.count < Self.inputsPerTurn, let input = terminal.read() { batch.append(input) }
+        let keys = batch.reduce(0) { if case .key = $1 { $0 + 1 } else { $0 } }
+        let deliberate = burst.deliberate(keysInRead: keys, now: clock())
+        for input in batch {
+            let before = app.stack.ids
             switch input {
             case .resize:
                 // curses already knows the new size (resizeterm queues KEY_RESIZE itself):
                 // resizing again here would queue another one, forever.
                 terminal.invalidate()
                 dirty = true
+                continue
             case .key(let key):
-                let before = app.stack.ids
+                app.keyIsDeliberate = deliberate
                 if app.handle(key, now: clock()) { dirty = true }
-                if app.fullRedrawRequested { dirty = true }
-                if app.quitRequested { return }
-                deliverRequests()
-                if app.stack.ids != before { beforeDraw?() }
+                app.keyIsDeliberate = true
+            case .mouse(let event):
+                if app.handle(event, now: clock()) { dirty = true }
+            case .paste(let text):
+                if app.paste(text) { dirty = true }
             }
+            if app.fullRedrawRequested { dirty = true }
+            if app.quitRequested { return }
+            deliverRequests()
+            if app.stack.ids != before { beforeDraw?() }
         }
     }
+
+    /// Inputs handled per turn at most (a flood is taken a turn at a time, frames between).
+    static let inputsPerTurn = 4_096
+    private var burst = BurstGuard()
 
     private func deliverRequests() {
         for sequence in app.takeTerminalWrites() { terminal.writeControl(Array(sequence.utf8)) }

@@ -100,6 +100,7 @@ extension LiveDashboard {
         facts.actions = setup.signIn != nil
         facts.theme = session.themeName
         facts.notifications = notifier.preferences
+        facts.mouse = session.mouseReporting
         facts.configPath = setup.signIn?.configPath ?? ""
         facts.cacheBytes = cacheSize()
         facts.terminal = setup.environment["TERM"] ?? "?"

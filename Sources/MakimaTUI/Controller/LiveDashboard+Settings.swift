@@ -16,6 +16,7 @@ extension LiveDashboard {
         case .rotateKey: rotateKey(service)
         case .signOut: signOut(service)
         case .nextTheme: nextTheme(service)
+        case .toggleMouse: toggleMouse(service)
         case .toggleNotification(let key): toggleNotification(key, service)
         }
     }
@@ -138,6 +139,17 @@ extension LiveDashboard {
             }
         }
         for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
+    }
+
+    private func toggleMouse(_ service: any SignInService) {
+        let on = !session.mouseReporting
+        session.setMouseReporting(on)
+        do {
+            try service.saveMouse(on)
+            setStatus(.toggleMouse, nil)
+        } catch {
+            setStatus(.toggleMouse, (on ? "on" : "off") + " · not saved: \(error.description)")
+        }
     }
 
     private func toggleNotification(_ key: String, _ service: any SignInService) {

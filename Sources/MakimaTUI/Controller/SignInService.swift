@@ -53,4 +53,6 @@ public protocol SignInService: AnyObject, Sendable {
     /// Settings › theme and notifications, saved in the config file.
     func saveTheme(_ theme: String) throws(SignInProblem)
     func saveNotifications(_ preferences: NotificationPreferences) throws(SignInProblem)
+    /// Settings › mouse, saved in the config file.
+    func saveMouse(_ on: Bool) throws(SignInProblem)
 }

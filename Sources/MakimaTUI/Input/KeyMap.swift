@@ -48,6 +48,8 @@ public enum KeyAction: Hashable, Sendable {
     case confirmInsecure
     /// Empty the field being typed in.
     case clearField
+    /// A mouse click on something a pane drew (a list row, a Home card or its row): select it.
+    case select(HitTarget)
 }
 
 /// Where a binding applies. Panes list their contexts most specific first; `global` is last.
@@ -75,6 +77,8 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     /// A detail pane that scrolls and names one thing Enter opens (a directive's task).
     public static let detail = KeyContext("detail", title: "DETAIL (DIRECTIVE)")
     public static let signIn = KeyContext("signin", title: "SIGN IN (SERVER, API KEY)")
+    /// What the mouse does; every entry has a key that does the same (no key triggers these).
+    public static let mouse = KeyContext("mouse", title: "MOUSE (EACH HAS ITS KEY)")
 }
 
 public struct KeyBinding: Hashable, Sendable {
@@ -126,7 +130,8 @@ public struct KeyMap: Sendable {
         var out: [KeyBinding] = []
         for context in contexts {
             for b in bindings where b.context == context {
-                let live = b.keys.contains { binding(for: $0, in: contexts) == b }
+                // A mouse entry has no key to shadow.
+                let live = b.keys.isEmpty || b.keys.contains { binding(for: $0, in: contexts) == b }
                 if live { out.append(b) }
             }
         }
@@ -179,6 +184,14 @@ public struct KeyMap: Sendable {
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the task output, `:open N` shows link N's URL and opens it with `xdg-open` when installed.\n"
         s += "\nIn the help overlay, j/k and PgUp/PgDn scroll; `?`, Esc or `q` close it.\n"
+        s += "\n## MOUSE AND PASTE\n\n"
+        s += "The dashboard asks the terminal for mouse reports (SGR, buttons and the wheel; in tmux with\n"
+        s += "`set -g mouse on`). `--no-mouse`, or Settings › mouse (saved in the config), turns them off so the\n"
+        s += "terminal's (or tmux's) own selection works; with reporting on, Shift-drag still selects text in\n"
+        s += "most terminals (xterm, VTE, kitty, WezTerm, Alacritty; in tmux, Shift with the mouse option on).\n"
+        s += "A paste (bracketed paste) is text for the field being typed in, controls and newlines removed,\n"
+        s += "never keys; outside a field it is ignored. Sign-out and key rotation need Enter typed on its\n"
+        s += "own: pasted keys, a burst of keys and clicks do not confirm them.\n"
         return s
     }
 
@@ -293,5 +306,22 @@ public struct KeyMap: Sendable {
             [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
             context: .signIn),
         KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
+
+        KeyBinding([], .jumpByNumber, "open that pane (as its number key)", context: .mouse, label: "click a NAV// item"),
+        KeyBinding(
+            [], .back, "back to that pane (as q, once per step)", context: .mouse, label: "click a breadcrumb"),
+        KeyBinding(
+            [], .moveDown, "select it (as j/k); on the selected row, or a double click: open it (Enter)",
+            context: .mouse, label: "click a row"),
+        KeyBinding(
+            [], .focusNext, "focus the card (Tab); a row: select it, again or double: open it (Enter)",
+            context: .mouse, label: "click a Home card"),
+        KeyBinding(
+            [], .moveDown, "lists: move the selection a row (j/k); output, transcripts, details: 3 lines (k stops following)",
+            context: .mouse, label: "wheel"),
+        KeyBinding(
+            [], .openNotification, "open what the toast names (as o)", context: .mouse, label: "click the toast"),
+        KeyBinding([], .openLink(0), "open that link (as :open N)", context: .mouse, label: "click an output link"),
+        KeyBinding([], .help, "close help (as Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
     ])
 }

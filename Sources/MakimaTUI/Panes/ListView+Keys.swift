@@ -10,6 +10,7 @@ extension ListView {
         case .bottom: moveToBottom()
         case .pageUp: pageUp()
         case .pageDown: pageDown()
+        case .select(.row(let index)): select(index)
         case .filter: beginFilter()
         case .dismiss: return clearFilter() ? .handled : .ignored
         default: return nil

@@ -10,6 +10,10 @@ public struct CellBuffer: Equatable, Sendable {
     /// The URLs of the links drawn in this frame: a cell whose `style.link` is n shows
     /// `hyperlinks[n - 1]` (the task output view sets them; empty: no hyperlinks).
     public var hyperlinks: [String] = []
+    /// Where a mouse click means something in this frame (`mark`), in drawing order.
+    public internal(set) var hitRegions: [HitRegion] = []
+    /// A frame holds at most this many regions (one per row and item drawn is far fewer).
+    static let maxHitRegions = 4_096
 
     public init(width: Int, height: Int, style: CellStyle = .plain) {
         self.width = max(0, width)

@@ -16,6 +16,11 @@ protocol DashboardTerminal: AnyObject {
     func bell()
     /// Writes an app-made control sequence (a desktop notification) between frames.
     func writeControl(_ bytes: [UInt8])
+    /// When input that started arriving (a control sequence, a paste) is given up if nothing
+    /// more comes: the loop wakes then and reads again.
+    var inputDeadline: Double? { get }
+    /// Turns the terminal's mouse reporting on or off.
+    func setMouseReporting(_ on: Bool)
 }
 
 /// ncurses on stdin/stdout.
@@ -37,6 +42,8 @@ final class NcursesTerminal: DashboardTerminal {
     func syncSize() { screen.syncSizeWithTerminal() }
     func bell() { screen.bell() }
     func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
+    var inputDeadline: Double? { screen.inputDeadline }
+    func setMouseReporting(_ on: Bool) { screen.setMouseReporting(on) }
 }
 
 /// A terminal in memory: keys typed by `type(_:)`, frames kept by a `MemoryBackend`.
@@ -51,11 +58,25 @@ final class MemoryTerminal: DashboardTerminal {
     /// Never readable: tests hand keys to the loop directly.
     var inputFD: Int32 { -1 }
     var size: (width: Int, height: Int) { backend.size }
+    private(set) var mouseReporting = true
     func type(_ keys: [Key]) { pending += keys.map(TerminalInput.key) }
+    /// Bytes as a terminal sends them (keys, mouse reports, pastes), read together, through
+    /// the same decoder as the real terminal.
+    func send(_ bytes: [UInt8], now: Double = 0) {
+        var decoder = InputDecoder()
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            decoder.feed(character: scalar.value, now: now)
+        }
+        decoder.endOfInput()
+        decoder.expire(now: .infinity)
+        while let input = decoder.next() { pending.append(input) }
+    }
     func read() -> TerminalInput? { pending.isEmpty ? nil : pending.removeFirst() }
     func flush(_ buffer: CellBuffer) { backend.flush(buffer) }
     func invalidate() { backend.invalidate() }
     func syncSize() {}
     func bell() { bells += 1 }
     func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
+    var inputDeadline: Double? { nil }
+    func setMouseReporting(_ on: Bool) { mouseReporting = on }
 }

@@ -1,11 +1,5 @@
 import CNcursesShim
 
-/// What `wget_wch` delivered.
-enum TerminalInput: Equatable {
-    case key(Key)
-    case resize
-}
-
 /// Turns `wget_wch` results into keys. Pure, so the table is unit-tested.
 enum KeyDecoder {
     /// `status` is wget_wch's return (OK or KEY_CODE_YES), `code` the character or key code.

@@ -7,9 +7,13 @@ import Glibc
 package final class NcursesScreen {
     private(set) var isActive = false
     let hasColors: Bool
+    private var decoder = InputDecoder()
+    /// Characters one `read()` takes at most, so a flood cannot hold the UI thread.
+    static let readBudget = 262_144
 
     /// Starts curses on stdin/stdout. The locale must be set first (`TerminalLocale`).
-    init(termName: String? = nil) throws(TerminalError) {
+    /// Bracketed paste is always asked for; mouse reporting unless `mouse` is false.
+    init(termName: String? = nil, mouse: Bool = true) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw .cannotStart("stdin and stdout must be a terminal")
         }
@@ -26,6 +30,10 @@ package final class NcursesScreen {
         isActive = true
         SignalRelay.cursesActive.store(true, ordering: .sequentiallyConsistent)
         hasColors = Self.configure()
+        // The mouse reports and the paste markers are read by `InputDecoder`, not by ncurses'
+        // mouse driver: it must not take `kmous` for itself.
+        keyok(KEY_MOUSE, false)
+        TerminalModes.write(TerminalModes.pasteOn + (mouse ? TerminalModes.mouseOn : []))
     }
 
     /// A screen writing to `/dev/null` with the given terminfo entry and size, for benchmarks.
@@ -57,13 +65,28 @@ package final class NcursesScreen {
 
     /// The next pending input, or nil when there is none (never blocks: `nodelay`).
     func read() -> TerminalInput? {
-        while true {
+        let now = Clocks.monotonic()
+        decoder.expire(now: now)
+        for _ in 0..<Self.readBudget {
+            if let input = decoder.next() { return input }
             var ch: wint_t = 0
             let status = wget_wch(mk_stdscr(), &ch)
-            if status == ERR { return nil }
-            if let input = KeyDecoder.decode(status: status, code: UInt32(ch)) { return input }
-            // Undecodable input (a stray control): skip it and look at the next.
+            if status == ERR {
+                decoder.endOfInput()
+                return decoder.next()
+            }
+            decoder.feed(status: status, code: UInt32(ch), now: now)
         }
+        return decoder.next()
+    }
+
+    /// When a started sequence or paste is given up if nothing more arrives (`InputDecoder`).
+    var inputDeadline: Double? { decoder.deadline }
+
+    /// Turns mouse reporting on or off (Settings), between frames.
+    func setMouseReporting(_ on: Bool) {
+        guard isActive else { return }
+        TerminalModes.write(on ? TerminalModes.mouseOn : TerminalModes.mouseOff)
     }
 
     /// Asks the kernel for the window size and tells curses (after SIGWINCH).
@@ -81,6 +104,7 @@ package final class NcursesScreen {
         guard isActive else { return }
         isActive = false
         SignalRelay.cursesActive.store(false, ordering: .sequentiallyConsistent)
+        TerminalModes.write(TerminalModes.allOff)
         curs_set(1)
         endwin()
     }

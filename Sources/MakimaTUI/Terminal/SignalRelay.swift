@@ -9,7 +9,8 @@ import Synchronization
 ///   if it has not within a second, `QuitWatchdog` restores the terminal and ends the process.
 /// - SIGWINCH: ask the event loop to resize. Installed before curses starts, so ncurses
 ///   does not install its own handler and the resize arrives through our poll loop.
-/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore the terminal (`endwin`),
+/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore the terminal (mouse and
+///   paste modes off, `endwin`),
 ///   then put back the previous handler (e.g. Swift's backtracer) and re-raise; if that
 ///   handler returns, re-raise once more with the default action.
 public enum SignalRelay {
@@ -44,6 +45,7 @@ public enum SignalRelay {
             setHandler(sig, fatalHandler, flags: Int32(bitPattern: UInt32(SA_RESETHAND)) | Int32(SA_NODEFER))
         }
         signal(SIGPIPE, SIG_IGN)
+        _ = TerminalModes.allOff  // made now, not first in a signal handler
         atexit { SignalRelay.restoreTerminalIfActive() }
     }
 
@@ -53,7 +55,10 @@ public enum SignalRelay {
     }
 
     static func restoreTerminalIfActive() {
-        if cursesActive.exchange(false, ordering: .sequentiallyConsistent) { endwin() }
+        if cursesActive.exchange(false, ordering: .sequentiallyConsistent) {
+            TerminalModes.write(TerminalModes.allOff)
+            endwin()
+        }
     }
 
     private static func setHandler(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void, flags: Int32) {

@@ -26,19 +26,25 @@ public struct HomeCard: Equatable, Sendable {
 
     /// Draws the card in `rect`; rows that do not fit are left out. A focused card has its
     /// border in the accent and its selected row (by target) in reverse video.
+    /// `kind`: the data card this is, so clicks on it and its rows are recorded.
     func render(
         into buffer: inout CellBuffer, rect: Rect, context: RenderContext, focused: Bool = false,
-        selected: String? = nil
+        selected: String? = nil, kind: HomeCardKind? = nil
     ) {
         let inner = Card.render(
             into: &buffer, rect: rect, title: title, accessory: accessory,
             accessoryRole: accessoryRole, focused: focused, context: context)
+        if let kind { buffer.mark(rect, .card(kind.rawValue)) }
         let e = context.glyphs.ellipsis
         // Keep the selected row in view when the card is shorter than its rows.
         let selectedIndex = focused ? rows.firstIndex { $0.target != nil && $0.target == selected } : nil
         let first = selectedIndex.map { max(0, $0 - inner.height + 1) } ?? 0
         for (i, row) in rows.dropFirst(first).prefix(max(0, inner.height)).enumerated() {
             let y = inner.y + i
+            if let kind, let id = row.target {
+                let isSelected = selectedIndex == first + i
+                buffer.mark(Rect(x: inner.x, y: y, width: inner.width, height: 1), .cardRow(card: kind.rawValue, id: id), selected: isSelected)
+            }
             if let s = selectedIndex, s == first + i {
                 let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
                 buffer.fill(Rect(x: inner.x - 1, y: y, width: inner.width + 2, height: 1), style: highlight)

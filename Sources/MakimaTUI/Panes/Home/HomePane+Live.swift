@@ -53,7 +53,7 @@ extension HomePane {
                 shownCards.append(kind)
                 data[p.card].render(
                     into: &buffer, rect: p.rect, context: context, focused: kind == focus,
-                    selected: selection[kind])
+                    selected: selection[kind], kind: kind)
             } else {
                 extras[p.card - data.count].render(into: &buffer, rect: p.rect, context: context)
             }
@@ -91,6 +91,15 @@ extension HomePane {
             } else {
                 selection[focus] = i.flatMap { $0 > 0 ? targets[$0 - 1] : nil }
             }
+        case .select(.card(let raw)):
+            guard let kind = HomeCardKind(rawValue: raw) else { return .ignored }
+            focus = kind
+        case .select(.cardRow(let raw, let id)):
+            guard let kind = HomeCardKind(rawValue: raw), kind.card(mesh, .unicode).targets.contains(id) else {
+                return .ignored
+            }
+            focus = kind
+            selection[kind] = id
         case .open:
             let targets = focus.card(mesh, .unicode).targets
             if let row = selection[focus], targets.contains(row) {

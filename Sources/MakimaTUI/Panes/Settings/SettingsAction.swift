@@ -13,6 +13,8 @@ public enum SettingsAction: Equatable, Sendable {
     case signOut
     /// The next built-in theme (a theme file when one is configured), applied live and saved.
     case nextTheme
+    /// Mouse reporting on or off, applied live and saved (off: the terminal's own selection).
+    case toggleMouse
     /// Turn one notification setting on or off (`NotificationPreferences.fields` key).
     case toggleNotification(String)
 
@@ -23,12 +25,15 @@ public enum SettingsAction: Equatable, Sendable {
         case .rotateKey: return "action.rotate"
         case .signOut: return "action.signout"
         case .nextTheme: return "action.theme"
+        case .toggleMouse: return "action.mouse"
         case .toggleNotification(let key): return "notify." + key
         }
     }
 
     public init?(rowID: String) {
-        let fixed: [SettingsAction] = [.editServer, .revalidate, .rotateKey, .signOut, .nextTheme]
+        let fixed: [SettingsAction] = [
+            .editServer, .revalidate, .rotateKey, .signOut, .nextTheme, .toggleMouse,
+        ]
         if let a = fixed.first(where: { $0.rowID == rowID }) {
             self = a
         } else if rowID.hasPrefix("notify."),

@@ -16,6 +16,8 @@ public struct SettingsFacts: Equatable, Sendable {
     public var actions = false
     public var theme = ""
     public var notifications = NotificationPreferences()
+    /// Whether the mouse is on (Settings › mouse).
+    public var mouse = true
     public var configPath = ""
     /// The cache file with its WAL, in bytes (nil: no cache).
     public var cacheBytes: Int?
@@ -54,6 +56,10 @@ public struct SettingsFacts: Equatable, Sendable {
             ),
             (SettingsAction.signOut.rowID, "› sign out", status(.signOut, "Enter twice: remove the stored key")),
             (SettingsAction.nextTheme.rowID, "› theme", status(.nextTheme, theme + " · Enter: next theme")),
+            (
+                SettingsAction.toggleMouse.rowID, "› mouse",
+                status(.toggleMouse, mouse ? "on · Enter: off (the terminal's own selection)" : "off · Enter: on")
+            ),
         ]
         for f in NotificationPreferences.fields {
             rows.append(

@@ -1,0 +1,121 @@
+import Testing
+
+@testable @_spi(Fuzzing) import MakimaTUI
+
+/// `InputDecoder`: SGR mouse reports and bracketed paste out of what ncurses passes on, and
+/// every hostile form of them dropped.
+@Suite("Input decoder: mouse reports, bracketed paste, hostile input")
+struct InputDecoderTests {
+    /// Decodes `text` fed as one read at `now`, then `end` (the read is over).
+    func decode(_ text: String, now: Double = 0, decoder: inout InputDecoder) -> [TerminalInput] {
+        for s in text.unicodeScalars { decoder.feed(character: s.value, now: now) }
+        decoder.endOfInput()
+        var out: [TerminalInput] = []
+        while let i = decoder.next() { out.append(i) }
+        return out
+    }
+
+    func decode(_ text: String) -> [TerminalInput] {
+        var d = InputDecoder()
+        return decode(text, decoder: &d)
+    }
+
+    @Test("an SGR press, release and wheel notch; cells count from 0")
+    func sgr() {
+        #expect(decode("\u{1B}[<0;10;5M") == [.mouse(MouseEvent(button: .left, x: 9, y: 4))])
+        #expect(decode("\u{1B}[<0;10;5m") == [.mouse(MouseEvent(button: .left, pressed: false, x: 9, y: 4))])
+        #expect(decode("\u{1B}[<64;1;1M") == [.mouse(MouseEvent(button: .wheelUp, x: 0, y: 0))])
+        #expect(decode("\u{1B}[<65;3;2M") == [.mouse(MouseEvent(button: .wheelDown, x: 2, y: 1))])
+        #expect(decode("\u{1B}[<32;3;2M") == [.mouse(MouseEvent(button: .left, motion: true, x: 2, y: 1))])
+        #expect(decode("\u{1B}[<2;3;2M") == [.mouse(MouseEvent(button: .right, x: 2, y: 1))])
+        // Modifiers do not change the button.
+        #expect(decode("\u{1B}[<4;3;2M") == [.mouse(MouseEvent(button: .left, x: 2, y: 1))])
+    }
+
+    @Test("keys around reports stay keys; a lone ESC is Escape; ESC then a letter is Escape and the letter")
+    func keysAround() {
+        #expect(decode("j\u{1B}[<0;1;1Mk") == [.key(.char("j")), .mouse(MouseEvent(button: .left, x: 0, y: 0)), .key(.char("k"))])
+        #expect(decode("\u{1B}") == [.key(.escape)])
+        #expect(decode("\u{1B}7") == [.key(.escape), .key(.char("7"))])
+        #expect(decode("\u{1B}\u{1B}[<0;1;1M") == [.key(.escape), .mouse(MouseEvent(button: .left, x: 0, y: 0))])
+    }
+
+    @Test("malformed, huge, zero and truncated reports are dropped, and nothing of them is typed")
+    func hostileReports() {
+        for bad in [
+            "\u{1B}[<0;10M", "\u{1B}[<0;10;5;7M", "\u{1B}[<;;M", "\u{1B}[<0;0;5M", "\u{1B}[<0;5;0M",
+            "\u{1B}[<999999;1;1M", "\u{1B}[<0;99999999999999999999;1M", "\u{1B}[<0;1;1X", "\u{1B}[<0:1:1M",
+            "\u{1B}[<256;1;1M", "\u{1B}[<" + String(repeating: "9", count: 10_000) + "M",
+            "\u{1B}[1;5A", "\u{1B}[201~",
+        ] {
+            #expect(decode(bad).isEmpty, "\(bad.prefix(40).debugDescription)")
+        }
+        // Cut short by a control or ESC: the sequence is dropped, what follows is read afresh.
+        #expect(decode("\u{1B}[<0;1\rj") == [.key(.enter), .key(.char("j"))])
+        #expect(decode("\u{1B}[<0;1\u{1B}[<0;2;2M") == [.mouse(MouseEvent(button: .left, x: 1, y: 1))])
+        // X10 reports (a terminal without SGR): their three raw bytes are not typed.
+        #expect(decode("\u{1B}[M !!j") == [.key(.char("j"))])
+    }
+
+    @Test("a truncated report waits for its rest, then is given up at its deadline")
+    func truncated() {
+        var d = InputDecoder()
+        #expect(decode("\u{1B}[<0;1", now: 0, decoder: &d).isEmpty)
+        #expect(d.deadline == InputDecoder.sequenceTimeout)
+        // The rest arrives in the next read: one report.
+        #expect(decode(";1M", now: 0.01, decoder: &d) == [.mouse(MouseEvent(button: .left, x: 0, y: 0))])
+        #expect(decode("\u{1B}[<0;1", now: 1, decoder: &d).isEmpty)
+        d.expire(now: 1 + InputDecoder.sequenceTimeout)
+        #expect(d.deadline == nil)
+        // After the deadline a digit is a key again, not the end of a stale report.
+        #expect(decode("5", now: 2, decoder: &d) == [.key(.char("5"))])
+    }
+
+    @Test("a bracketed paste is one event of text: controls and newlines removed, never keys")
+    func paste() {
+        let pasted = "https://makima.example\u{1B}7kkkkkkkkkkjjj\r\r"
+        #expect(decode("\u{1B}[200~" + pasted + "\u{1B}[201~") == [.paste("https://makima.example7kkkkkkkkkkjjj")])
+        #expect(decode("\u{1B}[200~a\tb\nc\u{7F}d\u{9B}e\u{1B}[A\u{1B}[201~x") == [.paste("abcde[A"), .key(.char("x"))])
+        // A marker inside the paste that is not its end is text (its ESC removed).
+        #expect(decode("\u{1B}[200~a\u{1B}[200~b\u{1B}[20x\u{1B}[201~") == [.paste("a[200~b[20x")])
+        #expect(decode("\u{1B}[200~日本語 ok\u{1B}[201~") == [.paste("日本語 ok")])
+    }
+
+    @Test("a paste is cut at the limit; an unterminated one ends at its deadline")
+    func pasteBounds() {
+        var d = InputDecoder()
+        let out = decode("\u{1B}[200~" + String(repeating: "a", count: InputDecoder.pasteLimit + 5_000) + "\u{1B}[201~j", decoder: &d)
+        #expect(out.count == 2)
+        if case .paste(let text) = out.first { #expect(text.count == InputDecoder.pasteLimit) } else { Issue.record("\(out.prefix(1))") }
+        #expect(out.last == .key(.char("j")))
+        // No end marker: keys that follow are held as text until the paste times out.
+        #expect(decode("\u{1B}[200~abc", now: 10, decoder: &d).isEmpty)
+        #expect(decode("q", now: 10.5, decoder: &d).isEmpty)
+        d.expire(now: 10.5 + InputDecoder.pasteTimeout)
+        #expect(d.next() == .paste("abcq"))
+        #expect(decode("q", now: 20, decoder: &d) == [.key(.char("q"))])
+    }
+
+    @Test("a flood of reports decodes one by one; garbage between them is dropped")
+    func flood() {
+        var d = InputDecoder()
+        let one = "\u{1B}[<65;5;5M"
+        let out = decode(String(repeating: one + "\u{1B}[<x", count: 2_000), decoder: &d)
+        #expect(out.count == 2_000)
+        #expect(out.allSatisfy { $0 == .mouse(MouseEvent(button: .wheelDown, x: 4, y: 4)) })
+    }
+}
+
+/// A person's keys come one per read; a burst cannot confirm destructive actions.
+@Suite("Burst guard")
+struct BurstGuardTests {
+    @Test("one key per read is deliberate; three or more in a read, or right behind a burst, is not")
+    func rule() {
+        var g = BurstGuard()
+        let reads: [(keys: Int, at: Double)] = [(1, 0), (2, 1), (1, 2), (17, 3), (1, 3.01), (1, 3.04), (1, 3.2)]
+        let deliberate = reads.map { g.deliberate(keysInRead: $0.keys, now: $0.at) }
+        // Alone: yes; two in a read: no; alone again: yes; a burst, and the tail of a paste
+        // split over reads right behind it: no; alone once the burst has settled: yes.
+        #expect(deliberate == [true, false, true, false, false, false, true])
+    }
+}
