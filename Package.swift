@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CSHA1Shim", path: "Sources/CSHA1Shim"),
         // cmark-gfm (GitHub-flavoured CommonMark) with its table/strikethrough/tasklist/autolink extensions.
         .systemLibrary(name: "CCmarkShim", path: "Sources/CCmarkShim"),
+        // Little CMS, for the CIEDE2000 colour difference.
+        .systemLibrary(name: "CLcms2Shim", path: "Sources/CLcms2Shim"),
         // libcurl's setopt/getinfo are variadic: a small C target wraps them.
         .target(
             name: "CCurlShim", path: "Sources/CCurlShim",
@@ -29,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "MakimaTUI",
-            dependencies: ["MakimaKit", "CNcursesShim", "CCmarkShim"],
+            dependencies: ["MakimaKit", "CNcursesShim", "CCmarkShim", "CLcms2Shim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `makima-tui bench`: figures for `make bench`, kept out of the libraries the dashboard ships.

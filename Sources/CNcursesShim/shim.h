@@ -42,4 +42,25 @@ static inline const char *mk_cup_string(int row, int col) {
     const char *cup = mk_cap_string("cup");
     return cup == NULL ? NULL : tiparm(cup, row, col);
 }
+// Whether a terminfo entry exists, asked of ncurses (setupterm). setupterm replaces the
+// current terminal (cur_term) with the one it loads: the one in use is put back and the
+// loaded one freed, so a screen already running keeps its entry.
+struct term;
+extern struct term *cur_term;
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+extern int setupterm(const char *, int, int *);
+static inline int mk_terminfo_has_entry(const char *name) {
+    struct term *in_use = cur_term;
+    int found = 0;
+    // With errret given, setupterm reports instead of printing and exiting; fd 2 is only
+    // asked for its size and modes.
+    if (setupterm(name, 2, &found) != 0 || found != 1) {
+        set_curterm(in_use);
+        return 0;
+    }
+    struct term *loaded = set_curterm(in_use);
+    if (loaded != in_use) del_curterm(loaded);
+    return 1;
+}
 #endif

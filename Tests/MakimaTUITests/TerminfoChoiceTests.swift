@@ -1,3 +1,4 @@
+import CNcursesShim
 import Foundation
 import Testing
 
@@ -31,15 +32,23 @@ import Testing
         #expect(TerminfoChoice(requested: "xterm-256color", used: "xterm-256color").describe(.palette256) == "256")
     }
 
-    @Test("the terminfo lookup finds this machine's entries (ncurses-term is installed by make setup)")
-    func database() throws {
-        let tmp = NSTemporaryDirectory() + "makima-terminfo-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: tmp + "/z", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
-        _ = FileManager.default.createFile(atPath: tmp + "/z/zz-direct", contents: Data([0]))
-        #expect(TerminfoDatabase.contains("zz-direct", environment: ["TERMINFO": tmp]))
-        #expect(!TerminfoDatabase.contains("zz-direct", environment: [:]))
-        #expect(!TerminfoDatabase.contains("../z/zz-direct", environment: ["TERMINFO": tmp]))
-        #expect(TerminfoDatabase.contains("tmux-direct", environment: [:]))
+    @Test("the terminfo lookup asks ncurses: this machine's entries (ncurses-term is installed by make setup)")
+    @MainActor func database() {
+        #expect(TerminfoDatabase.contains("tmux-direct"))
+        #expect(TerminfoDatabase.contains("xterm-256color"))
+        #expect(!TerminfoDatabase.contains("zz-direct"))
+        #expect(!TerminfoDatabase.contains("../t/tmux-direct"))
+        #expect(!TerminfoDatabase.contains(""))
+    }
+
+    @Test("a lookup while a screen runs leaves that screen's entry in place")
+    @MainActor func lookupKeepsTheRunningEntry() throws {
+        let screen = try NcursesScreen(nullDeviceTerm: "xterm-256color", width: 20, height: 2)
+        defer { screen.end() }
+        let before = mk_cap_string("setaf").map { String(cString: $0) }
+        #expect(before != nil)
+        #expect(TerminfoDatabase.contains("tmux-direct"))
+        #expect(!TerminfoDatabase.contains("zz-direct"))
+        #expect(mk_cap_string("setaf").map { String(cString: $0) } == before)
     }
 }

@@ -24,19 +24,7 @@ public struct HTTPTransport: Sendable {
 
     public func perform(_ request: HTTPRequest, cancellation: CancellationFlag? = nil) throws(APIError) -> HTTPResponse
     {
-        try HeaderGuard.check(request.headers)
-        try HeaderGuard.checkValue(userAgent, name: "User-Agent")
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidRequest("only http and https URLs are fetched")
-        }
-        let url = request.url.absoluteString
-        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            throw .invalidRequest("the URL holds spaces or control characters")
-        }
-        let route: ConnectionRoute
-        do { route = try ConnectionRoute.plan(for: request.url, proxies: configuration.proxies) } catch {
-            throw .invalidRequest(error.description)
-        }
+        let (url, route) = try checked(request)
         let flag = cancellation ?? CancellationFlag()
         guard let ticket = TransferRegistry.shared.enter(flag) else { throw .transport("cancelled: shutting down") }
         defer { TransferRegistry.shared.leave(ticket) }
@@ -49,22 +37,64 @@ public struct HTTPTransport: Sendable {
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
-
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
+        for line in Self.headerLines(for: request) { headerList = curl_slist_append(headerList, line) }
+
+        var setup = setPolicy(on: handle, url: url, headers: headerList, errorBuffer: errorBuffer, transfer: transfer)
+        let (routed, resolveList) = route.apply(to: handle)
+        defer { curl_slist_free_all(resolveList) }
+        setup.append(routed)
+        setup += Self.setMethod(of: request, on: handle, spareBytes: errorBuffer)
+        if let failed = setup.first(where: { $0 != CURLE_OK }) {
+            throw .transport("curl set-up failed: \(Curl.message(failed))")
+        }
+
+        let code = curl_easy_perform(handle)
+        if code != CURLE_OK { throw failure(code, transfer: transfer, errorBuffer: errorBuffer) }
+        var status = 0
+        _ = mk_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+    }
+
+    /// The request's URL as curl takes it, and its route, once the request is known to be one
+    /// this transport sends: safe headers, http or https, no spaces or control characters.
+    private func checked(_ request: HTTPRequest) throws(APIError) -> (url: String, route: ConnectionRoute) {
+        try HeaderGuard.check(request.headers)
+        try HeaderGuard.checkValue(userAgent, name: "User-Agent")
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidRequest("only http and https URLs are fetched")
+        }
+        let url = request.url.absoluteString
+        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw .invalidRequest("the URL holds spaces or control characters")
+        }
+        do { return (url, try ConnectionRoute.plan(for: request.url, proxies: configuration.proxies)) } catch {
+            throw .invalidRequest(error.description)
+        }
+    }
+
+    /// `Accept`, the request's own headers, and for a request with a body no 100-continue
+    /// round trip and no form content type for an empty body (curl's default).
+    private static func headerLines(for request: HTTPRequest) -> [String] {
         var lines = ["Accept: application/json"]
         if request.method != .get {
-            // No 100-continue round trip; no form content type for an empty body (curl's default).
             lines.append("Expect:")
             if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 lines.append(request.body == nil ? "Content-Type:" : "Content-Type: application/json")
             }
         }
-        lines += request.headers.map { "\($0.name): \($0.value)" }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
+        return lines + request.headers.map { "\($0.name): \($0.value)" }
+    }
 
+    /// The fixed policy (see the type's comment), the limits, and the callbacks that fill
+    /// `transfer`; one result per option.
+    private func setPolicy(
+        on handle: UnsafeMutableRawPointer, url: String, headers: UnsafeMutablePointer<curl_slist>?,
+        errorBuffer: UnsafeMutablePointer<CChar>, transfer: Transfer
+    ) -> [CURLcode] {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        var setup = [
+        return [
             mk_curl_setopt_str(handle, CURLOPT_URL, url),
             mk_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             mk_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
@@ -77,7 +107,7 @@ public struct HTTPTransport: Sendable {
             mk_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, configuration.maxResponseBytes),
             mk_curl_setopt_str(handle, CURLOPT_USERAGENT, userAgent),
             mk_curl_setopt_str(handle, CURLOPT_ACCEPT_ENCODING, ""),
-            mk_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList),
+            mk_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers),
             mk_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer),
             mk_curl_setopt_write(handle, Transfer.onBody, context),
             mk_curl_setopt_header(handle, Transfer.onHeader, context),
@@ -87,44 +117,39 @@ public struct HTTPTransport: Sendable {
                 handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Transfer.onProgress, to: UnsafeMutableRawPointer.self)),
             mk_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context),
         ]
-        let (routed, resolveList) = route.apply(to: handle)
-        defer { curl_slist_free_all(resolveList) }
-        setup.append(routed)
-        switch request.method {
-        case .get:
-            setup.append(mk_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
-        case .post:
-            setup.append(mk_curl_setopt_long(handle, CURLOPT_POST, 1))
-        default:
-            setup.append(mk_curl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
-        }
-        let body = request.body ?? (request.method == .get ? nil : Data())
-        if let body {
-            setup.append(mk_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
-            setup.append(
-                body.withUnsafeBytes { raw in
-                    // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
-                    mk_curl_setopt_ptr(
-                        handle, CURLOPT_COPYPOSTFIELDS,
-                        UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(errorBuffer)))
-                })
-        }
-        if let failed = setup.first(where: { $0 != CURLE_OK }) {
-            throw .transport("curl set-up failed: \(Curl.message(failed))")
-        }
+    }
 
-        let code = curl_easy_perform(handle)
-        if code != CURLE_OK {
-            if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-                throw .responseTooLarge(limit: configuration.maxResponseBytes)
-            }
-            if transfer.cancelled { throw .transport("cancelled") }
-            let detail = String(cString: errorBuffer)
-            throw .transport(UntrustedText.clean(detail.isEmpty ? Curl.message(code) : detail))
+    /// The method, and the body (an empty one for a request other than GET that has none).
+    /// `spareBytes` stands in for the bytes of an empty body (curl copies none of them).
+    private static func setMethod(
+        of request: HTTPRequest, on handle: UnsafeMutableRawPointer, spareBytes: UnsafeMutablePointer<CChar>
+    ) -> [CURLcode] {
+        var setup: [CURLcode]
+        switch request.method {
+        case .get: setup = [mk_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)]
+        case .post: setup = [mk_curl_setopt_long(handle, CURLOPT_POST, 1)]
+        default: setup = [mk_curl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue)]
         }
-        var status = 0
-        _ = mk_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+        guard let body = request.body ?? (request.method == .get ? nil : Data()) else { return setup }
+        setup.append(mk_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
+        setup.append(
+            body.withUnsafeBytes { raw in
+                // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+                mk_curl_setopt_ptr(
+                    handle, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(spareBytes)))
+            })
+        return setup
+    }
+
+    /// The error a failed `curl_easy_perform` is reported as.
+    private func failure(_ code: CURLcode, transfer: Transfer, errorBuffer: UnsafeMutablePointer<CChar>) -> APIError {
+        if transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return .responseTooLarge(limit: configuration.maxResponseBytes)
+        }
+        if transfer.cancelled { return .transport("cancelled") }
+        let detail = String(cString: errorBuffer)
+        return .transport(UntrustedText.clean(detail.isEmpty ? Curl.message(code) : detail))
     }
 }
 

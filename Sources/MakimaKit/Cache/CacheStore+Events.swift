@@ -24,9 +24,18 @@ extension CacheStore {
             return 0
         }
         let keep = eventsKeptPerTask
-        let maxEventBytes = retention.maxEventBytes
-        // Per task, its highest seq here. Events come in runs of one task (a burst is one
-        // long run): the dictionary is touched once per run, not once per event.
+        let (newest, finished) = Self.newestSeqs(in: events)
+        let (rows, skipped) = try Self.rows(
+            of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes)
+        let inserted = try write(rows, leftOut: skipped, newest: newest, finished: finished, keep: keep)
+        try pruneIfDue(now: Date())
+        return inserted
+    }
+
+    /// Per task, its highest seq here, and whether its last status here is final. Events come
+    /// in runs of one task (a burst is one long run): the dictionary is touched once per run,
+    /// not once per event.
+    private static func newestSeqs(in events: [TaskEvent]) -> (newest: [String: Int], finished: [String: Bool]) {
         var newest: [String: Int] = [:]
         var finished: [String: Bool] = [:]
         var run = (task: events[0].taskID, top: Int.min)
@@ -40,6 +49,15 @@ extension CacheStore {
             if case .status(let s, _, _) = events[i].payload { finished[events[i].taskID] = s.isFinal }
         }
         newest[run.task] = max(newest[run.task] ?? Int.min, run.top)
+        return (newest, finished)
+    }
+
+    /// The rows to write, encoded: the events inside their task's window of `keep` below its
+    /// newest seq, each cut to `maxEventBytes`; those below it are only noted, per task, as
+    /// left out.
+    private static func rows(
+        of events: [TaskEvent], newest: [String: Int], keep: Int, maxEventBytes: Int
+    ) throws(CacheError) -> (rows: [EventRow], leftOut: [String: LeftOut]) {
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
         rows.reserveCapacity(min(events.count, newest.count * keep))
@@ -57,16 +75,25 @@ extension CacheStore {
             }
             let event = events[i]
             var json: String
-            if let wire = event.outputWireJSON { json = wire } else { json = try Self.encodeJSON(event, with: encoder) }
-            if json.utf8.count > maxEventBytes { json = try Self.cutToFit(event, maxBytes: maxEventBytes, encoder) }
+            if let wire = event.outputWireJSON { json = wire } else { json = try encodeJSON(event, with: encoder) }
+            if json.utf8.count > maxEventBytes { json = try cutToFit(event, maxBytes: maxEventBytes, encoder) }
             rows.append(EventRow(event, json: json))
         }
         if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
+        return (rows, skipped)
+    }
+
+    /// Writes `rows` in transactions of up to `maxEventsPerTransaction` events or a quarter of
+    /// the cap in bytes, applying the cap between them (one large batch never takes the file
+    /// far past it); returns how many events are new to the cache (rows inserted, and left-out
+    /// events it did not hold).
+    private func write(
+        _ rows: [EventRow], leftOut skipped: [String: LeftOut], newest: [String: Int], finished: [String: Bool],
+        keep: Int
+    ) throws(CacheError) -> Int {
         let now = Date().timeIntervalSince1970
         var inserted = 0
         var start = 0
-        // A transaction also ends after a quarter of the cap in bytes, and the cap is applied
-        // between transactions: one large batch never takes the file far past it.
         let chunkBytes = max(1, retention.maxBytes / 4)
         repeat {
             var end = start
@@ -93,7 +120,6 @@ extension CacheStore {
             start += chunk.count
             if start < rows.count { try pruneIfDue(now: Date()) }
         } while start < rows.count
-        try pruneIfDue(now: Date())
         return inserted
     }
 

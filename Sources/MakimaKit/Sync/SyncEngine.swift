@@ -47,26 +47,13 @@ public final class SyncEngine: Sendable {
         options: Options = Options(), lastSeen: [String: Int]? = nil
     ) throws(WebSocketSetupError) {
         self.outbox = outbox
-        let spawner = options.spawner
         let fetcher = MeshFetcher(client: client)
         self.fetcher = fetcher
         let bridge = cache.map(CacheBridge.init(cache:))
         self.cache = bridge
         // Every cache write fails alike on a full disk: said once, then when it changes.
         let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
-        let writer = cache.map { store in
-            // Large batches, gathered for up to 50 ms: the cache leaves out what a batch itself
-            // pushes out of a task's window (`appendEvents`), so in a burst most events are
-            // never encoded or written, and the rest goes in few transactions.
-            BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
-                do {
-                    try store.appendEvents(batch)
-                    cacheProblems.succeeded()
-                } catch {
-                    cacheProblems.failed("\(error)")
-                }
-            }
-        }
+        let writer = cache.map { Self.cacheWriter(into: $0, problems: cacheProblems) }
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
@@ -79,18 +66,44 @@ public final class SyncEngine: Sendable {
             onNotifications: { outbox.post(.notifications($0)) },
             onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
-        // A list cut at a bound is read again less often (said once, as a notice).
+        let coordinator = Self.refreshCoordinator(
+            fetcher: fetcher, cache: bridge, problems: cacheProblems, outbox: outbox, spawner: options.spawner)
+        self.coordinator = coordinator
+        supervisor = try Self.supervisor(
+            client: client, apiKey: apiKey, options: options, pipeline: pipeline, coordinator: coordinator,
+            outbox: outbox)
+    }
+
+    /// The cache's writer thread. Large batches, gathered for up to 50 ms: the cache leaves out
+    /// what a batch itself pushes out of a task's window (`appendEvents`), so in a burst most
+    /// events are never encoded or written, and the rest goes in few transactions.
+    private static func cacheWriter(into store: CacheStore, problems: NoticeGate) -> BatchWriter<TaskEvent> {
+        BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
+            do {
+                try store.appendEvents(batch)
+                problems.succeeded()
+            } catch {
+                problems.failed("\(error)")
+            }
+        }
+    }
+
+    /// List fetches: each answer goes to the outbox and, with a cache, into it. A list cut at a
+    /// bound is read again less often (said once, as a notice).
+    private static func refreshCoordinator(
+        fetcher: MeshFetcher, cache bridge: CacheBridge?, problems: NoticeGate, outbox: SyncOutbox, spawner: Spawner
+    ) -> RefreshCoordinator {
         let listBackoff = ListBackoff(notice: { outbox.post(.notice($0)) })
-        let coordinator = RefreshCoordinator(
+        return RefreshCoordinator(
             fetch: { query in
                 let name = String(query.description.prefix { $0 != "?" })
                 let payload = try listBackoff.fetch(key: query.description, name: name) { try fetcher.list(query) }
                 if let bridge {
                     do {
                         try bridge.store(query, payload, fetchedAt: Date())
-                        cacheProblems.succeeded()
+                        problems.succeeded()
                     } catch {
-                        cacheProblems.failed("\(error)")
+                        problems.failed("\(error)")
                     }
                 }
                 return payload
@@ -98,7 +111,14 @@ public final class SyncEngine: Sendable {
             classify: MeshFetcher.classify,
             deliver: { outbox.post($0) },
             spawn: { spawner.run($0) })
-        self.coordinator = coordinator
+    }
+
+    /// The WebSocket: its status goes to the outbox, every open refreshes `openQueries` and
+    /// asks for a resync, its frames go through the pipeline.
+    private static func supervisor(
+        client: APIClient, apiKey: APIKey, options: Options, pipeline: TaskEventPipeline,
+        coordinator: RefreshCoordinator, outbox: SyncOutbox
+    ) throws(WebSocketSetupError) -> WebSocketSupervisor {
         guard let wsURL = WebSocketSupervisor.subscribeURL(forServer: client.profile.baseURL) else {
             throw .invalidURL("no WebSocket URL for this server")
         }
@@ -106,7 +126,7 @@ public final class SyncEngine: Sendable {
         // A server that keeps dropping the socket costs two list fetches per reconnect, which
         // the supervisor's backoff spaces out.
         let openQueries = options.onlyTasks == nil ? options.openQueries : []
-        supervisor = try WebSocketSupervisor(
+        return try WebSocketSupervisor(
             url: wsURL, apiKey: apiKey, options: options.webSocket, policy: options.backoff,
             onStatus: { status in
                 if status.phase != .online { pipeline.connectionLost() }

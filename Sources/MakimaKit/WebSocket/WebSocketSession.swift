@@ -105,17 +105,7 @@ final class WebSocketSession {
         lastReceive = clock.now
 
         while true {
-            let asked = outbox.take()
-            for text in asked.texts where localClose == nil {
-                if queue(ctx, opcode: WSLAY_TEXT_FRAME, Array(text.utf8)) { stats.messagesSent += 1 }
-            }
-            if localClose == nil, let close = asked.close {
-                localClose = close
-                closeDeadline = clock.now + .seconds(options.closeTimeout)
-                var reason = Array(close.reason.utf8.prefix(120))
-                while String(validating: reason, as: UTF8.self) == nil { reason.removeLast() }  // cut mid-character
-                _ = wslay_event_queue_close(ctx, close.code, reason, reason.count)
-            }
+            queueAsked(ctx, localClose: &localClose, closeDeadline: &closeDeadline)
             if readable && wslay_event_want_read(ctx) != 0 && !sendQueueOverBound(ctx) {
                 readBudget = WebSocketSession.readBudgetPerTurn
                 stoppedOnBudget = false
@@ -132,18 +122,8 @@ final class WebSocketSession {
             if !wantRead && !wantWrite { return ended(ctx, localClose) }
 
             let now = clock.now
-            let backedUp = sendQueueOverBound(ctx)
-            if backedUp {
-                let since = sendQueueStalledSince ?? now
-                sendQueueStalledSince = since
-                if now - since >= .seconds(options.sendQueueStallLimit) {
-                    return .protocolError(
-                        "the server sends faster than it reads (send queue over its bound for "
-                            + "\(Int(options.sendQueueStallLimit)) s); closed as abusive")
-                }
-            } else {
-                sendQueueStalledSince = nil
-            }
+            let (backedUp, abuse) = sendQueueState(ctx, now: now)
+            if let abuse { return abuse }
             if let closeDeadline, now >= closeDeadline, let localClose {
                 return .normal(code: localClose.code, reason: localClose.reason)
             }
@@ -167,6 +147,45 @@ final class WebSocketSession {
             case .woken, .timedOut: readable = false
             }
         }
+    }
+
+    /// Queues what the owner asked for since the last turn: its texts (none once closing) and
+    /// a close, which starts the wait for the server's answering close.
+    private func queueAsked(
+        _ ctx: wslay_event_context_ptr, localClose: inout (code: UInt16, reason: String)?,
+        closeDeadline: inout ContinuousClock.Instant?
+    ) {
+        let asked = outbox.take()
+        for text in asked.texts where localClose == nil {
+            if queue(ctx, opcode: WSLAY_TEXT_FRAME, Array(text.utf8)) { stats.messagesSent += 1 }
+        }
+        if localClose == nil, let close = asked.close {
+            localClose = close
+            closeDeadline = clock.now + .seconds(options.closeTimeout)
+            var reason = Array(close.reason.utf8.prefix(120))
+            while String(validating: reason, as: UTF8.self) == nil { reason.removeLast() }  // cut mid-character
+            _ = wslay_event_queue_close(ctx, close.code, reason, reason.count)
+        }
+    }
+
+    /// Whether wslay's send queue is over its bound (reading waits while it is), and the reason
+    /// to close once it has stayed there `sendQueueStallLimit` seconds.
+    private func sendQueueState(_ ctx: wslay_event_context_ptr, now: ContinuousClock.Instant) -> (
+        backedUp: Bool, abuse: WebSocketCloseReason?
+    ) {
+        guard sendQueueOverBound(ctx) else {
+            sendQueueStalledSince = nil
+            return (false, nil)
+        }
+        let since = sendQueueStalledSince ?? now
+        sendQueueStalledSince = since
+        guard now - since >= .seconds(options.sendQueueStallLimit) else { return (true, nil) }
+        return (
+            true,
+            .protocolError(
+                "the server sends faster than it reads (send queue over its bound for "
+                    + "\(Int(options.sendQueueStallLimit)) s); closed as abusive")
+        )
     }
 
     private func queue(_ ctx: wslay_event_context_ptr, opcode: wslay_opcode, _ payload: [UInt8]) -> Bool {

@@ -1,3 +1,4 @@
+import CLcms2Shim
 import Foundation
 
 /// CIE L*a*b* (D65 white) and the CIEDE2000 colour difference. Used to pick the xterm-256
@@ -38,54 +39,12 @@ public struct LabColor: Sendable, Hashable {
 }
 
 public enum ColorScience {
-    /// CIEDE2000 difference (Sharma, Wu, Dalal 2005), kL = kC = kH = 1.
+    /// CIEDE2000 difference (Sharma, Wu, Dalal 2005), kL = kC = kH = 1, as Little CMS
+    /// computes it.
     public static func deltaE2000(_ p: LabColor, _ q: LabColor) -> Double {
-        let c1 = hypot(p.a, p.b)
-        let c2 = hypot(q.a, q.b)
-        let cMean = (c1 + c2) / 2
-        let cMean7 = pow(cMean, 7)
-        let g = 0.5 * (1 - sqrt(cMean7 / (cMean7 + pow(25, 7))))
-        let a1 = (1 + g) * p.a
-        let a2 = (1 + g) * q.a
-        let c1p = hypot(a1, p.b)
-        let c2p = hypot(a2, q.b)
-        let h1p = hueDegrees(b: p.b, a: a1)
-        let h2p = hueDegrees(b: q.b, a: a2)
-
-        let dL = q.l - p.l
-        let dC = c2p - c1p
-        var dh = 0.0
-        if c1p * c2p != 0 {
-            dh = h2p - h1p
-            if dh > 180 { dh -= 360 } else if dh < -180 { dh += 360 }
-        }
-        let dH = 2 * sqrt(c1p * c2p) * sin(radians(dh / 2))
-
-        let lMean = (p.l + q.l) / 2
-        let cMeanP = (c1p + c2p) / 2
-        var hMean = h1p + h2p
-        if c1p * c2p != 0 {
-            if abs(h1p - h2p) <= 180 {
-                hMean = (h1p + h2p) / 2
-            } else {
-                hMean = h1p + h2p < 360 ? (h1p + h2p + 360) / 2 : (h1p + h2p - 360) / 2
-            }
-        }
-        let t =
-            1 - 0.17 * cos(radians(hMean - 30)) + 0.24 * cos(radians(2 * hMean))
-            + 0.32 * cos(radians(3 * hMean + 6)) - 0.20 * cos(radians(4 * hMean - 63))
-        let dTheta = 30 * exp(-pow((hMean - 275) / 25, 2))
-        let cMeanP7 = pow(cMeanP, 7)
-        let rC = 2 * sqrt(cMeanP7 / (cMeanP7 + pow(25, 7)))
-        let l50 = (lMean - 50) * (lMean - 50)
-        let sL = 1 + 0.015 * l50 / sqrt(20 + l50)
-        let sC = 1 + 0.045 * cMeanP
-        let sH = 1 + 0.015 * cMeanP * t
-        let rT = -sin(radians(2 * dTheta)) * rC
-        let termL = dL / sL
-        let termC = dC / sC
-        let termH = dH / sH
-        return sqrt(termL * termL + termC * termC + termH * termH + rT * termC * termH)
+        var x = cmsCIELab(L: p.l, a: p.a, b: p.b)
+        var y = cmsCIELab(L: q.l, a: q.a, b: q.b)
+        return cmsCIE2000DeltaE(&x, &y, 1, 1, 1)
     }
 
     public static func deltaE2000(_ x: RGB, _ y: RGB) -> Double {
@@ -107,12 +66,4 @@ public enum ColorScience {
         let ly = relativeLuminance(y)
         return (max(lx, ly) + 0.05) / (min(lx, ly) + 0.05)
     }
-
-    private static func hueDegrees(b: Double, a: Double) -> Double {
-        if a == 0 && b == 0 { return 0 }
-        let h = atan2(b, a) * 180 / .pi
-        return h >= 0 ? h : h + 360
-    }
-
-    private static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
 }

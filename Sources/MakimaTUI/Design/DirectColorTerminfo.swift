@@ -1,4 +1,4 @@
-import Glibc
+import CNcursesShim
 
 /// Which terminfo entry curses starts with. ncurses can only send the colours its entry
 /// describes, and the common `*-256color` entries describe 256, so a terminal that announces
@@ -23,7 +23,7 @@ public struct TerminfoChoice: Sendable, Equatable {
 
     public static func choose(
         environment: [String: String],
-        isInstalled: (String) -> Bool = { TerminfoDatabase.contains($0, environment: nil) }
+        isInstalled: (String) -> Bool = { TerminfoDatabase.contains($0) }
     ) -> TerminfoChoice {
         let term = environment["TERM"] ?? ""
         let keep = TerminfoChoice(requested: term, used: term)
@@ -53,31 +53,13 @@ public struct TerminfoChoice: Sendable, Equatable {
     }
 }
 
-/// Where ncurses looks for compiled terminfo entries, in its order: `$TERMINFO`,
-/// `~/.terminfo`, `$TERMINFO_DIRS`, then the system directories (Debian's are
-/// /etc/terminfo, /lib/terminfo, /usr/share/terminfo). Entries live in a directory named by
-/// their first letter (or its hex code on some systems).
+/// Whether ncurses has a compiled terminfo entry of that name, asked of ncurses itself
+/// (`setupterm`), so the answer follows its own search (`$TERMINFO`, `~/.terminfo`,
+/// `$TERMINFO_DIRS`, the system directories, hashed databases) and its own reading of the file.
 public enum TerminfoDatabase {
-    public static func contains(_ name: String, environment: [String: String]?) -> Bool {
-        guard let first = name.unicodeScalars.first, !name.contains("/"), !name.hasPrefix(".") else { return false }
-        let env = environment ?? currentEnvironment()
-        var dirs: [String] = []
-        if let t = env["TERMINFO"], !t.isEmpty { dirs.append(t) }
-        if let home = env["HOME"], !home.isEmpty { dirs.append(home + "/.terminfo") }
-        if let list = env["TERMINFO_DIRS"] {
-            dirs += list.split(separator: ":", omittingEmptySubsequences: true).map(String.init)
-        }
-        dirs += ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"]
-        let letter = String(first)
-        let hex = String(first.value, radix: 16)
-        return dirs.contains { dir in
-            access("\(dir)/\(letter)/\(name)", R_OK) == 0 || access("\(dir)/\(hex)/\(name)", R_OK) == 0
-        }
-    }
-
-    private static func currentEnvironment() -> [String: String] {
-        var env: [String: String] = [:]
-        for key in ["TERMINFO", "HOME", "TERMINFO_DIRS"] { if let v = getenv(key) { env[key] = String(cString: v) } }
-        return env
+    public static func contains(_ name: String) -> Bool {
+        // A name is a file name in those directories: no path of its own.
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else { return false }
+        return mk_terminfo_has_entry(name) != 0
     }
 }
