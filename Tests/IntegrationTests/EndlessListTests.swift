@@ -32,4 +32,23 @@ import Testing
         #expect(try pagesServed(server) == pager.pages)
         #expect(pager.pages <= 17)
     }
+
+    /// The sync engine's refreshes: the list cut at a bound is read once, then backs off (the
+    /// next refreshes ask nobody), and the user is told once.
+    @Test func theEngineBacksOffAListCutAtABoundAndSaysItOnce() throws {
+        let server = try DevServer()
+        _ = try server.control(path: "/_dev/hostile/endless_list", query: ["kib": "1024"])
+        let rec = OutboxRecorder()
+        defer { rec.stop() }
+        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: rec.outbox)
+        let query = ListQuery.tasks(status: nil, contractID: nil)
+        for _ in 0..<5 {
+            #expect(engine.refresh(query, force: true))
+            #expect(rec.waitUntil(20) { !engine.isRefreshing(query) })
+        }
+        #expect(try pagesServed(server) == 1)
+        #expect(rec.waitUntil(5) { !rec.noticeTexts.isEmpty })
+        #expect(
+            rec.noticeTexts.filter { $0.contains("larger than one refresh reads") }.count == 1, "\(rec.noticeTexts)")
+    }
 }

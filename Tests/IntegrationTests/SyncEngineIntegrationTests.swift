@@ -45,6 +45,7 @@ final class OutboxRecorder: Sendable {
         statuses.withLock { if case .offline = $0.last { true } else { false } }
     }
     func list(_ query: ListQuery) -> [String]? { lists.withLock { $0[query] } }
+    var noticeTexts: [String] { notices.withLock { $0 } }
     func hasCaughtUp(_ task: String) -> Bool { caughtUp.withLock { $0.contains(task) } }
 
     func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {

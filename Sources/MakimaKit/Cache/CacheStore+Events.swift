@@ -197,17 +197,8 @@ extension CacheStore {
                 try old.bind(cutoff, at: 1)
                 var tasks: [String] = []
                 while try old.step() { if let t = old.text(0) { tasks.append(t) } }
-                let delete = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
-                let forget = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
-                for task in tasks {
-                    try delete.bind(task, at: 1)
-                    try delete.step()
-                    result.eventsRemoved += db.changes
-                    delete.reset()
-                    try forget.bind(task, at: 1)
-                    try forget.step()
-                    forget.reset()
-                }
+                let removal = try TaskRemoval(db)
+                for task in tasks { result.eventsRemoved += try removal.remove(task) }
                 result.finishedTasksRemoved = tasks.count
             }
             if try Self.usedBytes(db) > policy.maxBytes {
@@ -236,17 +227,10 @@ extension CacheStore {
                 }
                 // Still over with one event a task (many tasks, each with one large event):
                 // whole tasks go, in the same order.
-                let evict = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
-                let forget = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
+                let removal = try TaskRemoval(db)
                 for task in tasks {
                     if try Self.usedBytes(db) <= target { break }
-                    try evict.bind(task, at: 1)
-                    try evict.step()
-                    result.eventsRemoved += db.changes
-                    evict.reset()
-                    try forget.bind(task, at: 1)
-                    try forget.step()
-                    forget.reset()
+                    result.eventsRemoved += try removal.remove(task)
                     result.tasksEvicted += 1
                 }
             }
@@ -455,6 +439,31 @@ extension CacheStore {
         var rows: [String] = []
         while try select.step() { rows.append(select.text(0) ?? "") }
         return rows
+    }
+}
+
+/// Removes a task from the cache's event tables: its events and its activity row.
+private struct TaskRemoval {
+    let db: SQLiteDatabase
+    let events: SQLiteStatement
+    let activity: SQLiteStatement
+
+    init(_ db: SQLiteDatabase) throws {
+        self.db = db
+        events = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
+        activity = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
+    }
+
+    /// How many events went.
+    func remove(_ task: String) throws -> Int {
+        try events.bind(task, at: 1)
+        try events.step()
+        let removed = db.changes
+        events.reset()
+        try activity.bind(task, at: 1)
+        try activity.step()
+        activity.reset()
+        return removed
     }
 }
 

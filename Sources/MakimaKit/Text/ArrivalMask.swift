@@ -4,9 +4,9 @@ import Synchronization
 /// is cleaned on arrival (`UntrustedText.clean`, `cleanKeepingSGR`): a task title, an output
 /// line or a status reason holding the key never reaches the stores, the cache, the screen or
 /// a command's output. A key is added when a client is made for it (`APIClient.init`); the
-/// last few are kept, so a rotated-away key stays masked too.
+/// last eight are kept, so a rotated-away key stays masked too.
 public enum ArrivalMask {
-    static let maxKeys = 4
+    static let maxKeys = 8
     private struct Entry: Sendable {
         let matcher: SecretMask.Matcher
         let secret: String
@@ -28,9 +28,8 @@ public enum ArrivalMask {
     static func apply(_ text: String) -> String {
         guard text.utf8.count >= minimumPiece else { return text }
         let current = entries.withLock { $0 }
-        var out = text
-        for entry in current { out = entry.matcher.mask(out, with: entry.masked) }
-        return out
+        guard !current.isEmpty else { return text }
+        return SecretMask.mask(text, with: current.map { ($0.matcher, $0.masked) })
     }
 
     /// The shortest text that can hold a piece of a valid key (`APIKey` needs 8 characters).

@@ -20,6 +20,47 @@ public enum SecretMask {
         Matcher(secret: secret).mask(text, with: replacement)
     }
 
+    /// `text` with every copy of any of the secrets masked, in one pass: where copies of two
+    /// secrets overlap (a key and the key it replaced can share a piece) the whole run is
+    /// masked, with the replacement of the copy that starts it.
+    public static func mask(_ text: String, with secrets: [(matcher: Matcher, replacement: String)]) -> String {
+        let candidates = secrets.filter { $0.matcher.mayHold(text) }
+        guard !candidates.isEmpty else { return text }
+        let scalars = Array(text.unicodeScalars)
+        let skipped = skippedPositions(scalars)
+        var shown: [Int] = []
+        shown.reserveCapacity(scalars.count)
+        for i in scalars.indices where !skipped[i] { shown.append(i) }
+        let values = shown.map { scalars[$0].value }
+        // Covered original positions, as a difference array of the matched windows.
+        var edges = [Int](repeating: 0, count: scalars.count + 1)
+        var replacementAt: [Int: String] = [:]
+        for (matcher, replacement) in candidates {
+            for w in matcher.windows(in: values) {
+                edges[shown[w.first]] += 1
+                edges[shown[w.last] + 1] -= 1
+                if replacementAt[shown[w.first]] == nil { replacementAt[shown[w.first]] = replacement }
+            }
+        }
+        guard !replacementAt.isEmpty else { return text }
+        var out = String.UnicodeScalarView()
+        var depth = 0
+        var inCopy = false
+        for i in scalars.indices {
+            depth += edges[i]
+            if depth > 0 {
+                if !inCopy { out.append(contentsOf: (replacementAt[i] ?? candidates[0].replacement).unicodeScalars) }
+                inCopy = true
+            } else if inCopy && attachesToPrevious(scalars[i]) {
+                continue  // a mark or joiner on the copy's last character goes with it
+            } else {
+                out.append(scalars[i])
+                inCopy = false
+            }
+        }
+        return String(out)
+    }
+
     /// The text as a terminal shows it, with every character that draws nothing removed (what
     /// the mask matches against).
     public static func removingInvisibles(_ text: String) -> String {
@@ -161,39 +202,18 @@ public enum SecretMask {
 
         /// `text` with every copy (or `k`-long piece) of the secret replaced by `replacement`.
         public func mask(_ text: String, with replacement: String) -> String {
-            guard mayHold(text) else { return text }
-            let scalars = Array(text.unicodeScalars)
-            let skipped = SecretMask.skippedPositions(scalars)
-            var shown: [Int] = []
-            shown.reserveCapacity(scalars.count)
-            for i in scalars.indices where !skipped[i] { shown.append(i) }
-            guard shown.count >= k else { return text }
-            let values = shown.map { scalars[$0].value }
-            // Covered original positions, as a difference array of the matched windows.
-            var edges = [Int](repeating: 0, count: scalars.count + 1)
-            var found = false
+            SecretMask.mask(text, with: [(self, replacement)])
+        }
+
+        /// Where the secret's pieces are in `values` (the shown scalars): each window's first
+        /// and last index.
+        func windows(in values: [UInt32]) -> [(first: Int, last: Int)] {
+            guard k > 0, values.count >= k else { return [] }
+            var found: [(first: Int, last: Int)] = []
             for start in 0...(values.count - k) where isPiece(values[start..<start + k]) {
-                edges[shown[start]] += 1
-                edges[shown[start + k - 1] + 1] -= 1
-                found = true
+                found.append((start, start + k - 1))
             }
-            guard found else { return text }
-            var out = String.UnicodeScalarView()
-            var depth = 0
-            var inCopy = false
-            for i in scalars.indices {
-                depth += edges[i]
-                if depth > 0 {
-                    if !inCopy { out.append(contentsOf: replacement.unicodeScalars) }
-                    inCopy = true
-                } else if inCopy && SecretMask.attachesToPrevious(scalars[i]) {
-                    continue  // a mark or joiner on the copy's last character goes with it
-                } else {
-                    out.append(scalars[i])
-                    inCopy = false
-                }
-            }
-            return String(out)
+            return found
         }
 
         /// True when `window` is a piece of the secret (hash first, then compared).
