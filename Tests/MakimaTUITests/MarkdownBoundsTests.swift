@@ -75,6 +75,24 @@ struct MarkdownBoundsTests {
         #expect(log.count == 1 && log[0].content.text.hasSuffix("more bytes, y copies the line"))
     }
 
+    @Test("a unit over the tail bound is cut at the same line streamed or whole, after the units before it close")
+    func tailBoundCutsTheSameWay() {
+        let paragraphs = (0..<300).map { "paragraph \($0)\n\n" }.joined()
+        let code = "```\n" + (0..<4_200).map { "code line \($0)\n" }.joined()
+        let text = paragraphs + code
+        let whole = F.lines([F.output(1, text)])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 + "\n" }
+        let streamed = F.lines(
+            stride(from: 0, to: lines.count, by: 97).enumerated().map { n, start in
+                F.output(n + 1, lines[start..<min(lines.count, start + 97)].joined())
+            })
+        #expect(streamed == whole)
+        // The fence closes at the bound (its opening line and 3,999 lines of code); what follows
+        // is read afresh, as text.
+        #expect(whole.filter { $0.codeBlock == 1 && $0.fill == nil }.count == OutputDocument.maximumTailLines - 1)
+        #expect(whole.contains { $0.codeBlock == nil && $0.text == "code line \(OutputDocument.maximumTailLines - 1)" })
+    }
+
     /// The CommonMark and GFM spec examples (`spec-*` in the markdown fuzz corpus).
     static let specExamples: [String] = {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -38,9 +38,12 @@ struct OutputDocument {
     /// event repeats it and is not drawn again.
     private var gateFromText = false
 
-    /// A markdown tail this long is closed even if its last block is not (an unterminated code
-    /// fence), so re-parsing stays bounded.
+    /// A markdown unit this long (in lines or bytes) is closed even if its last block is not
+    /// (an unterminated code fence), so re-parsing the tail stays bounded.
     static let maximumTailLines = 4000
+    static let maximumTailBytes = 256 * 1024
+    /// Bytes of the markdown segment's lines (newlines counted).
+    private var tailBytes = 0
     /// A gate longer than this without its closing tag is read as ordinary text.
     static let maximumGateLines = 60
 
@@ -82,14 +85,16 @@ struct OutputDocument {
                 } else if lines.count > Self.maximumGateLines {
                     // No closing tag in sight: it was text that began with the tag, not a gate.
                     segment = .markdown(lines: lines, first: first)
+                    tailBytes = Self.bytes(of: lines)
                 } else {
                     segment = .gate(lines: lines, first: first)
                 }
             } else if case .markdown = segment, !Self.startsGate(text) {
                 var (lines, first) = takeSegmentLines()
                 lines.append(text)
+                tailBytes += text.utf8.count + 1
                 segment = .markdown(lines: lines, first: first)
-                if lines.count >= Self.maximumTailLines { closeSegment(upTo: index) }
+                if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
             } else {
                 closeSegment()
                 if Self.startsGate(text) {
@@ -97,6 +102,7 @@ struct OutputDocument {
                     if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
                 } else {
                     segment = .markdown(lines: [text], first: index)
+                    tailBytes = text.utf8.count + 1
                 }
             }
         case .status(let status, let reason):
@@ -149,7 +155,19 @@ struct OutputDocument {
         lines.removeFirst(last - 1)
         first += last - 1
         segment = .markdown(lines: lines, first: first)
+        tailBytes = Self.bytes(of: lines)
     }
+
+    /// The tail reached a bound: the units it holds that are closed are committed first (as
+    /// they would have been had the text come in smaller chunks, so the cut falls in the same
+    /// place however it arrived); the unit left is closed if it alone is over the bound.
+    private mutating func boundTail(upTo index: Int) {
+        settle()
+        guard case .markdown(let lines, _) = segment else { return }
+        if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { closeSegment(upTo: index) }
+    }
+
+    private static func bytes(of lines: [String]) -> Int { lines.reduce(0) { $0 + $1.utf8.count + 1 } }
 
     /// The markdown or gate lines, taken out of `segment` (left `.none`) so that appending to
     /// them appends in place: a copy per line would make a long tail quadratic.
