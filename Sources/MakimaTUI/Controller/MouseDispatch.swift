@@ -95,7 +95,8 @@ extension AppState {
     /// nor a click is. Refused, the operator is told how to confirm.
     mutating func allows(_ request: DashboardRequest) -> Bool {
         guard !keyIsDeliberate, let action = request.destructiveAction else { return true }
-        requests.append(.toast("\(action) not done: press Enter on its own to confirm (pasted or clicked input does not)"))
+        requests.append(
+            .toast("\(action) not done: press Enter on its own to confirm (pasted or clicked input does not)"))
         return false
     }
 }
