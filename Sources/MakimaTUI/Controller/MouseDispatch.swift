@@ -42,6 +42,10 @@ extension AppState {
         let double = pointer.lastClick.map { $0.target == region.target && now - $0.at <= PointerState.doubleClick }
         pointer.lastClick = (region.target, now)
         switch region.target {
+        case .pane where isTyping, .crumb where isTyping:
+            // As the number keys and q are text while a field is edited: leaving a field (the
+            // sign-in steps) goes through its own Esc.
+            return false
         case .pane(let id):
             stack.jump(to: id)
             return true
