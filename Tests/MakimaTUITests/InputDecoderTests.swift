@@ -1,3 +1,4 @@
+import CNcursesShim
 import Testing
 
 @testable @_spi(Fuzzing) import MakimaTUI
@@ -83,6 +84,18 @@ struct InputDecoderTests {
         // A marker inside the paste that is not its end is text (its ESC removed).
         #expect(decode("\u{1B}[200~a\u{1B}[200~b\u{1B}[20x\u{1B}[201~") == [.paste("a[200~b[20x")])
         #expect(decode("\u{1B}[200~日本語 ok\u{1B}[201~") == [.paste("日本語 ok")])
+    }
+
+    @Test("a resize inside a paste is kept; other key codes inside it are dropped")
+    func resizeInPaste() {
+        var d = InputDecoder()
+        for s in "\u{1B}[200~ab".unicodeScalars { d.feed(character: s.value, now: 0) }
+        d.feed(keyCode: UInt32(KEY_RESIZE), now: 0)
+        d.feed(keyCode: UInt32(KEY_UP), now: 0)
+        for s in "c\u{1B}[201~".unicodeScalars { d.feed(character: s.value, now: 0) }
+        #expect(d.next() == .resize)
+        #expect(d.next() == .paste("abc"))
+        #expect(d.next() == nil)
     }
 
     @Test("a paste is cut at the limit; an unterminated one ends at its deadline")
