@@ -57,7 +57,8 @@ enum CommandLineParser {
         FlagSpec(
             "--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"
         ),
-        FlagSpec("--no-mouse", help: "dashboard: no mouse reports (the terminal's own selection; also Settings › mouse)"),
+        FlagSpec(
+            "--no-mouse", help: "dashboard: no mouse reports (the terminal's own selection; also Settings › mouse)"),
         FlagSpec("--help", help: "show help"),
         FlagSpec("--version", help: "show the version"),
     ]

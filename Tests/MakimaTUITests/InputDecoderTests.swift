@@ -1,3 +1,4 @@
+import CNcursesShim
 import Testing
 
 @testable @_spi(Fuzzing) import MakimaTUI
@@ -34,7 +35,10 @@ struct InputDecoderTests {
 
     @Test("keys around reports stay keys; a lone ESC is Escape; ESC then a letter is Escape and the letter")
     func keysAround() {
-        #expect(decode("j\u{1B}[<0;1;1Mk") == [.key(.char("j")), .mouse(MouseEvent(button: .left, x: 0, y: 0)), .key(.char("k"))])
+        #expect(
+            decode("j\u{1B}[<0;1;1Mk") == [
+                .key(.char("j")), .mouse(MouseEvent(button: .left, x: 0, y: 0)), .key(.char("k")),
+            ])
         #expect(decode("\u{1B}") == [.key(.escape)])
         #expect(decode("\u{1B}7") == [.key(.escape), .key(.char("7"))])
         #expect(decode("\u{1B}\u{1B}[<0;1;1M") == [.key(.escape), .mouse(MouseEvent(button: .left, x: 0, y: 0))])
@@ -75,18 +79,37 @@ struct InputDecoderTests {
     func paste() {
         let pasted = "https://makima.example\u{1B}7kkkkkkkkkkjjj\r\r"
         #expect(decode("\u{1B}[200~" + pasted + "\u{1B}[201~") == [.paste("https://makima.example7kkkkkkkkkkjjj")])
-        #expect(decode("\u{1B}[200~a\tb\nc\u{7F}d\u{9B}e\u{1B}[A\u{1B}[201~x") == [.paste("abcde[A"), .key(.char("x"))])
+        #expect(
+            decode("\u{1B}[200~a\tb\nc\u{7F}d\u{9B}e\u{1B}[A\u{1B}[201~x") == [.paste("abcde[A"), .key(.char("x"))])
         // A marker inside the paste that is not its end is text (its ESC removed).
         #expect(decode("\u{1B}[200~a\u{1B}[200~b\u{1B}[20x\u{1B}[201~") == [.paste("a[200~b[20x")])
         #expect(decode("\u{1B}[200~日本語 ok\u{1B}[201~") == [.paste("日本語 ok")])
     }
 
+    @Test("a resize inside a paste is kept; other key codes inside it are dropped")
+    func resizeInPaste() {
+        var d = InputDecoder()
+        for s in "\u{1B}[200~ab".unicodeScalars { d.feed(character: s.value, now: 0) }
+        d.feed(keyCode: UInt32(KEY_RESIZE), now: 0)
+        d.feed(keyCode: UInt32(KEY_UP), now: 0)
+        for s in "c\u{1B}[201~".unicodeScalars { d.feed(character: s.value, now: 0) }
+        #expect(d.next() == .resize)
+        #expect(d.next() == .paste("abc"))
+        #expect(d.next() == nil)
+    }
+
     @Test("a paste is cut at the limit; an unterminated one ends at its deadline")
     func pasteBounds() {
         var d = InputDecoder()
-        let out = decode("\u{1B}[200~" + String(repeating: "a", count: InputDecoder.pasteLimit + 5_000) + "\u{1B}[201~j", decoder: &d)
+        let out = decode(
+            "\u{1B}[200~" + String(repeating: "a", count: InputDecoder.pasteLimit + 5_000) + "\u{1B}[201~j", decoder: &d
+        )
         #expect(out.count == 2)
-        if case .paste(let text) = out.first { #expect(text.count == InputDecoder.pasteLimit) } else { Issue.record("\(out.prefix(1))") }
+        if case .paste(let text) = out.first {
+            #expect(text.count == InputDecoder.pasteLimit)
+        } else {
+            Issue.record("\(out.prefix(1))")
+        }
         #expect(out.last == .key(.char("j")))
         // No end marker: keys that follow are held as text until the paste times out.
         #expect(decode("\u{1B}[200~abc", now: 10, decoder: &d).isEmpty)

@@ -81,7 +81,8 @@ struct MouseControllerTests {
         let before = h.screen
         for bad in [
             Self.click(500, 3), Self.click(3, 4_000), "\u{1B}[<0;99999;1M", "\u{1B}[<0;;M", "\u{1B}[<0;3",
-            Self.press(10, 1, button: 2), "\u{1B}[<0;12;2m", String(repeating: Self.press(1_000, 1_000, button: 65), count: 500),
+            Self.press(10, 1, button: 2), "\u{1B}[<0;12;2m",
+            String(repeating: Self.press(1_000, 1_000, button: 65), count: 500),
         ] {
             send(h, bad)
         }

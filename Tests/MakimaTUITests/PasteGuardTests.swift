@@ -39,6 +39,9 @@ struct PasteGuardTests {
         #expect(h.shows("https://makima.example7kkkkkkkkkkjjj"), "\(h.screen)")
         #expect(h.shows("01 SERVER → 02 KEY"), "still on the server step: \(h.screen)")
         #expect(!service.asked.contains { $0.hasPrefix("server") }, "the CRs did not submit: \(service.asked)")
+        // While the field is edited a click on a breadcrumb does not leave it (Esc does).
+        try MouseControllerTests().click(h, on: "SETTINGS ›")
+        #expect(h.shows("01 SERVER → 02 KEY"), "\(h.screen)")
     }
 
     @Test("without bracketed paste: the same bytes as a burst of keys do not sign out nor delete the key")

@@ -17,7 +17,9 @@ public enum NavStrip {
             let lead = prefix(context.glyphs)
             let crumbs = Breadcrumbs.layout(path, width: inner.width - lead.width, glyphs: context.glyphs)
             line = lead + crumbs.line
-            items = crumbs.spans.map { (.crumb($0.index), ($0.cells.lowerBound + lead.width)..<($0.cells.upperBound + lead.width)) }
+            items = crumbs.spans.map {
+                (.crumb($0.index), ($0.cells.lowerBound + lead.width)..<($0.cells.upperBound + lead.width))
+            }
         } else {
             let layout = bestLayout(current: current, width: inner.width, glyphs: context.glyphs)
             line = layout.line
@@ -25,7 +27,9 @@ public enum NavStrip {
         }
         buffer.write(line, x: inner.x, y: row.y, maxX: inner.maxX)
         for (target, cells) in items {
-            buffer.mark(Rect(x: inner.x + cells.lowerBound, y: row.y, width: cells.count, height: 1).intersection(inner), target)
+            buffer.mark(
+                Rect(x: inner.x + cells.lowerBound, y: row.y, width: cells.count, height: 1).intersection(inner), target
+            )
         }
     }
 

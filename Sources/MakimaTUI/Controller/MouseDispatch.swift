@@ -42,6 +42,10 @@ extension AppState {
         let double = pointer.lastClick.map { $0.target == region.target && now - $0.at <= PointerState.doubleClick }
         pointer.lastClick = (region.target, now)
         switch region.target {
+        case .pane where isTyping, .crumb where isTyping:
+            // As the number keys and q are text while a field is edited: leaving a field (the
+            // sign-in steps) goes through its own Esc.
+            return false
         case .pane(let id):
             stack.jump(to: id)
             return true
@@ -95,7 +99,8 @@ extension AppState {
     /// nor a click is. Refused, the operator is told how to confirm.
     mutating func allows(_ request: DashboardRequest) -> Bool {
         guard !keyIsDeliberate, let action = request.destructiveAction else { return true }
-        requests.append(.toast("\(action) not done: press Enter on its own to confirm (pasted or clicked input does not)"))
+        requests.append(
+            .toast("\(action) not done: press Enter on its own to confirm (pasted or clicked input does not)"))
         return false
     }
 }

@@ -307,21 +307,19 @@ public struct KeyMap: Sendable {
             context: .signIn),
         KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
 
-        KeyBinding([], .jumpByNumber, "open that pane (as its number key)", context: .mouse, label: "click a NAV// item"),
+        KeyBinding([], .jumpByNumber, "open that pane (as its number key)", context: .mouse, label: "click NAV//"),
+        KeyBinding([], .back, "back to that pane (as q, a step at a time)", context: .mouse, label: "click crumb"),
         KeyBinding(
-            [], .back, "back to that pane (as q, once per step)", context: .mouse, label: "click a breadcrumb"),
+            [], .moveDown, "select it (j/k); the selected row or a double click: Enter", context: .mouse,
+            label: "click row"),
         KeyBinding(
-            [], .moveDown, "select it (as j/k); on the selected row, or a double click: open it (Enter)",
-            context: .mouse, label: "click a row"),
+            [], .focusNext, "Home: focus it (Tab) or select its row; again: Enter", context: .mouse,
+            label: "click card"),
         KeyBinding(
-            [], .focusNext, "focus the card (Tab); a row: select it, again or double: open it (Enter)",
-            context: .mouse, label: "click a Home card"),
-        KeyBinding(
-            [], .moveDown, "lists: move the selection a row (j/k); output, transcripts, details: 3 lines (k stops following)",
-            context: .mouse, label: "wheel"),
-        KeyBinding(
-            [], .openNotification, "open what the toast names (as o)", context: .mouse, label: "click the toast"),
-        KeyBinding([], .openLink(0), "open that link (as :open N)", context: .mouse, label: "click an output link"),
-        KeyBinding([], .help, "close help (as Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
+            [], .moveDown, "lists: a row (j/k); text views: 3 lines (k stops following)", context: .mouse,
+            label: "wheel"),
+        KeyBinding([], .openNotification, "open what it names (as o)", context: .mouse, label: "click toast"),
+        KeyBinding([], .openLink(0), "open that output link (as :open N)", context: .mouse, label: "click link"),
+        KeyBinding([], .help, "close help (Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
     ])
 }

@@ -112,6 +112,8 @@ public enum TerminalInput: Equatable, Sendable {
     }
 
     private mutating func feedKeyCode(_ code: UInt32) {
+        // A new size is not input: it is never lost inside a paste or a sequence.
+        if Int32(code) == KEY_RESIZE { return ready.append(.resize) }
         switch state {
         case .paste: return  // a paste is text: a key ncurses found inside it is dropped
         case .escape: ready.append(.key(.escape))

@@ -43,7 +43,9 @@ public struct HomeCard: Equatable, Sendable {
             let y = inner.y + i
             if let kind, let id = row.target {
                 let isSelected = selectedIndex == first + i
-                buffer.mark(Rect(x: inner.x, y: y, width: inner.width, height: 1), .cardRow(card: kind.rawValue, id: id), selected: isSelected)
+                buffer.mark(
+                    Rect(x: inner.x, y: y, width: inner.width, height: 1), .cardRow(card: kind.rawValue, id: id),
+                    selected: isSelected)
             }
             if let s = selectedIndex, s == first + i {
                 let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
