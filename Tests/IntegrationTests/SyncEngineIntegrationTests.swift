@@ -257,12 +257,36 @@ func fastReconnect() -> SyncEngine.Options {
         let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: outbox)
         engine.loadOlderOutput(taskID: task, beforeSeq: 51, count: 20)
         var older: [TaskEvent] = []
+        var from: Int?
         let end = Date().addingTimeInterval(10)
         while older.isEmpty && Date() < end {
-            for case .olderOutput(let id, let events) in outbox.wait(until: Date().addingTimeInterval(1))
-            where id == task { older = events }
+            for case .olderOutput(let id, let events, let start) in outbox.wait(until: Date().addingTimeInterval(1))
+            where id == task {
+                older = events
+                from = start
+            }
         }
         #expect(older.map(\.seq) == Array(31...50))
+        #expect(from == 31)
         #expect(older == Array(try serverEvents(server, task)[30..<50]))
+    }
+
+    /// `g` after 3,000 lines: everything before the first held seq, in short server pages,
+    /// back to seq 1 in one answer that says it reached the start.
+    @Test func olderOutputReadsBackToTheStart() throws {
+        let server = try DevServer(seed: 16, rate: 0)
+        let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "3000"])
+        let outbox = SyncOutbox()
+        let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: outbox)
+        engine.loadOlderOutput(taskID: task, beforeSeq: 1002, count: 50_000)
+        var answer: (events: [TaskEvent], from: Int?)?
+        let end = Date().addingTimeInterval(20)
+        while answer == nil && Date() < end {
+            for case .olderOutput(let id, let events, let from) in outbox.wait(until: Date().addingTimeInterval(1))
+            where id == task { answer = (events, from) }
+        }
+        #expect(answer?.from == 1)
+        #expect(answer?.events == Array(try serverEvents(server, task)[0..<1001]))
     }
 }

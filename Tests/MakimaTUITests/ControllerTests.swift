@@ -30,7 +30,8 @@ final class RecordingEngine: DashboardEngine {
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
-    func loadOlderOutput(taskID: String, beforeSeq: Int) {}
+    private(set) var olderAsked: [(taskID: String, beforeSeq: Int, count: Int)] = []
+    func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int) { olderAsked.append((taskID, beforeSeq, count)) }
     private(set) var details: [DeepLink] = []
     func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }

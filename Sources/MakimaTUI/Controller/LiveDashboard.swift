@@ -22,7 +22,9 @@ public final class LiveDashboard {
         self.session.setNeedsDisplay()
     }
     var toasts = ToastQueue()
-    var output: OutputView?
+    var output: OutputView? {
+        didSet { if oldValue?.taskID != output?.taskID { hub.tasks.endReading(except: output?.taskID) } }
+    }
     var unauthorized = false
     /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
     /// closed at quit, when blocking is allowed.
@@ -180,9 +182,7 @@ public final class LiveDashboard {
             refresh(pane, force: false)
         case .pickScope(let pane): pickScope(pane)
         case .setScope(let pane, let value): setScope(pane, value)
-        case .loadOlderOutput(let id):
-            guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
-            engine?.loadOlderOutput(taskID: id, beforeSeq: first)
+        case .loadOlderOutput(let id, let toStart): loadOlderOutput(id, toStart: toStart)
         case .toast(let text): toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
         case .signIn(let request): handleSignIn(request)
