@@ -286,13 +286,6 @@ public final class LiveDashboard {
     }
 
     func setNetworkRow(_ value: String, _ level: StatusRow.Level) {
-        session.updateHome { model in
-            let row = StatusRow("Network", value, level)
-            if let i = model.statusRows.firstIndex(where: { $0.label == "Network" }) {
-                model.statusRows[i] = row
-            } else {
-                model.statusRows.append(row)
-            }
-        }
+        session.updateHome { $0.setStatusRow(StatusRow("Network", value, level)) }
     }
 }
