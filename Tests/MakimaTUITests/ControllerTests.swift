@@ -160,6 +160,23 @@ struct ControllerTests {
         #expect(MeshSummary(h.live.hub).runningTasks == 0)
     }
 
+    @Test("Home fetches the sessions list its LISTEN card names older sessions from, before Listen is visited")
+    func homeFetchesItsListenList() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        #expect(h.engine.refreshed.contains { $0.query == .listenSessions(limit: nil) })
+        h.post(
+            .list(
+                .listenSessions(limit: nil),
+                .listenSessions([ListenSession(id: "new", title: "Newest"), ListenSession(id: "old", title: "Older one")]),
+                fetchedAt: at, fromCache: false))
+        h.post(
+            .list(
+                .listenSessions(limit: 1), .listenSessions([ListenSession(id: "new", title: "Newest")]), fetchedAt: at,
+                fromCache: false))
+        #expect(h.shows("Older one"), "\(h.screen)")
+    }
+
     @Test("a store change the pane on screen does not read draws no frame; one it reads draws one")
     func onlyReadersRedraw() throws {
         let h = try ControllerHarness()
