@@ -168,7 +168,9 @@ struct ControllerTests {
         h.post(
             .list(
                 .listenSessions(limit: nil),
-                .listenSessions([ListenSession(id: "new", title: "Newest"), ListenSession(id: "old", title: "Older one")]),
+                .listenSessions([
+                    ListenSession(id: "new", title: "Newest"), ListenSession(id: "old", title: "Older one"),
+                ]),
                 fetchedAt: at, fromCache: false))
         h.post(
             .list(
