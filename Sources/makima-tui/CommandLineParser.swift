@@ -15,8 +15,11 @@ struct FlagSpec: Sendable {
     let name: String
     let valueName: String?
     let help: String
-    init(_ name: String, value: String? = nil, help: String) {
+    /// The one-letter form (`-f`), if any.
+    let short: String?
+    init(_ name: String, short: String? = nil, value: String? = nil, help: String) {
         self.name = name
+        self.short = short
         valueName = value
         self.help = help
     }
@@ -107,7 +110,7 @@ enum CommandLineParser {
                 onlyPositionals = true
                 continue
             }
-            if let long = shortFlags[a] { a = long }
+            if let long = shortFlags[a] ?? allowed.first(where: { $0.short != nil && $0.short == a })?.name { a = long }
             var inlineValue: String?
             if let eq = a.firstIndex(of: "=") {
                 inlineValue = String(a[a.index(after: eq)...])

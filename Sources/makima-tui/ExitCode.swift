@@ -12,6 +12,8 @@ enum ExitCode: Int32 {
     case unauthorized = 4
     case unreachable = 5
     case serverError = 6
+    /// The server has no such object (`logs` of an unknown task).
+    case notFound = 7
 
     /// The exit code an error stands for.
     static func of(_ error: Error) -> ExitCode {
@@ -20,7 +22,8 @@ enum ExitCode: Int32 {
             switch e {
             case .unauthorized: return .unauthorized
             case .transport: return .unreachable
-            case .http, .throttled, .notFound, .decoding, .responseTooLarge: return .serverError
+            case .notFound: return .notFound
+            case .http, .throttled, .decoding, .responseTooLarge: return .serverError
             case .insecureHTTPRefused, .invalidRequest: return .usage
             }
         case let e as ConfigError:
@@ -31,7 +34,8 @@ enum ExitCode: Int32 {
             case .unreachable, .certificateInvalid: return .unreachable
             case .notMakimaServer, .server: return .serverError
             case .wrongKey, .keyRevoked: return .unauthorized
-            case .invalidAddress, .insecureHTTPNeedsConfirmation, .invalidKey, .keyFromEnvironment: return .usage
+            case .invalidAddress, .insecureHTTPNeedsConfirmation, .plainHTTPOnly, .invalidKey, .keyFromEnvironment:
+                return .usage
             case .local: return .notConfigured
             }
         case is ServerURLError, is UsageError:

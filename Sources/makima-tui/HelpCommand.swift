@@ -14,7 +14,7 @@ enum HelpCommand {
     static func text(for command: CommandSpec?) -> String {
         func flagLines(_ flags: [FlagSpec]) -> [String] {
             flags.map { f in
-                let left = "  " + f.name + (f.valueName.map { " " + $0 } ?? "")
+                let left = "  " + (f.short.map { $0 + ", " } ?? "") + f.name + (f.valueName.map { " " + $0 } ?? "")
                 return left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + f.help
             }
         }
@@ -42,7 +42,8 @@ enum HelpCommand {
         lines += [
             "",
             "environment: MAKIMA_SERVER_URL, MAKIMA_API_KEY (this run only, never stored), MAKIMA_CONFIG_DIR",
-            "exit codes: 0 ok, 2 usage, 3 not configured, 4 unauthorized, 5 unreachable, 6 server error",
+            "exit codes: 0 ok, 2 usage, 3 not configured, 4 unauthorized, 5 unreachable, 6 server error,",
+            "  7 not found (no such task)",
         ]
         return lines.joined(separator: "\n")
     }

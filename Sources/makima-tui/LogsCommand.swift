@@ -1,14 +1,16 @@
 import Foundation
 import MakimaKit
 
-/// `makima-tui logs [--follow] TASK_ID`: the task's output as clean text (no control
+/// `makima-tui logs [-f|--follow] TASK_ID`: the task's output as clean text (no control
 /// sequences, no colours); `--follow` streams it live through the sync engine, across
-/// reconnects, until the task reaches a final status.
+/// reconnects, until the task reaches a final status. An unknown task exits 7 (not found).
 enum LogsCommand {
     static let spec = CommandSpec(
         name: "logs", summary: "print a task's output; --follow streams it until the task ends",
         flags: [
-            FlagSpec("--follow", help: "keep streaming live output until the task completes, fails or is cancelled")
+            FlagSpec(
+                "--follow", short: "-f",
+                help: "keep streaming live output until the task completes, fails or is cancelled")
         ],
         positionals: "TASK_ID", run: run)
 

@@ -141,6 +141,33 @@ import Testing
         #expect(r.stderr.contains("injected failure"))
     }
 
+    @Test func logsOfAnUnknownTaskExitsWith7AndShortFollowIsAccepted() throws {
+        let server = try DevServer(seed: 3, rate: 0)
+        let s = Session()
+        try s.login(server)
+        let missing = try s.run(["logs", "no-such-task"])
+        #expect(missing.status == 7, "stderr: \(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+        let task = try server.controlJSON(path: "/_dev/task", query: ["status": "completed"])["id"] as! String
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "3"])
+        // A finished task: -f prints what there is and ends, as --follow does.
+        let short = try s.run(["logs", "-f", task])
+        #expect(short.status == 0, "stderr: \(short.stderr)")
+        #expect(short.stdout.contains("burst line 3 of 3"))
+        let help = try s.run(["logs", "--help"])
+        #expect(help.stdout.contains("-f, --follow"))
+    }
+
+    @Test func aBareHostAndPortSpeakingPlainHTTPIsToldToUseHTTP() throws {
+        let server = try DevServer()
+        let s = Session()
+        let bare = "127.0.0.1:\(server.baseURL.port!)"
+        let r = try s.run(["login", "--server", bare], stdin: server.apiKey.secret + "\n")
+        #expect(r.status == 2, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("answers plain HTTP, not HTTPS: use http://\(bare)"), "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("wrong version number"))
+    }
+
     @Test func notConfiguredExitsWith3() throws {
         let s = Session()
         let r = try s.run(["status"])

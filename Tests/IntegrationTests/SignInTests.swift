@@ -53,6 +53,24 @@ import Testing
         }
     }
 
+    @Test("step 1: a bare host:port is tried as https; plain HTTP there is named, with the http:// to use")
+    func bareHostPortSpeakingPlainHTTP() async throws {
+        let server = try DevServer()
+        let store = Config().store()
+        let bare = "127.0.0.1:\(server.baseURL.port!)"
+        do {
+            _ = try await store.checkServer(bare)
+            Issue.record("plain HTTP passed an https check")
+        } catch {
+            #expect(error == .plainHTTPOnly(host: bare, loopback: true))
+            #expect(error.step == .server)
+            #expect(error.description == "\(bare) answers plain HTTP, not HTTPS: use http://\(bare)")
+        }
+        let remote = SignInProblem.plainHTTPOnly(host: "makima.lan:8080", loopback: false)
+        #expect(remote.description.contains("use http://makima.lan:8080"))
+        #expect(remote.description.contains("--allow-insecure-http"))
+    }
+
     @Test("step 1: a certificate that is not trusted names the host")
     func certificate() async throws {
         let tls = try WebSocketTLSTests.Fixture()

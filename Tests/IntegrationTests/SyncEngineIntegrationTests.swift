@@ -250,20 +250,38 @@ func fastReconnect() -> SyncEngine.Options {
         #expect(try cache.events(taskID: task, afterSeq: 0, limit: 2000).map(key) == truth.map(key))
     }
 
-    @Test func olderOutputComesOnDemandFromTheServerWhenTheCacheLacksIt() throws {
+    /// A running task with `lines` burst lines on the dev server, and the engine's one answer
+    /// to `loadOlderOutput(before:count:)` for it.
+    func olderOutput(lines: Int, before: Int, count: Int) throws -> (
+        server: DevServer, task: String, answer: (events: [TaskEvent], from: Int?)?
+    ) {
         let server = try DevServer(seed: 16, rate: 0)
         let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
-        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "100"])
+        _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "\(lines)"])
         let outbox = SyncOutbox()
         let engine = try SyncEngine(client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: outbox)
-        engine.loadOlderOutput(taskID: task, beforeSeq: 51, count: 20)
-        var older: [TaskEvent] = []
-        let end = Date().addingTimeInterval(10)
-        while older.isEmpty && Date() < end {
-            for case .olderOutput(let id, let events) in outbox.wait(until: Date().addingTimeInterval(1))
-            where id == task { older = events }
+        engine.loadOlderOutput(taskID: task, beforeSeq: before, count: count)
+        var answer: (events: [TaskEvent], from: Int?)?
+        let end = Date().addingTimeInterval(20)
+        while answer == nil && Date() < end {
+            for case .olderOutput(let id, let events, let from) in outbox.wait(until: Date().addingTimeInterval(1))
+            where id == task { answer = (events, from) }
         }
-        #expect(older.map(\.seq) == Array(31...50))
-        #expect(older == Array(try serverEvents(server, task)[30..<50]))
+        return (server, task, answer)
+    }
+
+    @Test func olderOutputComesOnDemandFromTheServerWhenTheCacheLacksIt() throws {
+        let (server, task, answer) = try olderOutput(lines: 100, before: 51, count: 20)
+        #expect(answer?.events.map(\.seq) == Array(31...50))
+        #expect(answer?.from == 31)
+        #expect(answer?.events == Array(try serverEvents(server, task)[30..<50]))
+    }
+
+    /// `g` after 3,000 lines: everything before the first held seq, page by page,
+    /// back to seq 1 in one answer that says it reached the start.
+    @Test func olderOutputReadsBackToTheStart() throws {
+        let (server, task, answer) = try olderOutput(lines: 3000, before: 1002, count: 50_000)
+        #expect(answer?.from == 1)
+        #expect(answer?.events == Array(try serverEvents(server, task)[0..<1001]))
     }
 }

@@ -63,6 +63,63 @@ import Testing
     }
 }
 
+/// Older output read on demand: the bound grows with it up to the reading window, the
+/// start is known, and closing the view lets it go.
+@Suite struct TaskOutputReadingWindowTests {
+    func older(_ seqs: ClosedRange<Int>) -> TaskOutputBuffer {
+        var o = TaskOutputBuffer(capacity: Int.max)
+        o.append(seqs.map { outputEvent("t", $0, "line \($0)\n") })
+        return o
+    }
+
+    @Test func olderLinesFetchedForReadingStayWhileLiveOnesArrive() {
+        var b = TaskOutputBuffer(capacity: 100)
+        b.append((1...300).map { outputEvent("t", $0, "line \($0)\n") })
+        #expect(b.firstSeq == 201)
+        #expect(b.olderBefore == 201)
+        b.prepend(older(1...200), from: 1)
+        #expect(b.lines.count == 300)
+        #expect(b.olderBefore == nil, "the output's start is held")
+        b.append([outputEvent("t", 301, "line 301\n")])
+        #expect(b.lines.first?.text == "line 1", "a live line does not trim what was fetched for reading")
+        #expect(b.lines.count == 301)
+        b.endReading()
+        #expect(b.lines.count == 100)
+        #expect(b.lines.first?.text == "line 202")
+        #expect(b.olderBefore == 202)
+    }
+
+    @Test func cachedLinesPutInFrontKeepTheBound() {
+        var b = TaskOutputBuffer(capacity: 100)
+        b.append((151...200).map { outputEvent("t", $0, "line \($0)\n") })
+        b.prepend(older(51...150))
+        #expect(b.lines.count == 150)
+        #expect(b.olderBefore == 51, "nothing was said about what is before the cache's lines")
+        b.append([outputEvent("t", 201, "line 201\n")])
+        #expect(b.lines.count == 100)
+    }
+
+    @Test func aWindowWithoutLinesStillMovesTheMarkBack() {
+        var b = TaskOutputBuffer(capacity: 100)
+        b.append((41...60).map { outputEvent("t", $0, "line \($0)\n") })
+        // Seqs 21...40 were events with no line (unknown types): the next read starts below them.
+        b.prepend(TaskOutputBuffer(capacity: Int.max), from: 21)
+        #expect(b.olderBefore == 21)
+        #expect(!b.olderLoading)
+    }
+
+    @Test func theReadingWindowIsBounded() {
+        var b = TaskOutputBuffer(capacity: 10)
+        let last = TaskOutputBuffer.readingWindow + 100
+        b.append(((last - 9)...last).map { outputEvent("t", $0, "line \($0)\n") })
+        b.prepend(older(1...(last - 10)), from: 1)
+        #expect(b.lineCount == TaskOutputBuffer.readingWindow)
+        #expect(b.readingWindowFull)
+        #expect(b.olderBefore == 101, "older output is still on the server")
+        #expect(b.lines.first?.text == "line 101")
+    }
+}
+
 @Suite struct NotificationPolicyTests {
     let start = Date(timeIntervalSince1970: 1_000_000)
 

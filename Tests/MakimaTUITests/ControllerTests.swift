@@ -30,7 +30,8 @@ final class RecordingEngine: DashboardEngine {
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
-    func loadOlderOutput(taskID: String, beforeSeq: Int) {}
+    private(set) var olderAsked: [(taskID: String, beforeSeq: Int, count: Int)] = []
+    func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int) { olderAsked.append((taskID, beforeSeq, count)) }
     private(set) var details: [DeepLink] = []
     func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }
@@ -157,6 +158,25 @@ struct ControllerTests {
         #expect(h.shows("0 RUNNING"), "\(h.screen)")
         // The same rule `status` uses.
         #expect(MeshSummary(h.live.hub).runningTasks == 0)
+    }
+
+    @Test("Home fetches the sessions list its LISTEN card names older sessions from, before Listen is visited")
+    func homeFetchesItsListenList() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        #expect(h.engine.refreshed.contains { $0.query == .listenSessions(limit: nil) })
+        h.post(
+            .list(
+                .listenSessions(limit: nil),
+                .listenSessions([
+                    ListenSession(id: "new", title: "Newest"), ListenSession(id: "old", title: "Older one"),
+                ]),
+                fetchedAt: at, fromCache: false))
+        h.post(
+            .list(
+                .listenSessions(limit: 1), .listenSessions([ListenSession(id: "new", title: "Newest")]), fetchedAt: at,
+                fromCache: false))
+        #expect(h.shows("Older one"), "\(h.screen)")
     }
 
     @Test("a store change the pane on screen does not read draws no frame; one it reads draws one")

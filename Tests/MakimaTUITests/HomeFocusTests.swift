@@ -45,6 +45,22 @@ struct HomeFocusTests {
         #expect(b.style(atX: b.line(daemons).cells(before: "╭"), y: daemons).fg == Card.borderStyle.fg)
     }
 
+    @Test("a selected card row keeps its right column (the status), in reverse video")
+    func selectedRowKeepsItsStatus() {
+        var (pane, before) = home()
+        let unselected = before.lines.first { $0.contains("Middle") }!
+        let after = unselected[unselected.range(of: "Middle")!.upperBound...]
+        let status = after.split(separator: " ").first.map(String.init)!
+        #expect(status == "PLANNING")
+        _ = pane.handle(.focusNext)
+        _ = pane.handle(.focusNext)
+        _ = pane.handle(.moveDown)
+        let b = redraw(&pane)
+        let y = b.lines.firstIndex { $0.contains("▸ Middle") }!
+        #expect(b.lines[y].contains(status), "\(b.lines[y]) keeps \(status)")
+        #expect(b.style(atX: b.line(y).cells(before: status), y: y).attributes.contains(.reverse))
+    }
+
     @Test("a card reached by Tab starts on its first row; j/k move; above the first row Enter opens the card's pane")
     func rows() {
         var (pane, _) = home()

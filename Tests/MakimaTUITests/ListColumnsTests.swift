@@ -56,6 +56,34 @@ struct ListColumnsTests {
         #expect(m.rows.filter { $0.searchText.localizedCaseInsensitiveContains("old one") }.isEmpty)
     }
 
+    @Test("tasks at 80 columns: the title narrows (with …) so daemon and contract still show, aligned")
+    func tasksAtEightyColumns() {
+        let hub = StoreHub()
+        hub.apply(.list(.daemons, .daemons(MeshFixture.daemons), fetchedAt: now, fromCache: false))
+        hub.apply(.list(.contracts(status: nil), .contracts(MeshFixture.contracts), fetchedAt: now, fromCache: false))
+        let long = "A very long task title that would take every cell of an eighty column terminal"
+        let tasks = [
+            MeshTask(
+                id: "a", contractID: "c1", title: long, status: .running, daemonID: "d1",
+                updatedAt: now.addingTimeInterval(-300)),
+            MeshTask(id: "b", title: "Bravo", status: .pending, updatedAt: now.addingTimeInterval(-60)),
+        ]
+        hub.apply(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: now, fromCache: false))
+        var pane = ListPane(id: .tasks, model: ListPaneModels.tasks(hub, status: nil, now: now))
+        let b = draw(&pane, width: 80)
+        #expect(b.isWellFormed)
+        #expect(b.line(2).contains("DAEMON") && b.line(2).contains("CONTRACT"), "\(b.line(2))")
+        let row = b.lines.firstIndex { $0.contains("A very long") }!
+        #expect(b.lines[row].contains("kestrel.mesh.local"), "\(b.lines[row])")
+        #expect(b.lines[row].contains("…"), "the title is cut with an ellipsis")
+        #expect(b.line(2).cells(before: "STATUS") == b.line(row).cells(before: "RUNNING"), "header over its column")
+        let bravo = b.lines.firstIndex { $0.contains("Bravo") }!
+        #expect(b.line(bravo).cells(before: "PENDING") == b.line(row).cells(before: "RUNNING"), "rows aligned")
+        // Wide, nothing is cut.
+        let wide = draw(&pane, width: 160)
+        #expect(wide.lines.contains { $0.contains(String(long.prefix(50))) })
+    }
+
     @Test("daemons: s steps through host, status, heartbeat and load orders, then back to the rows' own")
     func daemonSorts() {
         let hub = StoreHub()

@@ -54,6 +54,7 @@ struct LiveListModelTests {
             Set(PaneID.home.spec.queries(nil, nil)) == [
                 .daemons, .tasks(status: .running, contractID: nil), .recentTasks(limit: 12),
                 .directives(pendingOnly: true), .listenSessions(limit: 1), .contracts(status: nil),
+                .listenSessions(limit: nil),
             ])
     }
 

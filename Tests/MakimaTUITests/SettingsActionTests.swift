@@ -155,6 +155,9 @@ struct SettingsActionTests {
         h.type(.enter)
         #expect(service.asked.last == "theme high-contrast")
         #expect(h.session.themeName == "high-contrast")
+        // Home's SYSTEM// card names the new theme.
+        h.type(.char("1"))
+        #expect(h.terminal.backend.lines.contains { $0.contains("Theme") && $0.contains("HIGH-CONTRAST") })
     }
 
     @Test("every Settings action row maps back to its action")

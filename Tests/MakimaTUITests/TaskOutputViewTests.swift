@@ -136,31 +136,139 @@ struct TaskOutputViewTests {
 }
 
 @Suite struct TaskOutputOlderLinesTests {
-    @Test func reachingTheTopAsksForOlderLinesOnlyWhenSomeWereDropped() {
+    func asked(_ response: PaneResponse) -> DashboardRequest? {
+        if case .request(let r) = response { return r }
+        return nil
+    }
+
+    @Test func reachingTheTopAsksForOlderLinesOnlyWhenTheServerHasSome() {
         let lines = (1...50).map { RenderedLine(text: "line \($0)") }
         var trimmed = TaskOutputPane(
             model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
-        guard case .request(.loadOlderOutput(let id)) = trimmed.handle(.top) else {
-            Issue.record("expected a request for older output")
-            return
-        }
-        #expect(id == "t1")
+        #expect(asked(trimmed.handle(.top)) == .loadOlderOutput(taskID: "t1", toStart: true))
+        var scrolled = TaskOutputPane(
+            model: TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120))
+        #expect(asked(scrolled.handle(.moveUp)) == .loadOlderOutput(taskID: "t1", toStart: false))
         var whole = TaskOutputPane(
             model: TaskOutputViewModel(taskID: "t2", title: "T", lines: lines, firstLineNumber: 0))
-        guard case .handled = whole.handle(.top) else {
-            Issue.record("nothing older exists: the key is simply handled")
-            return
-        }
+        #expect(asked(whole.handle(.top)) == nil, "nothing older exists: the key is simply handled")
+        var loading = TaskOutputViewModel(taskID: "t1", title: "T", lines: lines, firstLineNumber: 120)
+        loading.older = .loading
+        var waiting = TaskOutputPane(model: loading)
+        #expect(asked(waiting.handle(.top)) == nil, "one fetch at a time")
     }
 
     @Test func olderLinesInFrontKeepTheViewOnItsLine() {
         let lines = (121...170).map { RenderedLine(text: "line \($0)") }
         var pane = TaskOutputPane(
             model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
-        _ = pane.handle(.top)
+        _ = pane.handle(.moveUp)
         let older = (21...170).map { RenderedLine(text: "line \($0)") }
         pane.update(TaskOutputViewModel(taskID: "t", title: "T", lines: older, firstLineNumber: 20))
         #expect(pane.top == 100)
         #expect(pane.model.lines[pane.top] == RenderedLine(text: "line 121"))
+    }
+
+    @Test func gStaysOnTheFirstLineWhileOlderOutputComes() {
+        let lines = (121...170).map { RenderedLine(text: "line \($0)") }
+        var pane = TaskOutputPane(
+            model: TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120))
+        _ = pane.handle(.top)
+        var older = TaskOutputViewModel(
+            taskID: "t", title: "T", lines: (1...170).map { RenderedLine(text: "line \($0)") })
+        older.origin = 0
+        pane.update(older)
+        #expect(pane.top == 0)
+        var b = CellBuffer(width: 40, height: 12)
+        pane.render(into: &b, region: b.bounds, context: RenderContext())
+        #expect(b.trimmedLine(3) == " start of output")
+        #expect(b.trimmedLine(4) == " line 1")
+    }
+
+    @Test func theTopLineSaysWhatIsOlder() {
+        let lines = (1...50).map { RenderedLine(text: "line \($0)") }
+        var model = TaskOutputViewModel(taskID: "t", title: "T", lines: lines, firstLineNumber: 120)
+        for (state, text) in [
+            (OlderOutput.loading, " loading older output…"),
+            (.windowFull, " older output not held: a view keeps 50,000 lines"),
+        ] {
+            model.older = state
+            var pane = TaskOutputPane(model: model)
+            _ = pane.handle(.top)
+            var b = CellBuffer(width: 60, height: 12)
+            pane.render(into: &b, region: b.bounds, context: RenderContext())
+            #expect(b.trimmedLine(3) == text)
+            #expect(b.trimmedLine(4) == " line 1")
+        }
+    }
+}
+
+/// Older output put in front of a task's buffer, through the conversion the view uses.
+@Suite struct TaskOutputLinesOlderTests {
+    static let text = (1...400).map { i in
+        i % 40 == 0 ? "## Part \(i / 40)\n\n" : i % 7 == 0 ? "- item \(i)\n" : "line \(i) of the output\n"
+    }
+
+    func events(_ seqs: ClosedRange<Int>) -> [TaskEvent] {
+        seqs.map {
+            TaskEvent(
+                eventID: Int64($0), taskID: "t", seq: $0, type: .output,
+                payload: .output(text: Self.text[$0 - 1], stream: "assistant"))
+        }
+    }
+
+    @Test func prependingRendersAsTheWholeTextAtOnce() {
+        var buffer = TaskOutputBuffer(capacity: 150)
+        var converted = TaskOutputLines()
+        buffer.append(events(1...400))
+        _ = converted.lines(of: buffer)
+        #expect(converted.older == .available)
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append(events(1...(buffer.firstSeq! - 1)))
+        buffer.prepend(older, from: 1)
+        let streamed = converted.lines(of: buffer)
+        #expect(converted.older == .start)
+        var whole = TaskOutputBuffer(capacity: Int.max)
+        whole.append(events(1...400))
+        var once = TaskOutputLines()
+        #expect(streamed == once.lines(of: whole))
+    }
+
+    @Test func theLineOnScreenKeepsItsNumberWhenOlderLinesComeInFront() {
+        func text(_ i: Int) -> String { i % 10 == 0 ? "## Part \(i / 10)\n\n" : "Paragraph \(i).\n\n" }
+        // Closed blocks: the old first line's place is known exactly.
+        expectKeepsLine(text, exact: true)
+        // One unfinished block (no blank lines, a list taking lazy lines): counted, close.
+        expectKeepsLine({ Self.text[$0 - 1] }, exact: false)
+    }
+
+    func expectKeepsLine(_ text: (Int) -> String, exact: Bool) {
+        func events(_ seqs: ClosedRange<Int>) -> [TaskEvent] {
+            seqs.map {
+                TaskEvent(
+                    eventID: Int64($0), taskID: "t", seq: $0, type: .output,
+                    payload: .output(text: text($0), stream: "assistant"))
+            }
+        }
+        var buffer = TaskOutputBuffer(capacity: 150)
+        var converted = TaskOutputLines()
+        buffer.append(events(1...400))
+        let before = converted.lines(of: buffer)
+        let firstNumber = converted.origin
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append(events(1...(buffer.firstSeq! - 1)))
+        buffer.prepend(older, from: 1)
+        let after = converted.lines(of: buffer)
+        let index = firstNumber - converted.origin
+        let first = before.first { !$0.content.text.isEmpty }!
+        let near = after[max(0, index - 1)...min(after.count - 1, index + 2)]
+        if exact {
+            // At most the blank line that now separates it from the block before.
+            let blank = after[index...].prefix { $0 == RenderedLine() }.count
+            #expect(blank <= 1)
+            #expect(after[(index + blank)...].prefix(5) == before.prefix(5))
+        } else {
+            #expect(near.contains { $0.content.text == first.content.text })
+        }
     }
 }

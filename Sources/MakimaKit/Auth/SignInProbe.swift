@@ -25,7 +25,15 @@ public enum SignInProbe {
         let health = APIURL.make(base: url, segments: ["api", "v1", "health"], query: [])
         let response: HTTPResponse
         do { response = try await APIClient.run(HTTPRequest(url: health), on: transport) } catch {
-            throw SignInProblem.classify(error, host: host)
+            let problem = SignInProblem.classify(error, host: host)
+            // A bare `host:port` is tried as https; a TLS handshake answered by plain HTTP
+            // (OpenSSL's "wrong version number") is worth one plain request to say so.
+            if case .unreachable(_, let reason) = problem, !typed.contains("://"), reason.lowercased().contains("ssl"),
+                await answersPlainHTTP(health, transport: transport)
+            {
+                throw .plainHTTPOnly(host: host, loopback: ServerURL.isLoopback(host: url.host ?? ""))
+            }
+            throw problem
         }
         guard response.isSuccess else {
             throw .notMakimaServer(host: host, reason: "GET /api/v1/health answered HTTP \(response.status)")
@@ -52,6 +60,14 @@ public enum SignInProbe {
             return false
         }
         return APIError.serverMessage(from: response.body).lowercased().contains("revoked")
+    }
+
+    /// Whether `url` (https) answers at all as `http://` (no key is sent).
+    static func answersPlainHTTP(_ url: URL, transport: HTTPTransport) async -> Bool {
+        guard var comps = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return false }
+        comps.scheme = "http"
+        guard let plain = comps.url else { return false }
+        return (try? await APIClient.run(HTTPRequest(url: plain), on: transport)) != nil
     }
 
     static func displayHost(_ url: URL) -> String {

@@ -11,6 +11,8 @@ public enum SignInProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(host: String, reason: String)
     case certificateInvalid(host: String, reason: String)
     case notMakimaServer(host: String, reason: String)
+    /// A bare `host:port` was tried as https and the server speaks plain HTTP there.
+    case plainHTTPOnly(host: String, loopback: Bool)
     /// The key as typed is not a Makima key (prefix, length, characters).
     case invalidKey(String)
     case wrongKey
@@ -27,7 +29,8 @@ public enum SignInProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// The onboarding step that can fix the problem.
     public var step: Step {
         switch self {
-        case .invalidAddress, .insecureHTTPNeedsConfirmation, .unreachable, .certificateInvalid, .notMakimaServer:
+        case .invalidAddress, .insecureHTTPNeedsConfirmation, .unreachable, .certificateInvalid, .notMakimaServer,
+            .plainHTTPOnly:
             return .server
         case .invalidKey, .wrongKey, .keyRevoked, .server, .local, .keyFromEnvironment: return .key
         }
@@ -43,6 +46,10 @@ public enum SignInProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .certificateInvalid(let host, let reason):
             return "the TLS certificate of \(host) is not valid (\(reason))"
         case .notMakimaServer(let host, let reason): return "\(host) does not look like a Makima server (\(reason))"
+        case .plainHTTPOnly(let host, let loopback):
+            return "\(host) answers plain HTTP, not HTTPS: use http://\(host)"
+                + (loopback
+                    ? "" : " (not on this machine: that also needs --allow-insecure-http, or Ctrl-Y at sign-in)")
         case .invalidKey(let why): return "not an API key: \(why)"
         case .wrongKey: return "the server did not accept this key; check that it was copied whole"
         case .keyRevoked: return "this key has been revoked; make a new one in the web settings"

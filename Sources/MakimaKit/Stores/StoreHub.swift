@@ -35,11 +35,11 @@ public final class StoreHub {
             missing.links[.listen(s.id)] = nil
         case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)
-        case .olderOutput(let taskID, let events):
+        case .olderOutput(let taskID, let events, let from):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
             tasks.keepOutput(of: taskID)
-            tasks.outputs[taskID]?.prepend(older)
+            tasks.outputs[taskID]?.prepend(older, from: from)
         case .outputCaughtUp: break
         case .connection(let link): connection.link = link
         case .notifications(let n): notifications.add(n)

@@ -57,6 +57,14 @@ public final class TasksStore {
         for gone in outputRetention.touch(taskID) { outputs[gone] = nil }
     }
 
+    /// Older output fetched for reading is let go for every task but `reading` (the task on
+    /// screen, if any): each buffer is back to its own bound.
+    public func endReading(except reading: String?) {
+        for (id, buffer) in outputs where id != reading && (buffer.limit > buffer.capacity || buffer.olderLoading) {
+            outputs[id]?.endReading()
+        }
+    }
+
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
 
     /// The tasks running now: the `running` list, as status events keep it (a task that starts

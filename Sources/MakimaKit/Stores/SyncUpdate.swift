@@ -12,8 +12,11 @@ public enum SyncUpdate: Sendable {
     /// The server has no such object (a detail fetch answered 404).
     case detailNotFound(DeepLink)
     case events([TaskEvent])
-    /// Older output fetched on demand when the viewer scrolls above the buffer.
-    case olderOutput(taskID: String, events: [TaskEvent])
+    /// Older output read on demand (the viewer scrolled above the buffer, or the cache's
+    /// newest lines for a view opening). `from`, when set, says the events are every event of
+    /// the task from that seq up to the buffer's first (1: the output's start); nil claims
+    /// nothing (the cache's lines, or a fetch that failed before any page).
+    case olderOutput(taskID: String, events: [TaskEvent], from: Int? = nil)
     /// A task's history has been fetched up to now (it streams live from here).
     case outputCaughtUp(taskID: String)
     case connection(ConnectionStatus)

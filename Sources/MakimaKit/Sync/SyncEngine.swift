@@ -195,23 +195,32 @@ public final class SyncEngine: Sendable {
         }
     }
 
-    /// Output older than the buffer holds (the viewer scrolled above it): up to `count` events
-    /// before `beforeSeq`, from the cache when it has them, else from the server.
+    /// Output older than the buffer holds (the viewer scrolled above it, or asked for the
+    /// start): up to `count` events before `beforeSeq`, read backwards window by window from
+    /// the cache when it holds a window whole, else from the server (`OlderOutputReader`).
+    /// Always answers with one `.olderOutput` (empty when nothing came), so the view stops
+    /// saying it is loading; a failure is said as a notice as well.
     public func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int = 500) {
-        guard beforeSeq > 1 else { return }
         let fetcher = self.fetcher
         let outbox = self.outbox
         let cache = self.cache
-        let after = max(0, beforeSeq - 1 - count)
-        userFetches.submit(key: "older \(taskID) \(beforeSeq)") {
-            var events = ((try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: count)) ?? [])
-                .filter { $0.seq < beforeSeq }
-            if events.first?.seq != after + 1 {
-                events = ((try? fetcher.outputPage(taskID: taskID, afterSeq: after, limit: count))?.events ?? [])
-                    .filter { $0.taskID == taskID && $0.seq < beforeSeq }
+        let queued = userFetches.submit(key: "older \(taskID) \(beforeSeq)") {
+            var reader = OlderOutputReader(taskID: taskID, before: beforeSeq, count: count) { after, limit in
+                try fetcher.outputPage(taskID: taskID, afterSeq: after, limit: limit).events
             }
-            if !events.isEmpty { outbox.post(.olderOutput(taskID: taskID, events: events)) }
+            reader.cached = { after, limit in
+                (try? cache?.cache.events(taskID: taskID, afterSeq: after, limit: limit)) ?? []
+            }
+            do {
+                try reader.read()
+            } catch {
+                let f = MeshFetcher.classify(error)
+                outbox.post(
+                    f.isUnauthorized ? .unauthorized(message: f.message) : .notice("older output: \(f.message)"))
+            }
+            outbox.post(.olderOutput(taskID: taskID, events: reader.events, from: reader.from))
         }
+        if !queued { outbox.post(.olderOutput(taskID: taskID, events: [], from: nil)) }
     }
 
     /// One object's detail, fetched on a thread of its own.

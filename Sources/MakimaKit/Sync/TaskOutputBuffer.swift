@@ -3,6 +3,10 @@ import Foundation
 /// One task's output as lines, bounded to the newest `capacity` lines (2000 by default, as
 /// docs/architecture.md says). Output chunks may end mid-line; the open line is kept apart
 /// until its newline.
+///
+/// A reader can put older lines in front (`prepend(_:from:)`, fetched on demand): the bound
+/// is then `readingWindow` lines, older and live together, until `endReading()` (the view
+/// closed) brings it back to `capacity`.
 /// Status changes, completion gates and supervisor questions become lines of their own kind
 /// so the viewer can draw them as cards.
 public struct TaskOutputBuffer: Sendable, Equatable {
@@ -23,6 +27,15 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     public let capacity: Int
+    /// The most lines held while older output is being read.
+    public static let readingWindow = 50_000
+    /// The bound in force: `capacity`, or more while older lines fetched for reading are held.
+    public private(set) var limit: Int
+    /// Every event from this seq up to `firstSeq` was delivered (older fetches say so); nil
+    /// when unknown. 1 means the output's start is held.
+    public private(set) var coveredFrom: Int?
+    /// A fetch of older output is on its way (the view's top line says so).
+    public var olderLoading = false
     public private(set) var lines: [Line] = []
     /// The unfinished last line of text output, if any.
     public private(set) var openLine: Line?
@@ -33,7 +46,19 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     public private(set) var lastSeq = 0
     public private(set) var status: TaskStatus?
 
-    public init(capacity: Int = 2000) { self.capacity = capacity }
+    public init(capacity: Int = 2000) {
+        self.capacity = capacity
+        limit = capacity
+    }
+
+    /// The seq older output would come before, or nil when the output's start is held.
+    public var olderBefore: Int? {
+        let before = min(firstSeq ?? (lastSeq + 1), coveredFrom ?? Int.max)
+        return before > 1 ? before : nil
+    }
+
+    /// The reading window is full: older output exists but no more of it is held.
+    public var readingWindowFull: Bool { olderBefore != nil && lineCount >= max(capacity, Self.readingWindow) }
 
     public var allLines: [Line] { openLine.map { lines + [$0] } ?? lines }
     public var lineCount: Int { lines.count + (openLine == nil ? 0 : 1) }
@@ -121,18 +146,32 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     private mutating func trim() {
-        let excess = lineCount - capacity
+        let excess = lineCount - limit
         guard excess > 0 else { return }
         let fromLines = min(excess, lines.count)
         lines.removeFirst(fromLines)
         droppedLines += fromLines
+        coveredFrom = nil
     }
 }
 
 extension TaskOutputBuffer {
-    /// Puts older lines (fetched on demand) in front of the ones held.
-    public mutating func prepend(_ older: TaskOutputBuffer) {
-        let keep = older.allLines.filter { $0.seq < (firstSeq ?? Int.max) }
+    /// Puts older lines in front of the ones held. With `from` (a fetch for reading: every
+    /// event from that seq up to the first held), the bound becomes `readingWindow` lines;
+    /// past it the oldest of them are not kept. Without it (the cache's
+    /// newest lines for a view opening) the bound stays and the next append trims.
+    public mutating func prepend(_ older: TaskOutputBuffer, from: Int? = nil) {
+        olderLoading = false
+        var keep = older.allLines.filter { $0.seq < (firstSeq ?? Int.max) }
+        if let from {
+            let room = max(0, max(capacity, Self.readingWindow) - lineCount)
+            if keep.count > room {
+                keep.removeFirst(keep.count - room)
+            } else if firstSeq == nil || from < firstSeq! {
+                coveredFrom = min(coveredFrom ?? from, from)
+            }
+            limit = max(capacity, Self.readingWindow)
+        }
         lines.insert(contentsOf: keep, at: 0)
         droppedLines = max(0, droppedLines - keep.count)
         // Later appends skip what the older part already holds; its status stands until a newer one.
@@ -140,5 +179,13 @@ extension TaskOutputBuffer {
             lastSeq = older.lastSeq
             status = older.status ?? status
         }
+    }
+
+    /// The view closed: older lines fetched for reading are let go (the newest `capacity` stay).
+    public mutating func endReading() {
+        olderLoading = false
+        guard limit > capacity else { return }
+        limit = capacity
+        trim()
     }
 }

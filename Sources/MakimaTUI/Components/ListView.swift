@@ -8,6 +8,8 @@ public struct ListRow: Equatable, Sendable {
     public var searchText: String
     /// One key per order the list offers (`ListPaneViewModel.sorts`).
     public var sortKeys: [String]
+    /// Set: the row is laid out for the list's width, its title giving up cells first.
+    public var fitted: FittedRow?
 
     public init(id: String, line: StyledLine, searchText: String? = nil, sortKeys: [String] = []) {
         self.id = id
@@ -15,6 +17,15 @@ public struct ListRow: Equatable, Sendable {
         self.searchText = searchText ?? line.text
         self.sortKeys = sortKeys
     }
+
+    /// A row whose title narrows before its other columns are cut (`FittedRow`).
+    public init(id: String, fitted: FittedRow, searchText: String? = nil, sortKeys: [String] = []) {
+        self.init(id: id, line: fitted.line(fitting: .max), searchText: searchText, sortKeys: sortKeys)
+        self.fitted = fitted
+    }
+
+    /// The row laid out in `cells`.
+    func line(fitting cells: Int) -> StyledLine { fitted?.line(fitting: cells) ?? line }
 }
 
 /// A scrolling, filterable list with one selected row (vim keys, arrows, g/G, PgUp/PgDn and
@@ -175,6 +186,7 @@ public struct ListView: Equatable, Sendable {
         let marker = context.glyphs.selectionMarker
         for (i, index) in matches[scrollOffset...].prefix(pageSize).enumerated() {
             let row = rows[index]
+            let line = row.line(fitting: area.width - 2)
             let y = area.y + i
             buffer.fill(area.row(i), style: .plain)
             let selected = scrollOffset + i == selection
@@ -183,11 +195,10 @@ public struct ListView: Equatable, Sendable {
                 let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
                 buffer.fill(area.row(i), style: highlight)
                 buffer.write(marker, x: area.x, y: y, style: highlight)
-                let text = StyledLine(row.line.text, highlight)
+                let text = StyledLine(line.text, highlight)
                 buffer.write(text.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
             } else {
-                buffer.write(
-                    row.line.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
+                buffer.write(line.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: y)
             }
         }
     }

@@ -136,6 +136,8 @@ public final class DashboardSession {
         let result = themeChanger?(request) ?? .success(request)
         if case .success(let name) = result {
             themeName = name
+            // Home's SYSTEM// card names the theme on screen.
+            updateHome { $0.setStatusRow(StatusRow("Theme", name.uppercased(), .ok)) }
             loop.setNeedsDisplay()
         }
         return result

@@ -24,7 +24,7 @@ protocol DashboardEngine: AnyObject {
     func refresh(_ query: ListQuery, force: Bool)
     func retryNow()
     func follow(taskID: String)
-    func loadOlderOutput(taskID: String, beforeSeq: Int)
+    func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int)
     func loadDetail(_ link: DeepLink)
 }
 
@@ -69,8 +69,8 @@ final class LiveSyncEngine: DashboardEngine {
     func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }
     func retryNow() { engine.retryNow() }
     func follow(taskID: String) { engine.follow(taskID: taskID) }
-    func loadOlderOutput(taskID: String, beforeSeq: Int) {
-        engine.loadOlderOutput(taskID: taskID, beforeSeq: beforeSeq)
+    func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int) {
+        engine.loadOlderOutput(taskID: taskID, beforeSeq: beforeSeq, count: count)
     }
     func loadDetail(_ link: DeepLink) { engine.loadDetail(link) }
 }

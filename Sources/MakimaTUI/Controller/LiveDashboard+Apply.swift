@@ -26,7 +26,7 @@ extension LiveDashboard {
             switch update {
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
-            case .olderOutput(let id, _), .outputCaughtUp(let id):
+            case .olderOutput(let id, _, _), .outputCaughtUp(let id):
                 if id == shownTask {
                     outputChanged = true
                     output?.historyLoading = false

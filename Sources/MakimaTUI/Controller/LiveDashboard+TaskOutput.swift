@@ -57,6 +57,7 @@ extension LiveDashboard {
             taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: output?.lines.firstLineNumber ?? 0, note: note)
         model.links = output?.lines.links.map(\.url) ?? []
+        if let converted = output?.lines { model.adopt(converted) }
         if let task {
             model.facts = facts(of: task)
             if output?.plan.source != task.plan {

@@ -22,7 +22,9 @@ public final class LiveDashboard {
         self.session.setNeedsDisplay()
     }
     var toasts = ToastQueue()
-    var output: OutputView?
+    var output: OutputView? {
+        didSet { if oldValue?.taskID != output?.taskID { hub.tasks.endReading(except: output?.taskID) } }
+    }
     var unauthorized = false
     /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
     /// closed at quit, when blocking is allowed.
@@ -182,9 +184,7 @@ public final class LiveDashboard {
             refresh(pane, force: false)
         case .pickScope(let pane): pickScope(pane)
         case .setScope(let pane, let value): setScope(pane, value)
-        case .loadOlderOutput(let id):
-            guard let first = hub.tasks.outputs[id]?.firstSeq else { return }
-            engine?.loadOlderOutput(taskID: id, beforeSeq: first)
+        case .loadOlderOutput(let id, let toStart): loadOlderOutput(id, toStart: toStart)
         case .toast(let text): toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
         case .signIn(let request): handleSignIn(request)
@@ -289,13 +289,6 @@ public final class LiveDashboard {
     }
 
     func setNetworkRow(_ value: String, _ level: StatusRow.Level) {
-        session.updateHome { model in
-            let row = StatusRow("Network", value, level)
-            if let i = model.statusRows.firstIndex(where: { $0.label == "Network" }) {
-                model.statusRows[i] = row
-            } else {
-                model.statusRows.append(row)
-            }
-        }
+        session.updateHome { $0.setStatusRow(StatusRow("Network", value, level)) }
     }
 }

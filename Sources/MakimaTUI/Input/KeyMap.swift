@@ -240,8 +240,11 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .listOrder, footer: "sort"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
-        KeyBinding([.char("k"), .up], .moveUp, "scroll up a line (stops following)", context: .output, footer: "up"),
-        KeyBinding([.char("g"), .home], .top, "first line held", context: .output),
+        KeyBinding(
+            [.char("k"), .up], .moveUp,
+            "scroll up a line (stops following; above the oldest line held, fetches older output)", context: .output,
+            footer: "up"),
+        KeyBinding([.char("g"), .home], .top, "the task's first line (older output is fetched)", context: .output),
         KeyBinding(
             [.char("G"), .char("F"), .end], .bottom, "last line, and follow new output", context: .output,
             footer: "follow"),

@@ -196,8 +196,6 @@ struct OutputDocument {
     /// Index of the first closed line rendered from buffer line `index` or later.
     func firstLine(from index: Int) -> Int { sources.firstIndex { $0.lowerBound >= index } ?? sources.count }
 
-    mutating func setRemovedFront(_ n: Int) { removedFront = max(0, n) }
-
     /// Everything as shown now: the closed lines, then the unfinished tail with `open` (the
     /// buffer's unfinished last line) as it stands.
     func lines(open: TaskOutputBuffer.Line?) -> [RenderedLine] {

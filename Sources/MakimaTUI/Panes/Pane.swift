@@ -29,8 +29,9 @@ public enum DashboardRequest: Equatable, Sendable {
     case openRow(pane: PaneID, rowID: String)
     /// `f` on a list pane.
     case nextFilter(PaneID)
-    /// Scrolled to the top of a task's output while older lines exist on the server.
-    case loadOlderOutput(taskID: String)
+    /// Scrolled above the oldest line held of a task's output (a page of older lines), or
+    /// `g` (`toStart`: back to the output's first line, within the reading window).
+    case loadOlderOutput(taskID: String, toStart: Bool)
     /// A short message for the operator (what was copied, a link that does not exist).
     case toast(String)
     /// `:open N` on a link of the output: show the URL and hand it to `xdg-open` when present.

@@ -9,8 +9,9 @@ enum PaneRegistry {
             id: .home, shortTitle: "HOME", term: .control,
             // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
             // use, plus the newest tasks whatever their status: "recent tasks" from the
-            // running list alone would only repeat the running ones.
-            queries: { _, _ in MeshSummary.queries + [.homeRecentTasks] },
+            // running list alone would only repeat the running ones; and the sessions list
+            // the LISTEN// card names older sessions from (the Listen pane's own list).
+            queries: { _, _ in MeshSummary.queries + [.homeRecentTasks, .listenSessions(limit: nil)] },
             pollSeconds: 30,
             build: { .home(HomeMeshModel.from($0.hub, now: $0.now)) },
             make: { HomePane() }),

@@ -47,16 +47,18 @@ public struct HomeCard: Equatable, Sendable {
                     Rect(x: inner.x, y: y, width: inner.width, height: 1), .cardRow(card: kind.rawValue, id: id),
                     selected: isSelected)
             }
+            var left = row.left
+            var right = row.right ?? StyledLine()
             if let s = selectedIndex, s == first + i {
+                // Selected: the same columns (the status on the right too), in reverse video.
                 let highlight = CellStyle(fg: .accent, attributes: [.reverse, .bold])
                 buffer.fill(Rect(x: inner.x - 1, y: y, width: inner.width + 2, height: 1), style: highlight)
-                let text = StyledLine(context.glyphs.selectionMarker + " " + row.left.text, highlight)
-                buffer.write(text.truncated(to: inner.width, ellipsis: e), x: inner.x, y: y, maxX: inner.maxX)
-                continue
+                left = StyledLine(context.glyphs.selectionMarker + " " + left.text, highlight)
+                right = StyledLine(right.text, highlight)
             }
-            let right = row.right?.truncated(to: inner.width / 2, ellipsis: e) ?? StyledLine()
+            right = right.truncated(to: inner.width / 2, ellipsis: e)
             let room = inner.width - right.width - (right.width > 0 ? 1 : 0)
-            buffer.write(row.left.truncated(to: room, ellipsis: e), x: inner.x, y: y, maxX: inner.x + room)
+            buffer.write(left.truncated(to: room, ellipsis: e), x: inner.x, y: y, maxX: inner.x + room)
             if right.width > 0 { buffer.write(right, x: inner.maxX - right.width, y: y, maxX: inner.maxX) }
         }
     }

@@ -44,6 +44,15 @@ public struct HomeViewModel: Equatable, Sendable {
     public var activity: ActivityHistory?
 
     public init(statusRows: [StatusRow] = []) { self.statusRows = statusRows }
+
+    /// Replaces the SYSTEM// row with `row`'s label (or adds it).
+    public mutating func setStatusRow(_ row: StatusRow) {
+        if let i = statusRows.firstIndex(where: { $0.label == row.label }) {
+            statusRows[i] = row
+        } else {
+            statusRows.append(row)
+        }
+    }
 }
 
 /// Home: the welcome screen or the live dashboard (docs/design.md, "Home").

@@ -6,6 +6,8 @@ public struct ListPaneViewModel: Equatable, Sendable {
     public var detail: String?
     /// Column titles, laid out like the rows (drawn above them).
     public var columns: StyledLine?
+    /// Set when the rows are `FittedRow`s: the titles narrow with them.
+    public var fittedColumns: FittedRow?
     /// The orders `s` steps through after the rows' own; each row has a key per order
     /// (`ListRow.sortKeys`, compared as strings, ascending).
     public var sorts: [String]
@@ -78,7 +80,8 @@ public struct ListPane: Pane {
             // Two cells in, where the rows' text starts after the selection marker.
             buffer.fill(area.row(0), style: .plain)
             buffer.write(
-                columns.truncated(to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: area.y,
+                (model.fittedColumns?.line(fitting: area.width - 2) ?? columns).truncated(
+                    to: area.width - 2, ellipsis: context.glyphs.ellipsis), x: area.x + 2, y: area.y,
                 maxX: area.maxX)
             area = area.inset(top: 1)
         }

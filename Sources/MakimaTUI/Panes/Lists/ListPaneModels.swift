@@ -35,25 +35,28 @@ public enum ListPaneModels {
             let (ta, tb) = (a.element.updatedAt ?? .distantPast, b.element.updatedAt ?? .distantPast)
             return ta == tb ? a.offset < b.offset : ta > tb
         }.map(\.element)
+        let header = FittedRow(
+            RowLine.headerColumns([("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil)]))
         let rows = ordered.map { t in
-            var r = RowLine()
-            r.column(oneLine(t.displayTitle), 52, CellStyle(fg: .foreground))
-            r.column(t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status))
+            // The title narrows first when the pane is short of cells (`FittedRow`), as the header's does.
+            var columns: [(text: String, width: Int?, style: CellStyle)] = [
+                (oneLine(t.displayTitle), 52, CellStyle(fg: .foreground)),
+                (t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status)),
+            ]
             let placed = t.daemonID != nil || t.contractID != nil
-            r.column(ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted))
+            columns.append((ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted)))
             if placed {
-                r.column(t.daemonID.map { hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body))
-                r.column(t.contractID.map { contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted))
+                columns.append((t.daemonID.map { hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body)))
+                columns.append((t.contractID.map { contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted)))
             }
             // `/` matches titles only, not the other columns.
-            return ListRow(id: t.id, line: r.line, searchText: t.displayTitle)
+            return ListRow(id: t.id, fitted: FittedRow(columns, reserve: header.reserve), searchText: t.displayTitle)
         }
         var filter = status?.rawValue ?? "all"
         if let c = contractID { filter += " · contract " + (contracts[c] ?? c) }
         var m = model(rows, state, now: now, noun: "task", filter: filter)
-        m.columns = RowLine.header([
-            ("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil),
-        ])
+        m.fittedColumns = header
+        m.columns = header.line(fitting: .max)
         return m
     }
 

@@ -42,9 +42,50 @@ extension RowLine {
     /// Column titles laid out with the same widths as the rows below them.
     static func header(_ columns: [(String, Int?)]) -> StyledLine {
         var r = RowLine()
-        for (title, width) in columns {
-            r.column(title.uppercased(), width, CellStyle(fg: .foregroundMuted, attributes: [.bold, .underline]))
-        }
+        for c in headerColumns(columns) { r.column(c.text, c.width, c.style) }
         return r.line
+    }
+
+    static func headerColumns(_ columns: [(String, Int?)]) -> [(text: String, width: Int?, style: CellStyle)] {
+        columns.map { ($0.0.uppercased(), $0.1, CellStyle(fg: .foregroundMuted, attributes: [.bold, .underline])) }
+    }
+}
+
+/// A row whose first column (a title) gives up cells before anything after it is cut at the
+/// list's edge: at 80 columns Tasks keeps its daemon and contract columns with a shorter
+/// title. Widths are in cells; the title is cut with an ellipsis, never below `minimumTitle`.
+/// Every row of a list narrows its title by the same rule (`reserve`), so columns stay aligned.
+public struct FittedRow: Equatable, Sendable {
+    var title: String
+    var titleWidth: Int
+    var titleStyle: CellStyle
+    /// The columns after the title, starting with the gap before them.
+    var rest: StyledLine
+    /// The cells kept for the columns after the title (the column titles' widths).
+    var reserve: Int
+    static let minimumTitle = 16
+
+    /// `columns` as `RowLine` lays them out; the first one must have a width. `reserve`
+    /// defaults to what the columns after the title take.
+    init(_ columns: [(text: String, width: Int?, style: CellStyle)], reserve: Int? = nil) {
+        let first = columns.first ?? ("", 0, .plain)
+        title = first.text
+        titleWidth = first.width ?? CellWidth.of(first.text)
+        titleStyle = first.style
+        var after = RowLine()
+        for c in columns.dropFirst() { after.column(c.text, c.width, c.style) }
+        rest =
+            after.line.spans.isEmpty
+            ? StyledLine() : StyledLine(String(repeating: " ", count: RowLine.gap)) + after.line
+        self.reserve = reserve ?? rest.width
+    }
+
+    /// The row in `cells`: the title narrowed to leave `reserve` cells, down to its minimum.
+    func line(fitting cells: Int) -> StyledLine {
+        let room = cells == .max ? titleWidth : cells - reserve
+        let width = max(min(titleWidth, Self.minimumTitle), min(titleWidth, room))
+        var r = RowLine()
+        r.column(title, width, titleStyle)
+        return r.line + rest
     }
 }

@@ -3,7 +3,8 @@ import MakimaKit
 /// Turns a task's `TaskOutputBuffer` into rendered lines for the output view (through
 /// `OutputDocument`: markdown, logs, cards), converting only what changed since the last
 /// call: new lines at the end, lines dropped off the front, and the open (unfinished) line.
-/// Older output put in front renders it all again, keeping the view on the line it was on.
+/// Older output put in front renders it all again from the new first line (so what is shown
+/// is what rendering the whole text at once gives), keeping the view on the line it was on.
 /// SPI for the markdown fuzz target (Tests/Fuzz), not public API.
 @_spi(Fuzzing) public struct TaskOutputLines {
     private var document: OutputDocument
@@ -13,6 +14,15 @@ import MakimaKit
     /// `buffer.lines.first` at the last call: if it changed with nothing dropped, lines were put in front.
     private var first: TaskOutputBuffer.Line?
     private let glyphs: Glyphs
+    /// `origin` minus `document.removedFront`: moved when older lines come in front.
+    private var base = 0
+    /// The number of the first line in a numbering that stays with each line (see
+    /// `TaskOutputViewModel.origin`).
+    private(set) var origin = 0
+    /// What is above the first line, as the buffer said at the last call.
+    private(set) var older = OlderOutput.start
+    /// How many lines the last call returned.
+    private var shownCount = 0
 
     @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode) {
         self.glyphs = glyphs
@@ -31,19 +41,35 @@ import MakimaKit
     @_spi(Fuzzing) public mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
         let newlyDropped = buffer.droppedLines - dropped
         let prepended = newlyDropped == 0 && consumed > 0 && buffer.lines.first != first
+        // Rendered again with the old first line in the unfinished tail: where it is now is
+        // not known, so the lines that came in front are counted.
+        var countFront = false
         if newlyDropped < 0 || prepended || consumed - newlyDropped > buffer.lines.count {
-            // Render again from the start; the line that was first stays where the view had it.
-            let before = document.removedFront
-            let oldFirst = dropped
+            // Render again from the start; the line that was first keeps its number. Lines put
+            // in front all come from older seqs than it.
+            let oldFirstSeq = first?.seq
+            let oldOrigin = origin
             document = OutputDocument(glyphs: glyphs)
             consumed = 0
             feed(buffer)
-            document.setRemovedFront(before - document.firstLine(from: oldFirst))
+            let index = dropped + (oldFirstSeq.map { s in buffer.lines.prefix { $0.seq < s }.count } ?? 0)
+            // Closed, its place is known; in the unfinished tail it is not (counted below).
+            let closedAt = document.firstLine(from: index)
+            countFront = closedAt >= document.closed.count
+            base = oldOrigin - document.removedFront - (countFront ? 0 : closedAt)
         } else {
             consumed = max(0, consumed - newlyDropped)
             feed(buffer)
         }
-        return document.lines(open: buffer.openLine)
+        let rendered = document.lines(open: buffer.openLine)
+        if countFront { base -= max(0, rendered.count - shownCount) }
+        shownCount = rendered.count
+        origin = base + document.removedFront
+        older =
+            buffer.olderLoading
+            ? .loading
+            : buffer.olderBefore == nil ? .start : buffer.readingWindowFull ? .windowFull : .available
+        return rendered
     }
 
     private mutating func feed(_ buffer: TaskOutputBuffer) {

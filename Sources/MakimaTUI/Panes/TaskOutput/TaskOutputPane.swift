@@ -23,6 +23,9 @@ public struct TaskOutputPane: Pane {
     /// The search over the output; `searching` while its query is being typed.
     public internal(set) var search = OutputSearch()
     public internal(set) var searching = false
+    /// `g` was pressed: the view stays on the first line while older output comes in front,
+    /// until another key moves it.
+    public internal(set) var seekingStart = false
 
     public init(model: TaskOutputViewModel) { self.model = model }
 
@@ -36,8 +39,8 @@ public struct TaskOutputPane: Pane {
     public mutating func scrollSideways(by cells: Int) { scrollX = max(0, scrollX + cells) }
 
     public mutating func update(_ new: TaskOutputViewModel) {
-        let shift = new.firstLineNumber - model.firstLineNumber
-        top = max(0, top - shift)
+        let shift = new.origin - model.origin
+        top = seekingStart ? 0 : max(0, top - shift)
         // Comparing every line costs as much as a frame: only a search needs to know.
         let changed = !search.query.isEmpty && new.lines != model.lines
         model = new
@@ -47,6 +50,7 @@ public struct TaskOutputPane: Pane {
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
         if let response = handleReading(action) { return response }
         let page = max(1, shownLines - 1)
+        seekingStart = action == .top
         switch action {
         case .moveUp:
             pause()
@@ -67,9 +71,9 @@ public struct TaskOutputPane: Pane {
         case .bottom: following = true
         default: return .ignored
         }
-        // At the top of what is held, with older lines dropped: fetch them.
-        if !following && top == 0 && model.firstLineNumber > 0 {
-            return .request(.loadOlderOutput(taskID: model.taskID))
+        // At the top of what is held, with older output on the server: fetch it.
+        if !following && top == 0 && model.older == .available {
+            return .request(.loadOlderOutput(taskID: model.taskID, toStart: seekingStart))
         }
         return .handled
     }
@@ -110,10 +114,17 @@ public struct TaskOutputPane: Pane {
                 style: CellStyle(fg: .foregroundMuted, attributes: .italic), maxX: body.maxX)
             return
         }
-        let rows =
+        var rows =
             following
             ? rowsEndingAtBottom(width: body.width, height: body.height)
-            : rowsFromTop(width: body.width, height: body.height)
+            : rowsFromTop(width: body.width, height: body.height - (top == 0 ? 1 : 0))
+        // Above the first line held, its top line says what is older: loading, the start, …
+        if !following && top == 0 {
+            rows.insert(
+                StyledLine(
+                    model.older.text(glyphs: context.glyphs), CellStyle(fg: .foregroundMuted, attributes: .italic)),
+                at: 0)
+        }
         for (i, row) in rows.enumerated() { buffer.write(row, x: body.x, y: body.y + i, maxX: body.maxX) }
     }
 
@@ -175,6 +186,7 @@ public struct TaskOutputPane: Pane {
 
     private mutating func rowsFromTop(width: Int, height: Int) -> [StyledLine] {
         top = min(max(0, top), model.lines.count - 1)
+        guard height > 0 else { return [] }
         var rows: [StyledLine] = []
         var i = top
         while i < model.lines.count && rows.count < height {

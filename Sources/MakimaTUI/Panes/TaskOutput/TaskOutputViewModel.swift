@@ -8,8 +8,13 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     public var title: String
     public var status: TaskStatus?
     public var lines: [RenderedLine]
-    /// Lines dropped off the front before `lines[0]` (the scroll position stays on its line).
+    /// Rendered lines dropped off the front before `lines[0]` (the header counts them).
     public var firstLineNumber: Int
+    /// The number of `lines[0]` in a numbering that stays with each line as lines leave the
+    /// front or older ones come in front (it may go below 0): the view keeps its line across both.
+    public var origin: Int
+    /// What is above `lines[0]`.
+    public var older: OlderOutput
     /// Said when there is no output (loading, or why it could not be loaded).
     public var note: String?
     /// The header's second line: where the task runs, for what, and when.
@@ -28,8 +33,49 @@ public struct TaskOutputViewModel: Equatable, Sendable {
         self.status = status
         self.lines = lines
         self.firstLineNumber = firstLineNumber
+        origin = firstLineNumber
+        older = firstLineNumber > 0 ? .available : .start
         self.note = note
     }
+
+    /// Takes the numbering and what is above the first line from the converted lines.
+    mutating func adopt(_ converted: TaskOutputLines) {
+        origin = converted.origin
+        older = converted.older
+    }
+}
+
+/// What is above a task's first line held: the top line of the view says it.
+public enum OlderOutput: Equatable, Sendable {
+    /// Older output exists on the server; scrolling above the first line (or `g`) loads it.
+    case available
+    case loading
+    /// The output's first line is held.
+    case start
+    /// Older output exists, but the view holds no more (`TaskOutputBuffer.readingWindow`).
+    case windowFull
+
+    /// The view's top line for it.
+    func text(glyphs: Glyphs) -> String {
+        switch self {
+        case .available: "older output above · k loads it"
+        case .loading: "loading older output" + glyphs.ellipsis
+        case .start: "start of output"
+        case .windowFull:
+            "older output not held: a view keeps \(groupedDigits(TaskOutputBuffer.readingWindow)) lines"
+        }
+    }
+}
+
+/// `50000` as `50,000`.
+func groupedDigits(_ n: Int) -> String {
+    var digits = Array(String(n.magnitude))
+    var i = digits.count - 3
+    while i > 0 {
+        digits.insert(",", at: i)
+        i -= 3
+    }
+    return (n < 0 ? "-" : "") + String(digits)
 }
 
 /// The facts under a task's title, each shown only when known.
