@@ -23,6 +23,7 @@ extension LiveDashboard {
             }
             hub.apply(update)
             taskTitles.learn(from: update)
+            if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
             switch update {
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
@@ -56,7 +57,11 @@ extension LiveDashboard {
         // Panes that show engine facts outside the stores (Settings' counters) follow every batch.
         for spec in PaneRegistry.all where spec.readsEngine { bindings.markDirty(spec.id) }
         // Back online: what is on screen is fetched now, not after the error backoff.
-        if reconnected { refresh(session.topPane is TaskOutputPane ? .tasks : session.topPane.id, force: true) }
+        if reconnected {
+            let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
+            refresh(pane, force: true)
+            if session.topPane.isTopLevel { poll(pane) }
+        }
         if outputChanged {
             output?.stale = true
             session.setNeedsDisplay()
@@ -84,7 +89,7 @@ extension LiveDashboard {
             }
             return
         }
-        var source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        var source = PaneSource(hub: hub, filter: filter(id), now: now()) { [unowned self] in self.settingsFacts() }
         source.scope = scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
@@ -93,6 +98,13 @@ extension LiveDashboard {
             session.updateList(id, model)
             selectPending(in: id)
         }
+    }
+
+    /// An age on screen would read differently now: what is shown is built again.
+    func agesDue() {
+        let top = session.topPane
+        if top is TaskOutputPane { return }  // its header measures ages as it draws
+        if top.isTopLevel { bindings.markDirty(top.id) } else { detailDirty = true }
     }
 
     func settingsFacts() -> SettingsFacts {

@@ -7,20 +7,20 @@ import Observation
 extension LiveDashboard {
     /// Opens what a link names, on top of the current pane, and fetches what it needs.
     func open(_ link: DeepLink) {
-        let now = Date()
+        let now = self.now()
         detailOpened[link] = now
         switch link {
         case .task(let id): return openTask(id)
         case .contract(let id):
             session.push(ContractDetailPane(model: ContractDetailModel.from(hub, id: id, now: now) ?? .loading(id)))
             engine?.loadDetail(link)
-            engine?.refresh(ContractDetailModel.tasksQuery(id), force: true)
+            fetch([ContractDetailModel.tasksQuery(id)], force: true)
         case .directive(let id):
             session.push(
                 DirectiveDetailPane(
                     model: DirectiveDetailModel.from(hub, id: id, now: now)
                         ?? DirectiveDetailModel(id: id, title: "…", status: "loading")))
-            engine?.refresh(.directives(pendingOnly: false), force: true)
+            fetch([.directives(pendingOnly: false)], force: true)
         case .listen(let id):
             session.push(TranscriptPane(model: .from(hub, sessionID: id, now: now)))
             engine?.loadDetail(link)
@@ -72,7 +72,7 @@ extension LiveDashboard {
     }
 
     private func rebuild(_ top: any Pane) {
-        let now = Date()
+        let now = self.now()
         switch top {
         case let p as ContractDetailPane:
             let id = p.model.id
@@ -153,13 +153,16 @@ extension LiveDashboard {
 extension LiveDashboard {
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
     func showNotifications() {
-        let (rows, links) = NotificationsPane.model(hub, now: Date(), named: { self.named($0, fallback: "a task") })
+        let (rows, links) = NotificationsPane.model(hub, now: now(), named: { self.named($0, fallback: "a task") })
         session.push(NotificationsPane(rows: rows, links: links))
         detailDirty = true
     }
 
-    /// `o`: opens what the newest notification is about.
+    /// `o`: opens what the toast on screen names (the list when it counts several), else what
+    /// the newest notification is about.
     func openLatestNotification() {
+        if toasts.current != nil, announced.count > 1 { return showNotifications() }
+        if toasts.current != nil, let one = announced.first { return open(one.link) }
         guard let newest = hub.notifications.items.last else {
             return toast(NoticeLine("no notifications yet", level: .muted))
         }
@@ -171,7 +174,7 @@ extension LiveDashboard {
     /// `c` on Tasks: a picker of the scope's choices on top of the list.
     func pickScope(_ pane: PaneID) {
         guard let scope = pane.spec.scope else { return }
-        for q in scope.queries { engine?.refresh(q, force: false) }
+        fetch(scope.queries, force: false)
         session.push(
             PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
         detailDirty = true

@@ -32,6 +32,8 @@ public final class LiveDashboard {
     /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
     var settingsStatus: [String: String] = [:]
     var signOutArmed = false
+    /// The notifications the toasts on screen speak of (`o` opens the one, or the list).
+    var announced: [MeshNotification] = []
     /// Notifications waiting for their task's title (by task id).
     var awaitingTitle: [String: [MeshNotification]] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
@@ -42,6 +44,10 @@ public final class LiveDashboard {
     var detailBuilt: String?
     /// When each detail was opened: a list fetched after this that lacks it means "not found".
     var detailOpened: [DeepLink: Date] = [:]
+    /// Wall time for the ages the models show (tests move it with their loop clock).
+    var now: @MainActor () -> Date = { Date() }
+    /// When each list was last asked for or answered: what polling fetches, and when.
+    var freshness = RefreshPolicy()
     /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
     var pendingSelection: [PaneID: String] = [:]
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
@@ -81,6 +87,7 @@ public final class LiveDashboard {
     func start() {
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
+        session.onAgesDue = { [weak self] in self?.agesDue() }
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -120,6 +127,7 @@ public final class LiveDashboard {
             return
         }
         sink.target = self
+        freshness.forgetAll()
         session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
@@ -212,8 +220,18 @@ public final class LiveDashboard {
     }
 
     func refresh(_ pane: PaneID, force: Bool) {
-        guard let engine, !unauthorized else { return }
-        for q in pane.spec.queries(filter(pane), scopes[pane] ?? nil) { engine.refresh(q, force: force) }
+        guard engine != nil, !unauthorized else { return }
+        fetch(pane.spec.queries(filter(pane), scopes[pane] ?? nil), force: force)
+    }
+
+    /// Asks the engine for `queries` and notes it in the refresh policy.
+    func fetch(_ queries: [ListQuery], force: Bool) {
+        guard let engine else { return }
+        let now = self.now()
+        for q in queries {
+            engine.refresh(q, force: force)
+            freshness.asked(q, at: now)
+        }
     }
 
     private func explainNoConnection() {
@@ -257,15 +275,18 @@ public final class LiveDashboard {
 
     // MARK: Polling and 401
 
-    /// A pane is on screen: fetch its lists now, and again every `pollSeconds` while it stays
-    /// there (Home: 30 s).
+    /// A pane is on screen: its lists older than their period (`RefreshPolicy`) are fetched
+    /// now, and the timer is set for when the next one falls due, for as long as it stays there.
     func poll(_ pane: PaneID) {
-        refresh(pane, force: false)
-        guard let seconds = pane.spec.pollSeconds, engine != nil, !unauthorized else { return }
-        session.schedule(after: seconds, id: "poll") { [weak self] in
+        session.cancelTimer(id: "poll")
+        guard engine != nil, !unauthorized else { return }
+        let queries = pane.spec.queries(filter(pane), scopes[pane] ?? nil)
+        let now = self.now()
+        fetch(freshness.due(queries, now: now), force: false)
+        guard let next = freshness.nextDue(queries, now: now) else { return }
+        session.schedule(after: max(1, next.timeIntervalSince(now)), id: "poll") { [weak self] in
             guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
             self.poll(pane)
-            self.bindings.markDirty(pane)  // ages move on even when a backed-off refresh is skipped
         }
     }
 

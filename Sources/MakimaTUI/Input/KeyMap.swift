@@ -184,9 +184,9 @@ public struct KeyMap: Sendable {
             [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
             footer: "command", label: ":"),
         KeyBinding(
-            (1...PaneID.allCases.count).map { .char(Character(String($0))) }, .jumpByNumber,
+            (1...PaneID.numberKeys).map { .char(Character(String($0))) }, .jumpByNumber,
             "jump to the pane with that number in NAV//", context: .global, footer: "panes",
-            label: "1–\(PaneID.allCases.count)"),
+            label: "1–\(PaneID.numberKeys)"),
         KeyBinding(
             [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
             context: .global, footer: "gloss"),

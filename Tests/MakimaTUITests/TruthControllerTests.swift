@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import MakimaKit
+@testable import MakimaTUI
+
+/// A dashboard left open stays true: the pane on screen is fetched again when its lists get
+/// old, ages move on by themselves, live events notify whatever their timestamp, and number
+/// keys go to a pane's root.
+@MainActor @Suite("What stays on screen stays true")
+struct TruthControllerTests {
+    func daemons(_ h: ControllerHarness, heartbeat: Date, status: DaemonStatus = .online) -> SyncUpdate {
+        .list(
+            .daemons, .daemons([Daemon(id: "d1", hostname: "host-one", status: status, lastHeartbeat: heartbeat)]),
+            fetchedAt: h.live.now(), fromCache: false)
+    }
+
+    func refreshes(_ h: ControllerHarness, _ q: ListQuery) -> Int { h.engine.refreshed.filter { $0.query == q }.count }
+
+    @Test("Daemons on screen is fetched again once its list is 30 s old, with no key pressed")
+    func daemonsPoll() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char("5"))
+        h.post(daemons(h, heartbeat: h.live.now()))
+        h.engine.forgetRefreshes()
+        h.advance(25)
+        #expect(refreshes(h, .daemons) == 0)
+        h.advance(6)
+        #expect(refreshes(h, .daemons) == 1)
+        // The answer shows the server's new truth.
+        h.post(daemons(h, heartbeat: h.live.now().addingTimeInterval(-42), status: .offline))
+        #expect(h.shows("OFFLINE"), "\(h.screen)")
+        // And it keeps going while the pane stays.
+        h.advance(31)
+        #expect(refreshes(h, .daemons) == 2)
+    }
+
+    @Test("a hidden pane is fetched when shown only if its lists went stale meanwhile")
+    func hiddenPaneRefreshedWhenStale() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        let listen = ListQuery.listenSessions(limit: nil)
+        h.type(.char("6"))
+        h.post(.list(listen, .listenSessions([]), fetchedAt: h.live.now(), fromCache: false))
+        h.type(.char("2"))
+        h.engine.forgetRefreshes()
+        h.advance(5)
+        h.type(.char("6"))
+        #expect(refreshes(h, listen) == 0, "fresh: shown as it is")
+        h.type(.char("2"))
+        h.advance(40)
+        h.engine.forgetRefreshes()
+        h.type(.char("6"))
+        #expect(refreshes(h, listen) == 1, "stale: fetched as it comes on screen")
+    }
+
+    @Test("task lists, kept current by events, get a slow safety refresh (5 min), not every 30 s")
+    func tasksSafetyRefresh() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        let tasks = ListQuery.tasks(status: nil, contractID: nil)
+        h.type(.char("3"))
+        h.post(.list(tasks, .tasks([]), fetchedAt: h.live.now(), fromCache: false))
+        h.engine.forgetRefreshes()
+        h.advance(31)
+        h.advance(31)
+        #expect(refreshes(h, tasks) == 0)
+        h.advance(RefreshPolicy.period(of: tasks))
+        #expect(refreshes(h, tasks) == 1)
+    }
+
+    @Test("a heartbeat's age moves on between frames with no event; no frame while no age would change")
+    func agesTick() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char("5"))
+        h.post(daemons(h, heartbeat: h.live.now()))
+        #expect(h.shows("♥ 0s ago"), "\(h.screen)")
+        h.advance(1)
+        #expect(h.shows("♥ 1s ago"), "\(h.screen)")
+        h.advance(1)
+        #expect(h.shows("♥ 2s ago"), "\(h.screen)")
+        // Minutes old: the text changes once a minute, and nothing is drawn in between.
+        h.post(daemons(h, heartbeat: h.live.now().addingTimeInterval(-600.5)))
+        #expect(h.shows("♥ 10m ago"), "\(h.screen)")
+        let frames = h.terminal.backend.flushCount
+        for _ in 0..<20 { h.advance(1) }
+        #expect(h.terminal.backend.flushCount == frames, "no age changed: no frame")
+        h.advance(41)
+        #expect(h.shows("♥ 11m ago"), "\(h.screen)")
+    }
+
+    @Test("Home's STALE marker counts up while the server refuses the key")
+    func staleAgeTicks() throws {
+        let h = try ControllerHarness(signIn: ScriptedSignIn())
+        defer { h.cleanUp() }
+        h.post(daemons(h, heartbeat: h.live.now()))
+        h.post(.unauthorized(message: "401"))
+        h.advance(8)
+        #expect(h.shows("STALE 8s"), "\(h.screen)")
+        h.advance(62)
+        #expect(h.shows("STALE 1m"), "\(h.screen)")
+    }
+
+    @Test("several notifications at once: one summary toast, and o opens the list, not one of them")
+    func summaryAndO() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks([
+                    MeshTask(id: "t1", title: "deploy api", status: .failed),
+                    MeshTask(id: "t2", title: "nightly build", status: .completed),
+                ]), fetchedAt: h.live.now(), fromCache: false))
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskFailed, title: "Task failed", body: "t1", link: .task("t1"), at: Date()),
+                MeshNotification(
+                    id: 2, kind: .taskCompleted, title: "Task completed", body: "t2", link: .task("t2"), at: Date()),
+            ]))
+        #expect(h.shows("1 task failed, 1 task completed"), "\(h.screen)")
+        h.type(.char("o"))
+        #expect(h.shows("NOTIFICATIONS//"), "\(h.screen)")
+        #expect(h.engine.followed.isEmpty, "o opened no single task")
+    }
+
+    @Test("one notification: o opens what the toast names, even when an older one is newer in the store")
+    func oOpensTheToast() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil),
+                .tasks([MeshTask(id: "t1", title: "deploy api", status: .failed)]), fetchedAt: h.live.now(),
+                fromCache: false))
+        h.post(
+            .notifications([
+                MeshNotification(
+                    id: 1, kind: .taskFailed, title: "Task failed", body: "t1", link: .task("t1"), at: Date())
+            ]))
+        #expect(h.shows("Task failed: deploy api"), "\(h.screen)")
+        h.type(.char("o"))
+        #expect(h.engine.followed == ["t1"])
+    }
+
+    @Test("3 after launching with a deep link to a task reaches Tasks; breadcrumbs show the path")
+    func numberKeyAfterDeepLink() throws {
+        let h = try ControllerHarness(deepLink: .task("t-3"))
+        defer { h.cleanUp() }
+        #expect(h.session.topPane is TaskOutputPane)
+        h.type(.char("3"))
+        #expect(h.loop.app.stack.ids == [.home, .tasks])
+        #expect(h.session.topPane is ListPane, "the Tasks list, not the task")
+        h.type(.char("4"))
+        #expect(h.loop.app.stack.ids == [.home, .directives])
+        #expect(!h.shows("› TASK"), "\(h.screen)")
+    }
+}
