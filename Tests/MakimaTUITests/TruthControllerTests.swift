@@ -158,4 +158,53 @@ struct TruthControllerTests {
         #expect(h.loop.app.stack.ids == [.home, .directives])
         #expect(!h.shows("› TASK"), "\(h.screen)")
     }
+
+    @Test("a list result the hub ignores says so: the store's notice reaches the screen")
+    func hubNoticeShows() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.post(
+            .list(
+                .daemons, .tasks([MeshTask(id: "t1", title: "x", status: .running)]), fetchedAt: Date(),
+                fromCache: false))
+        #expect(h.shows("ignored a result that did not match its query"), "\(h.screen)")
+    }
+}
+
+@MainActor @Suite("Destinations are described once (Routes)")
+struct RouteRegistryTests {
+    @Test("every kind of deep link has one entry: its pane, its noun, and the pane it opens shows it")
+    func everyLinkHasItsRoute() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        let links: [DeepLink] = [.task("t1"), .contract("c1"), .directive("d1"), .listen("l1")]
+        for link in links {
+            let (route, id) = Routes.route(link)
+            #expect(id.hasSuffix("1"))
+            h.live.open(link)
+            h.settle()
+            #expect(Routes.link(shownBy: h.session.topPane) == link, "\(link)")
+            #expect(route.shown(h.session.topPane) == id)
+            h.type(.escape)
+        }
+        #expect(Routes.route(.task("x")).route.pane == .tasks)
+        #expect(Routes.route(.listen("x")).route.noun == "listen session")
+    }
+
+    @Test("a detail fetch answered 404 shows the route's not-found screen in place of the waiting pane")
+    func notFoundByRoute() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.live.open(.contract("c-missing"))
+        h.post(.detailNotFound(.contract("c-missing")))
+        #expect(h.shows("CONTRACT NOT FOUND"), "\(h.screen)")
+        #expect(h.shows("c-missing"))
+    }
+
+    @Test("number keys stop at 9: a tenth pane would be reached by name, never trap")
+    func numberKeysBounded() {
+        #expect(PaneID.numberKeys == min(9, PaneID.allCases.count))
+        #expect(PaneID.numbered(0) == nil && PaneID.numbered(PaneID.numberKeys + 1) == nil)
+        #expect(PaneID.numbered(1) == .home)
+    }
 }

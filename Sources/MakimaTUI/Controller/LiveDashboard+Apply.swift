@@ -21,7 +21,12 @@ extension LiveDashboard {
                     lostConnection = false
                 }
             }
+            let noticeBefore = hub.connection.lastNotice
             hub.apply(update)
+            // The notice is the store's: the engine's, or the hub's own (a result it ignored).
+            if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
+                notices.append(notice)
+            }
             taskTitles.learn(from: update)
             if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
             switch update {
@@ -45,12 +50,10 @@ extension LiveDashboard {
                     outputChanged = true
                     output?.historyLoading = false
                 }
-            case .notice(let text):
-                notices.append(text)
             case .detailNotFound(let link):
                 detailMissing(link)
                 if case .task(let id) = link { titleArrived(for: id) }
-            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications:
+            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice:
                 break
             }
         }
@@ -133,5 +136,12 @@ extension LiveDashboard {
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
             counters: engine?.counters ?? StreamCounters(),
             connectionsOpened: engine?.connectionsOpened ?? 0)
+    }
+}
+
+extension SyncUpdate {
+    fileprivate var isNotice: Bool {
+        if case .notice = self { return true }
+        return false
     }
 }
