@@ -201,6 +201,19 @@ struct RouteRegistryTests {
         #expect(h.shows("c-missing"))
     }
 
+    @Test("adding a pane: every PaneID has its registry entry, and : reaches each by name")
+    func everyPaneHasItsEntry() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        for id in PaneID.allCases {
+            #expect(id.spec.id == id)
+            h.type(.char(":"))
+            for c in id.rawValue { h.type(.char(c)) }
+            h.type(.enter)
+            #expect(h.session.topPane.id == id, "\(id)")
+        }
+    }
+
     @Test("number keys stop at 9: a tenth pane would be reached by name, never trap")
     func numberKeysBounded() {
         #expect(PaneID.numberKeys == min(9, PaneID.allCases.count))

@@ -205,7 +205,7 @@ public struct KeyMap: Sendable {
             [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
             context: .global),
         KeyBinding(
-            [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
+            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
