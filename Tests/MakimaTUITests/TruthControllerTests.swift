@@ -159,6 +159,17 @@ struct TruthControllerTests {
         #expect(!h.shows("› TASK"), "\(h.screen)")
     }
 
+    @Test("Settings' stream figures come from the store: a batch that changed them redraws Settings, no hand mark")
+    func settingsFollowTheStore() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char("7"))
+        h.engine.counters.eventsApplied = 4321
+        h.post(.connection(ConnectionStatus(phase: .online)))
+        #expect(h.live.hub.connection.counters.eventsApplied == 4321)
+        #expect(h.shows("4321"), "\(h.screen)")
+    }
+
     @Test("a list result the hub ignores says so: the store's notice reaches the screen")
     func hubNoticeShows() throws {
         let h = try ControllerHarness()

@@ -46,13 +46,7 @@ json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 items='(d["items"] if isinstance(d, dict) else d)'
 
 if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-ready="$SCRATCH/ready.txt"
-python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-  --demo-key "$KEY" --test-controls --clock-skew -3600 >"$ready" 2>"$SCRATCH/server.log" &
-SERVER_PID=$!
-deadline=$((SECONDS + 20))
-while [ $SECONDS -le $deadline ] && [ -z "$URL" ]; do URL=$(sed -n 's/^READY //p' "$ready"); sleep 0.1; done
-[ -n "$URL" ] || { echo "the dev server did not start"; tail -n 20 "$SCRATCH/server.log"; echo "0 passed, 1 failed"; exit 1; }
+start_server --clock-skew -3600 || { echo "0 passed, 1 failed"; exit 1; }
 
 # Two online daemons: the first goes offline, the second gets a heartbeat now.
 IFS=$'\t' read -r gone gone_host beat beat_host <<<"$(api /mesh/daemons | json "'\t'.join(x for r in [r for r in $items if r['status'] == 'online'][:2] for x in (r['id'], r['hostname']))")"

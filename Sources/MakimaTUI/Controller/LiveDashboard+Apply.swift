@@ -57,8 +57,13 @@ extension LiveDashboard {
                 break
             }
         }
-        // Panes that show engine facts outside the stores (Settings' counters) follow every batch.
-        for spec in PaneRegistry.all where spec.readsEngine { bindings.markDirty(spec.id) }
+        // The engine's figures live in the store too: Settings follows them by observation.
+        if let engine {
+            let counters = engine.counters
+            if hub.connection.counters != counters { hub.connection.counters = counters }
+            let opened = engine.connectionsOpened
+            if hub.connection.connectionsOpened != opened { hub.connection.connectionsOpened = opened }
+        }
         // Back online: what is on screen is fetched now, not after the error backoff.
         if reconnected {
             let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
@@ -134,8 +139,7 @@ extension LiveDashboard {
             server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
             cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: engine?.counters ?? StreamCounters(),
-            connectionsOpened: engine?.connectionsOpened ?? 0)
+            counters: hub.connection.counters, connectionsOpened: hub.connection.connectionsOpened)
     }
 }
 

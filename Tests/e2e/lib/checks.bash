@@ -48,12 +48,13 @@ wait_until() {
 }
 
 # The dev server on an ephemeral loopback port, for scripts that set SCRATCH and KEY and
-# declare SERVER_PID and URL: start_server fills both from the server's READY line.
+# declare SERVER_PID and URL: start_server fills both from the server's READY line. Extra
+# arguments go to the server (`start_server --clock-skew -3600`).
 start_server() {
   local ready="$SCRATCH/ready.txt"
   : >"$ready"
   python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
+    --demo-key "$KEY" --test-controls "$@" >"$ready" 2>"$SCRATCH/server.log" &
   SERVER_PID=$!
   local deadline=$((SECONDS + 20))
   while [ $SECONDS -le $deadline ]; do
