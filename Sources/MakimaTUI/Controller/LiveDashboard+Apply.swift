@@ -112,7 +112,7 @@ extension LiveDashboard {
     func agesDue() {
         let top = session.topPane
         if top is TaskOutputPane { return }  // its header measures ages as it draws
-        if top.isTopLevel { bindings.markDirty(top.id) } else { detailDirty = true }
+        bindings.markDirty(top.isTopLevel ? .pane(top.id) : .detail)
     }
 
     func settingsFacts() -> SettingsFacts {

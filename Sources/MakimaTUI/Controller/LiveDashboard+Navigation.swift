@@ -1,6 +1,5 @@
 import Foundation
 import MakimaKit
-import Observation
 
 /// Drilling down: detail panes pushed on the stack, their models kept bound to the stores,
 /// "not found" when the server has no such object, notifications.
@@ -14,8 +13,7 @@ extension LiveDashboard {
         route.open(self, id, now)
         guard route.rebuild != nil else { return }
         session.cancelTimer(id: "poll")
-        detailDirty = true
-        session.setNeedsDisplay()
+        bindings.markDirty(.detail)
     }
 
     /// Selects row `id` of a list pane now, or once its list holds it.
@@ -45,18 +43,8 @@ extension LiveDashboard {
         } else {
             return false
         }
-        guard detailDirty || detailBuilt != key else { return true }
-        detailDirty = false
-        detailBuilt = key
-        let bus = session.bus
-        withObservationTracking {
-            rebuild(top)
-        } onChange: { [weak self] in
-            bus.post {
-                self?.detailDirty = true
-                self?.session.setNeedsDisplay()
-            }
-        }
+        guard bindings.detailNeedsBuild(key) else { return true }
+        bindings.build(.detail) { rebuild(top) }
         return true
     }
 
@@ -117,7 +105,7 @@ extension LiveDashboard {
     func showNotifications() {
         let (rows, links) = NotificationsPane.model(hub, now: now(), named: { self.named($0, fallback: "a task") })
         session.push(NotificationsPane(rows: rows, links: links))
-        detailDirty = true
+        bindings.markDirty(.detail)
     }
 
     /// `o`: opens what the toast on screen names (the list when it counts several), else what
@@ -139,7 +127,7 @@ extension LiveDashboard {
         fetch(scope.queries, force: false)
         session.push(
             PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
-        detailDirty = true
+        bindings.markDirty(.detail)
     }
 
     /// A pick was made: the picker goes, the list is narrowed (or widened) and fetched.

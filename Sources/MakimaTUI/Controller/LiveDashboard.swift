@@ -17,8 +17,13 @@ public final class LiveDashboard {
     let makeEngine: EngineFactory
     /// Each pane's current filter (absent: the first of its cycle).
     var filters: [PaneID: String?] = [:]
-    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] id in
-        guard let self, self.session.topPane.id == id, !(self.session.topPane is TaskOutputPane) else { return }
+    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
+        guard let self else { return }
+        let top = self.session.topPane
+        switch slot {
+        case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
+        case .detail: guard !top.isTopLevel, !(top is TaskOutputPane) else { return }
+        }
         self.session.setNeedsDisplay()
     }
     var toasts = ToastQueue()
@@ -38,10 +43,6 @@ public final class LiveDashboard {
     var awaitingTitle: [String: [MeshNotification]] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
     var scopes: [PaneID: String?] = [:]
-    /// Detail panes: their model is rebuilt when what it read in the stores changes.
-    var detailDirty = true
-    /// The detail pane built last (a different one on top is built at once).
-    var detailBuilt: String?
     /// When each detail was opened: a list fetched after this that lacks it means "not found".
     var detailOpened: [DeepLink: Date] = [:]
     /// Wall time for the ages the models show (tests move it with their loop clock).
