@@ -75,5 +75,12 @@ stop_server() {
   SERVER_PID=""
 }
 
+# The dev server's controls and API (the caller sets URL and KEY), and a field of a JSON answer.
+dev() { curl -fsS -X "$1" "$URL$2"; }
+api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+# quit TARGET: Q, then wait for the program's exit line.
+quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
+
 # The closing line the test runner reads; the exit status follows it.
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
