@@ -218,6 +218,30 @@ async def question(request: web.Request) -> web.Response:
     return json_response({"directive": views.directive(d), "event": event})
 
 
+DAEMON_STATUSES = ("online", "busy", "offline")
+
+
+async def daemon_status(request: web.Request) -> web.Response:
+    """Sets a daemon's status (and optionally how long ago its last heartbeat was) without a word
+    on the WebSocket, as a real mesh does: only a fetch of /mesh/daemons shows it."""
+    store = request.app["store"]
+    daemon_id = request.match_info["id"]
+    status = _required(request, "status").lower()
+    if status not in DAEMON_STATUSES:
+        raise BadRequest(f"status must be one of {', '.join(DAEMON_STATUSES)}")
+    if store.one("SELECT 1 FROM daemons WHERE id=?", (daemon_id,)) is None:
+        raise NotFound()
+    beat = request.query.get("heartbeat_ago")
+    if beat is not None:
+        ago = max(0, min(int_param(request, "heartbeat_ago", 0), 10 * 365 * 86_400))
+        store.execute("UPDATE daemons SET status=?, last_heartbeat=? WHERE id=?",
+                      (status, time.time() - ago, daemon_id))
+    else:
+        store.execute("UPDATE daemons SET status=? WHERE id=?", (status, daemon_id))
+    row = store.one("SELECT * FROM daemons WHERE id=?", (daemon_id,))
+    return json_response(views.daemon(row, views.running_by_daemon(store).get(daemon_id, 0)))
+
+
 # ---- truth for tests --------------------------------------------------------------------
 
 async def events(request: web.Request) -> web.Response:
@@ -278,6 +302,7 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/task", new_task)
     r.add_post("/_dev/task/{id}/status", task_status)
     r.add_post("/_dev/question", question)
+    r.add_post("/_dev/daemon/{id}/status", daemon_status)
     r.add_get("/_dev/events", events)
     r.add_get("/_dev/output", output)
     r.add_get("/_dev/seeded", seeded)

@@ -18,6 +18,7 @@ import struct
 import sys
 import tempfile
 import time
+from datetime import datetime
 
 import aiohttp
 
@@ -407,6 +408,27 @@ async def check_controls(api: Api, session, server: Server, ctx: dict) -> None:
     await api.dev("POST", "/_dev/task/nope/status?status=completed", expect=404)
     ok("task create/status and question controls emit their events")
 
+    daemons = await api.get("/api/v1/mesh/daemons")
+    daemon = next(d for d in (daemons["items"] if isinstance(daemons, dict) else daemons) if d["status"] == "online")
+    ws, _ = await ws_connect(session, server, {})
+    changed = await api.dev("POST", f"/_dev/daemon/{daemon['id']}/status?status=offline&heartbeat_ago=70")
+    check(changed["id"] == daemon["id"] and changed["status"] == "offline", f"daemon control answer ({changed})")
+    listed = await api.get("/api/v1/mesh/daemons")
+    row = next(d for d in (listed["items"] if isinstance(listed, dict) else listed) if d["id"] == daemon["id"])
+    beat = datetime.fromisoformat(row["last_heartbeat"].replace("Z", "+00:00")).timestamp()
+    check(row["status"] == "offline" and 60 < time.time() - beat < 90, f"daemon offline, heartbeat 70 s ago ({row})")
+    silent = False
+    try:
+        await read_events(ws, 1, timeout=0.5)
+    except asyncio.TimeoutError:
+        silent = True
+    check(silent, "a daemon's status change says nothing on the WebSocket")
+    await ws.close()
+    await api.dev("POST", f"/_dev/daemon/{daemon['id']}/status?status=online&heartbeat_ago=0")
+    await api.dev("POST", f"/_dev/daemon/{daemon['id']}/status?status=bogus", expect=400)
+    await api.dev("POST", "/_dev/daemon/nope/status?status=online", expect=404)
+    ok("daemon status control: seen by GET /mesh/daemons only, not on the WebSocket")
+
     sys.path.insert(0, HERE)
     from util import is_loopback_peer
     check(is_loopback_peer("127.0.0.1") and is_loopback_peer("::1") and is_loopback_peer("::ffff:127.0.0.1")
@@ -618,7 +640,7 @@ async def main(keep: bool) -> int:
             check(await s2.stop() == 0, "s2 exits 0")
             ok("restart without --test-controls: /_dev is 404; rotated key persisted; events kept")
 
-            s3 = await Server(workdir, "s3", db, "--rate", "0", "--test-controls").start()
+            s3 = await Server(workdir, "s3", db, "--rate", "0", "--test-controls", "--clock-skew", "-3600").start()
             servers.append(s3)
             api = Api(session, s3, rotated)
             more = await api.dev("POST", f"/_dev/burst?task_id={burst['task_id']}&count=5")
@@ -626,6 +648,8 @@ async def main(keep: bool) -> int:
             events = (await truth(api, burst["task_id"]))[-5:]
             check(events[0]["event_id"] >= next_id and events[0]["seq"] == burst["last_seq"] + 1,
                   f"event ids continue after a restart ({events[0]['event_id']} >= {next_id})")
+            stamped = datetime.fromisoformat(events[-1]["ts"].replace("Z", "+00:00")).timestamp()
+            check(3590 < time.time() - stamped < 3610, f"--clock-skew -3600 stamps events an hour behind ({events[-1]['ts']})")
             async with session.delete(s3.url + "/api/v1/auth/api-keys", headers={"x-makima-api-key": rotated}) as r:
                 check(r.status == 204, "DELETE /auth/api-keys → 204")
             await api.get("/api/v1/mesh/daemons", expect=401)

@@ -48,6 +48,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--test-controls", action="store_true", help="enable /_dev/* (loopback only)")
     p.add_argument("--seed-scale", metavar="TASKS,DAEMONS", default=None,
                    help="a new database also gets bulk-made tasks and daemons up to these totals (e.g. 10000,500)")
+    p.add_argument("--clock-skew", metavar="S", type=float, default=0.0,
+                   help="stamp events' ts S seconds off the real clock (negative: behind; default 0)")
     p.add_argument("--quiet", action="store_true", help="log warnings only (no per-request lines)")
     return p.parse_args(argv)
 
@@ -82,6 +84,7 @@ async def run(args: argparse.Namespace) -> int:
     else:
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     store = Store(db_path)
+    store.clock_skew = args.clock_skew
     app = build_app(args, store)
     mesh: Mesh = app["mesh"]
     if store.is_fresh():

@@ -50,6 +50,9 @@ SCHEMA_VERSION = "1"
 class Store:
     def __init__(self, path: str):
         self.path = path
+        # Seconds added to every event's "ts" (--clock-skew): a server whose clock is off, or
+        # one that stamps events when they were produced upstream. Stored state is not shifted.
+        self.clock_skew = 0.0
         # Autocommit mode: transactions are opened explicitly by tx().
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
@@ -123,7 +126,7 @@ class Store:
         seq = self.last_seq.get(task_id, 0) + 1
         eid = self.next_event_id
         event = {"event_id": eid, "task_id": task_id, "seq": seq, "type": etype,
-                 "ts": rfc3339(ts if ts is not None else time.time(), "us"), "data": data}
+                 "ts": rfc3339((ts if ts is not None else time.time()) + self.clock_skew, "us"), "data": data}
         frame = dumps(event)
         self.db.execute("INSERT INTO events(event_id, task_id, seq, type, frame) VALUES(?,?,?,?,?)",
                         (eid, task_id, seq, etype, frame))
@@ -142,7 +145,7 @@ class Store:
         eid = self.next_event_id
         # The same shape add_event produces, formatted directly: this path writes 10^5 events.
         head = ',"task_id":' + dumps(task_id) + ',"seq":'
-        mid = ',"type":"task.output","ts":' + dumps(rfc3339(time.time(), "us")) + ',"data":{"text":'
+        mid = ',"type":"task.output","ts":' + dumps(rfc3339(time.time() + self.clock_skew, "us")) + ',"data":{"text":'
         tail = ',"stream":' + dumps(stream) + "}}"
         rows = []
         pending = self._pending

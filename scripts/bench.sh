@@ -118,6 +118,12 @@ figure idle.seconds "$IDLE"
 bench_tmux_stop idle-dash
 bench_tmux_stop idle-htop
 
+echo "bench: idle, ${IDLE}s: dashboard with Daemons open (heartbeat ages ticking, polled every 30 s) and htop" >&2
+dmn=$(bench_idle_pane 5 "$IDLE" "$BIN") || { echo "bench: idle Daemons did not start"; exit 1; }
+read -r dmn_cpu dmn_htop <<<"$dmn"
+figure idle.daemons_cpu_s "$dmn_cpu"
+figure idle.daemons_htop_cpu_s "$dmn_htop"
+
 echo "bench: start-up to the first full frame, $ROUNDS rounds each" >&2
 # The first run fills the cache; later ones start from it.
 bench_time_to_text "NAV//" "$BIN" >/dev/null

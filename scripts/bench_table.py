@@ -81,6 +81,10 @@ def main(path: str, binary: str) -> None:
                  f"htop (default delay) {fmt(htop, 's', 3)}",
                  ("lighter than htop" if dash <= htop else f"{dash / htop:.1f}× htop") if dash is not None and htop else "—"))
     rows.append(("idle: CPU, connected engine alone", fmt(engine, "s", 3), "", ""))
+    dd, dh = med("idle.daemons_cpu_s"), med("idle.daemons_htop_cpu_s")
+    rows.append((f"idle: CPU over {secs:.0f} s, Daemons open (ages ticking)" if secs else "idle, Daemons open",
+                 fmt(dd, "s", 3), f"htop (default delay) {fmt(dh, 's', 3)}",
+                 ("lighter than htop" if dd <= dh else f"{dd / dh:.1f}× htop") if dd is not None and dh else "—"))
     up, down, hs = med("startup.up_ms"), med("startup.down_ms"), med("startup.htop_ms")
     rows.append(("start-up → first full frame, from the cache, server up", fmt(up, "ms", 0), f"htop {fmt(hs, 'ms', 0)}",
                  "met (< 150 ms)" if up is not None and up < 150 else "not met (target < 150 ms)"))

@@ -73,3 +73,28 @@ bench_time_to_texts() {  # texts linger command...
   bench_tmux_stop ttt
   if [ -z "$t1" ]; then echo -1; else echo $(((t1 - t0) / 1000000)); fi
 }
+
+# CPU seconds of the dashboard with a pane opened by `key` (Daemons: ages tick once a second
+# while they are seconds old, then once a minute) and of htop, over the same `seconds`; prints
+# "dashboard htop" with three decimals. The server must be up (MAKIMA_SERVER_URL, key).
+bench_idle_pane() {  # key seconds binary
+  local key=$1 seconds=$2 bin=$3 dash htop_pid d0 d1 h0 h1 hz
+  bench_tmux_start idle-pane "$bin"
+  bench_tmux_start idle-pane-htop htop
+  sleep 3
+  "${BENCH_TMUX[@]}" send-keys -t idle-pane "$key"
+  sleep 1
+  dash=$(bench_tmux_pid idle-pane makima-tui)
+  htop_pid=$(bench_tmux_pid idle-pane-htop htop)
+  if [ -z "$dash" ] || [ -z "$htop_pid" ]; then
+    bench_tmux_stop idle-pane; bench_tmux_stop idle-pane-htop
+    return 1
+  fi
+  d0=$(bench_ticks "$dash"); h0=$(bench_ticks "$htop_pid")
+  sleep "$seconds"
+  d1=$(bench_ticks "$dash"); h1=$(bench_ticks "$htop_pid")
+  hz=$(getconf CLK_TCK)
+  bench_tmux_stop idle-pane
+  bench_tmux_stop idle-pane-htop
+  awk -v a="$d0" -v b="$d1" -v c="$h0" -v d="$h1" -v hz="$hz" 'BEGIN { printf "%.3f %.3f\n", (b - a) / hz, (d - c) / hz }'
+}

@@ -31,7 +31,7 @@ import Testing
         let requests = Locked(0)
         let applied = Recorder<Int>()
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: Self.quickLimits(),
+            lastSeen: [:], limits: Self.quickLimits(),
             fetchPage: { _, _, _ in
                 requests.withLock { $0 += 1 }
                 return Self.emptyPage()
@@ -63,7 +63,7 @@ import Testing
         var limits = Self.quickLimits()
         limits.workers = 3
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: limits,
+            lastSeen: [:], limits: limits,
             fetchPage: { task, after, limit in
                 inFlight.withLock {
                     $0.now += 1
@@ -99,7 +99,7 @@ import Testing
         let requests = Locked(0)
         let problems = Recorder<String>()
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), pageSize: 2, limits: Self.quickLimits(),
+            lastSeen: [:], pageSize: 2, limits: Self.quickLimits(),
             fetchPage: { task, _, limit in
                 requests.withLock { $0 += 1 }
                 return log.withLock { $0.page(task, after: 0, limit: limit) }
@@ -131,7 +131,7 @@ import Testing
         let requests = Locked(0)
         _ = log.withLock { l in (1...20).map { _ in l.emit("t", "x") } }
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), pageSize: 5, limits: Self.quickLimits(),
+            lastSeen: [:], pageSize: 5, limits: Self.quickLimits(),
             fetchPage: { task, after, limit in
                 requests.withLock { $0 += 1 }
                 // The server lost seqs up to 7: its pages start at 8.
@@ -153,7 +153,7 @@ import Testing
         _ = log.withLock { l in (1...20).map { _ in l.emit("t", "x") } }
         let requests = Locked(0)
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), pageSize: 5, limits: Self.quickLimits(),
+            lastSeen: [:], pageSize: 5, limits: Self.quickLimits(),
             fetchPage: { task, _, limit in
                 requests.withLock { $0 += 1 }
                 return log.withLock { $0.page(task, after: 0, limit: limit) }
@@ -175,7 +175,7 @@ import Testing
         var limits = Self.quickLimits()
         limits.replayTimeout = 0.2
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: limits,
+            lastSeen: [:], limits: limits,
             fetchPage: { task, after, limit in log.withLock { $0.page(task, after: after, limit: limit) } },
             onApplied: { _ in })
         _ = pipeline.resyncRequest()
@@ -197,7 +197,7 @@ import Testing
         limits.heldTimeout = 0.2
         limits.attempts = 2
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: limits,
+            lastSeen: [:], limits: limits,
             fetchPage: { task, after, limit in
                 if failing.withLock({ $0 }) { throw APIError.http(status: 500, message: "down") }
                 return log.withLock { $0.page(task, after: after, limit: limit) }
@@ -222,7 +222,7 @@ import Testing
         limits.maxHeldTotal = 1_000
         limits.maxHeldBytes = 4 << 20
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: limits,
+            lastSeen: [:], limits: limits,
             fetchPage: { _, _, _ in throw APIError.transport("hanging") }, onApplied: { _ in })
         _ = pipeline.resyncRequest()  // replaying: gaps wait, events pile up
         let text = String(repeating: "y", count: 8_192)
@@ -239,7 +239,7 @@ import Testing
         let log = Locked(EventLog())
         let times = Locked<[Date]>([])
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), limits: Self.quickLimits(),
+            lastSeen: [:], limits: Self.quickLimits(),
             fetchPage: { task, after, limit in
                 let n = times.withLock { t -> Int in
                     t.append(Date())

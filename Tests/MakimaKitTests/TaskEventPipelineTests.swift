@@ -28,7 +28,7 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
         let log = Locked(EventLog())
         let received = Locked([String: [Int]]())
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), pageSize: 7,
+            lastSeen: [:], pageSize: 7,
             fetchPage: { task, after, limit in log.withLock { $0.page(task, after: after, limit: limit) } },
             onApplied: { list in received.withLock { r in for e in list { r[e.taskID, default: []].append(e.seq) } } })
         var rng = SeededGenerator(state: 7)
@@ -64,7 +64,7 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
     @Test func malformedAndUnknownFramesAreCountedAndSkipped() {
         let applied = Locked(0)
         let pipeline = TaskEventPipeline(
-            lastSeen: [:], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
+            lastSeen: [:], fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
             onApplied: { list in applied.withLock { $0 += list.count } })
         pipeline.receive(
             frame: #"{"event_id": 1, "task_id": "t", "seq": 1, "type": "task.output", "data": {"text": "hi"}"#)
@@ -81,7 +81,7 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
 
     @Test func resyncNamesWhatIsHeld() throws {
         let pipeline = TaskEventPipeline(
-            lastSeen: ["t1": 41], startedAt: Date(), fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
+            lastSeen: ["t1": 41], fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
             onApplied: { _ in })
         let json = try JSONSerialization.jsonObject(with: Data(pipeline.resyncRequest().utf8)) as? [String: Any]
         #expect(json?["type"] as? String == "resync")

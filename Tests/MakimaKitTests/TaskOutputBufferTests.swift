@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func notifiesCompletedFailedAndQuestionsOnce() {
-        var p = NotificationPolicy(startedAt: start)
+        var p = NotificationPolicy()
         let later = start.addingTimeInterval(5)
         let q = TaskEvent(
             eventID: 9, taskID: "t9", seq: 4, type: .supervisorQuestion, ts: later,
@@ -138,6 +138,7 @@ import Testing
         let events = [
             status(1, .completed, at: later), status(2, .failed, at: later), status(3, .running, at: later), q,
         ]
+        p.arrived(events)
         let first = p.notifications(for: events, taskTitles: ["t1": "Build"], receivedAt: later)
         #expect(first.map(\.kind) == [.taskCompleted, .taskFailed, .supervisorQuestion])
         #expect(first[0].body == "Build")
@@ -146,13 +147,30 @@ import Testing
         #expect(p.notifications(for: events, receivedAt: later).isEmpty)
     }
 
-    @Test func ignoresWhatHappenedBeforeStart() {
-        var p = NotificationPolicy(startedAt: start)
-        #expect(
-            p.notifications(
-                for: [status(1, .failed, at: start.addingTimeInterval(-60))], receivedAt: start.addingTimeInterval(1)
-            ).isEmpty)
-        #expect(p.notifications(for: [status(2, .failed, at: nil)], receivedAt: start.addingTimeInterval(1)).count == 1)
+    @Test("an event notifies when it arrived live, whatever its timestamp; replays and fetched pages never do")
+    func notifiesByArrival() {
+        var p = NotificationPolicy()
+        let hourAgo = start.addingTimeInterval(-3600)
+        // Stamped an hour before now, arrived live: notifies.
+        p.arrived([status(1, .failed, at: hourAgo)])
+        #expect(p.notifications(for: [status(1, .failed, at: hourAgo)], receivedAt: start).count == 1)
+        // Applied without arriving live (a resync's replay, a REST catch-up, the first fetch): silent.
+        #expect(p.notifications(for: [status(2, .failed, at: start)], receivedAt: start).isEmpty)
+        // The same event arriving again (replayed after a reconnect) never notifies twice.
+        p.arrived([status(1, .failed, at: hourAgo)])
+        #expect(p.notifications(for: [status(1, .failed, at: hourAgo)], receivedAt: start).isEmpty)
+    }
+
+    @Test("the memory of event ids is bounded")
+    func boundedMemory() {
+        var p = NotificationPolicy()
+        let n = NotificationPolicy.capacity * 3
+        p.arrived((1...Int64(n)).map { status($0, .failed, at: start) })
+        var ids = BoundedIDSet(capacity: 10)
+        for i in 1...100 { ids.insert(Int64(i)) }
+        #expect(ids.count <= 10 && ids.contains(100) && !ids.contains(1))
+        // The newest arrivals still notify.
+        #expect(p.notifications(for: [status(Int64(n), .failed, at: start)], receivedAt: start).count == 1)
     }
 }
 

@@ -81,6 +81,9 @@ final class ControllerHarness {
             engines.all.append(e)
             return e
         }
+        // Wall time moves with the loop's clock: ages and the refresh policy follow `advance`.
+        let wallStart = Date()
+        live.now = { wallStart.addingTimeInterval(clock.now - 1000) }
         live.start()
         if settleAtStart { settle() }
     }

@@ -104,9 +104,10 @@ t resize-window -t main -x 120 -y 40
 expect "back at 120x40 the dashboard returns" main wait_for main "NAV// .*1 HOME  2 CONTRACTS"
 
 # --- q goes back, then asks and quits; the shell gets a clean screen ------------------------------
+# `2` then `:daemons`: the stack is the path HOME › DAEMONS, not the history.
 t send-keys -t main q
-expect "q goes back to the previous pane" main wait_for main "CONTRACTS//"
-t send-keys -t main q q
+expect "q goes back along the path, to Home" main wait_for main "^ NAV// │ 1 HOME  2 CONTRACTS"
+t send-keys -t main q
 expect "q on the first pane asks before quitting" main wait_for main "Quit\\? y/n"
 t send-keys -t main y
 expect "y quits with status 0" main wait_for main "EXITED:0"

@@ -12,7 +12,6 @@ public final class SyncEngine: Sendable {
     public struct Options: Sendable {
         public var webSocket = WebSocketOptions()
         public var backoff = BackoffPolicy()
-        public var startedAt = Date()
         /// Follow only these tasks (for `logs --follow`); nil follows the whole mesh.
         public var onlyTasks: Set<String>?
         /// How list fetches start (the coordinator's). Output fetches, details and older output
@@ -57,7 +56,7 @@ public final class SyncEngine: Sendable {
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
-            lastSeen: seen, startedAt: options.startedAt, onlyTasks: options.onlyTasks, limits: options.fetchLimits,
+            lastSeen: seen, onlyTasks: options.onlyTasks, limits: options.fetchLimits,
             fetchPage: { task, after, limit in try fetcher.outputPage(taskID: task, afterSeq: after, limit: limit) },
             onApplied: { events in
                 writer?.enqueue(events)

@@ -110,7 +110,7 @@ public final class TaskEventPipeline: Sendable {
     /// `lastSeen` comes from the cache: what an earlier run already holds is never fetched again.
     /// `retryAfter` reads a server's requested wait out of a fetch error (`APIError.retryAfter`).
     public init(
-        lastSeen: [String: Int], startedAt: Date, pageSize: Int = 500, onlyTasks: Set<String>? = nil,
+        lastSeen: [String: Int], pageSize: Int = 500, onlyTasks: Set<String>? = nil,
         limits: Limits = Limits(),
         fetchPage: @escaping FetchPage,
         onApplied: @escaping @Sendable ([TaskEvent]) -> Void,
@@ -124,7 +124,7 @@ public final class TaskEventPipeline: Sendable {
                 sequencer: TaskEventSequencer(
                     lastApplied: lastSeen, maxHeldPerTask: limits.maxHeldPerTask, maxHeldTotal: limits.maxHeldTotal,
                     maxHeldBytes: limits.maxHeldBytes),
-                policy: NotificationPolicy(startedAt: startedAt)))
+                policy: NotificationPolicy()))
         self.pageSize = max(1, pageSize)
         self.limits = limits
         self.onlyTasks = onlyTasks
@@ -232,6 +232,8 @@ public final class TaskEventPipeline: Sendable {
         var gaps = Set<String>()
         var held = false
         apply { s in
+            // Only what arrives live notifies: a resync's replay and REST pages stay silent.
+            if live && !s.replaying { s.policy.arrived(events) }
             var applied: [TaskEvent] = []
             applied.reserveCapacity(events.count)
             // By index: each event is passed borrowed, copied once (into `applied`), not twice.

@@ -96,6 +96,11 @@ public final class DashboardSession {
         get { loop.beforeDraw }
         set { loop.beforeDraw = newValue }
     }
+    /// Runs when an age on screen would read differently (`AgeClock`).
+    var onAgesDue: (@MainActor () -> Void)? {
+        get { loop.onAgesDue }
+        set { loop.onAgesDue = newValue }
+    }
 
     /// A line under NAV// on every pane until cleared (nil).
     public func setBanner(_ notice: NoticeLine?) {

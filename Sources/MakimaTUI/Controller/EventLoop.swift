@@ -1,5 +1,6 @@
 import CNcursesShim
 import Glibc
+import MakimaKit
 
 /// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
 /// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
@@ -25,6 +26,11 @@ package final class EventLoop {
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
     /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
     var beforeDraw: (@MainActor () -> Void)?
+    /// Runs when a relative age on screen would read differently (`AgeClock`): the controller
+    /// marks what is shown for a rebuild. The frame follows.
+    var onAgesDue: (@MainActor () -> Void)?
+    /// When the "ages" timer fires (nil: no age on screen waits to change).
+    private var agesDue: Double?
     /// Run once, in order, right after the first frame has been flushed (`afterFirstFrame`).
     private var firstFrameActions: [@MainActor () -> Void] = []
     /// Frames drawn and loop turns, for diagnostics.
@@ -122,7 +128,7 @@ package final class EventLoop {
     }
 
     private func draw() {
-        beforeDraw?()
+        rebuildShown()
         if frames == 0 { StartupReport.mark("models") }
         if app.fullRedrawRequested {
             app.fullRedrawRequested = false
@@ -130,7 +136,10 @@ package final class EventLoop {
         }
         refreshPill(now: clock())
         let size = terminal.size
-        terminal.flush(app.render(width: size.width, height: size.height))
+        // Rendered inside the age clock too: some panes measure ages as they draw.
+        let (frame, agesChange) = AgeClock.tracking { app.render(width: size.width, height: size.height) }
+        terminal.flush(frame)
+        if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack) }
         dirty = false
         frames += 1
         if frames == 1 {
@@ -174,7 +183,7 @@ package final class EventLoop {
             if app.fullRedrawRequested { dirty = true }
             if app.quitRequested { return }
             deliverRequests()
-            if app.stack.ids != before { beforeDraw?() }
+            if app.stack.ids != before { rebuildShown() }
         }
     }
 
@@ -203,7 +212,30 @@ package final class EventLoop {
         dirty = true
     }
 
-    // MARK: Clock and connection pill
+    // MARK: Clocks and connection pill
+
+    /// The controller's rebuild of dirty panes, inside the age clock: each age a model formats
+    /// says when its text changes, and the earliest sets the one timer that redraws for it.
+    private func rebuildShown() {
+        let (_, agesChange) = AgeClock.tracking { beforeDraw?() }
+        // A rebuilt pane formatted all its ages: its deadline replaces the one waiting.
+        if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack, replacing: true) }
+    }
+
+    /// A little past the instant an age changes, so the rebuild reads the new text.
+    static let agesSlack = 0.01
+
+    /// Keeps the earlier of the waiting deadline and `deadline` (unless `replacing`): a frame
+    /// that did not rebuild a pane (a toast came) still has that pane's ages on screen.
+    private func scheduleAges(at deadline: Double, replacing: Bool = false) {
+        if !replacing, let due = agesDue, due <= deadline, due > clock() { return }
+        agesDue = deadline
+        timers.schedule("ages", at: deadline) { [unowned self] in
+            self.agesDue = nil
+            self.onAgesDue?()
+            self.dirty = true
+        }
+    }
 
     private func tickClock() {
         let clock = Clocks.wallClock()

@@ -21,8 +21,14 @@ extension LiveDashboard {
                     lostConnection = false
                 }
             }
+            let noticeBefore = hub.connection.lastNotice
             hub.apply(update)
+            // The notice is the store's: the engine's, or the hub's own (a result it ignored).
+            if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
+                notices.append(notice)
+            }
             taskTitles.learn(from: update)
+            if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
             switch update {
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
@@ -44,19 +50,26 @@ extension LiveDashboard {
                     outputChanged = true
                     output?.historyLoading = false
                 }
-            case .notice(let text):
-                notices.append(text)
             case .detailNotFound(let link):
                 detailMissing(link)
                 if case .task(let id) = link { titleArrived(for: id) }
-            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications:
+            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice:
                 break
             }
         }
-        // Panes that show engine facts outside the stores (Settings' counters) follow every batch.
-        for spec in PaneRegistry.all where spec.readsEngine { bindings.markDirty(spec.id) }
+        // The engine's figures live in the store too: Settings follows them by observation.
+        if let engine {
+            let counters = engine.counters
+            if hub.connection.counters != counters { hub.connection.counters = counters }
+            let opened = engine.connectionsOpened
+            if hub.connection.connectionsOpened != opened { hub.connection.connectionsOpened = opened }
+        }
         // Back online: what is on screen is fetched now, not after the error backoff.
-        if reconnected { refresh(session.topPane is TaskOutputPane ? .tasks : session.topPane.id, force: true) }
+        if reconnected {
+            let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
+            refresh(pane, force: true)
+            if session.topPane.isTopLevel { poll(pane) }
+        }
         if outputChanged {
             output?.stale = true
             session.setNeedsDisplay()
@@ -84,7 +97,7 @@ extension LiveDashboard {
             }
             return
         }
-        var source = PaneSource(hub: hub, filter: filter(id), now: Date()) { [unowned self] in self.settingsFacts() }
+        var source = PaneSource(hub: hub, filter: filter(id), now: now()) { [unowned self] in self.settingsFacts() }
         source.scope = scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
@@ -93,6 +106,13 @@ extension LiveDashboard {
             session.updateList(id, model)
             selectPending(in: id)
         }
+    }
+
+    /// An age on screen would read differently now: what is shown is built again.
+    func agesDue() {
+        let top = session.topPane
+        if top is TaskOutputPane { return }  // its header measures ages as it draws
+        bindings.markDirty(top.isTopLevel ? .pane(top.id) : .detail)
     }
 
     func settingsFacts() -> SettingsFacts {
@@ -120,7 +140,13 @@ extension LiveDashboard {
             server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
             cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: engine?.counters ?? StreamCounters(),
-            connectionsOpened: engine?.connectionsOpened ?? 0)
+            counters: hub.connection.counters, connectionsOpened: hub.connection.connectionsOpened)
+    }
+}
+
+extension SyncUpdate {
+    fileprivate var isNotice: Bool {
+        if case .notice = self { return true }
+        return false
     }
 }

@@ -7,6 +7,19 @@ extension LiveDashboard {
         let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
         if notifier.preferences.bell { session.bell() }
+        // What `o` opens is what the toast on screen speaks of: one notification, or the list
+        // when several arrived while it shows.
+        if toasts.current == nil { announced = [] }
+        announced = Array((announced + notifications).suffix(Self.announcedLimit))
+        if notifications.count > 1 {
+            // Several at once: one summary, in the words of the desktop (tmux) message.
+            let titled = notifications.map { self.named($0, fallback: "a task") }
+            let digest = NotificationDigest(titled).message
+            let failed = titled.contains { $0.kind == .taskFailed }
+            toast(NoticeLine(oneLine(digest.body), level: failed ? .danger : .warn))
+            deliverDesktop(notifier.notify(titled, now: Clocks.monotonic()))
+            return
+        }
         for n in notifications {
             // The engine names a task by its id; the stores usually know its title. When they
             // do not, the task is fetched and the toast waits for it (a few seconds at most).
@@ -47,6 +60,8 @@ extension LiveDashboard {
     }
 
     static let titleWaitSeconds = 3.0
+    /// The most notifications `announced` keeps (beyond one, `o` opens the list anyway).
+    static let announcedLimit = 64
 
     private func awaitTitle(of id: String, for n: MeshNotification) {
         let first = awaitingTitle[id] == nil
@@ -78,7 +93,12 @@ extension LiveDashboard {
         session.setToast(toasts.display)
         session.schedule(after: toasts.seconds, id: "toast") { [weak self] in
             guard let self else { return }
-            if self.toasts.advance() != nil { self.showToast() } else { self.session.setToast(nil) }
+            if self.toasts.advance() != nil {
+                self.showToast()
+            } else {
+                self.session.setToast(nil)
+                self.announced = []
+            }
         }
     }
 

@@ -17,8 +17,13 @@ public final class LiveDashboard {
     let makeEngine: EngineFactory
     /// Each pane's current filter (absent: the first of its cycle).
     var filters: [PaneID: String?] = [:]
-    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] id in
-        guard let self, self.session.topPane.id == id, !(self.session.topPane is TaskOutputPane) else { return }
+    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
+        guard let self else { return }
+        let top = self.session.topPane
+        switch slot {
+        case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
+        case .detail: guard !top.isTopLevel, !(top is TaskOutputPane) else { return }
+        }
         self.session.setNeedsDisplay()
     }
     var toasts = ToastQueue()
@@ -34,16 +39,18 @@ public final class LiveDashboard {
     /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
     var settingsStatus: [String: String] = [:]
     var signOutArmed = false
+    /// The notifications the toasts on screen speak of (`o` opens the one, or the list).
+    var announced: [MeshNotification] = []
     /// Notifications waiting for their task's title (by task id).
     var awaitingTitle: [String: [MeshNotification]] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
     var scopes: [PaneID: String?] = [:]
-    /// Detail panes: their model is rebuilt when what it read in the stores changes.
-    var detailDirty = true
-    /// The detail pane built last (a different one on top is built at once).
-    var detailBuilt: String?
     /// When each detail was opened: a list fetched after this that lacks it means "not found".
     var detailOpened: [DeepLink: Date] = [:]
+    /// Wall time for the ages the models show (tests move it with their loop clock).
+    var now: @MainActor () -> Date = { Date() }
+    /// When each list was last asked for or answered: what polling fetches, and when.
+    var freshness = RefreshPolicy()
     /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
     var pendingSelection: [PaneID: String] = [:]
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
@@ -83,6 +90,7 @@ public final class LiveDashboard {
     func start() {
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
+        session.onAgesDue = { [weak self] in self?.agesDue() }
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -122,6 +130,7 @@ public final class LiveDashboard {
             return
         }
         sink.target = self
+        freshness.forgetAll()
         session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
@@ -201,24 +210,7 @@ public final class LiveDashboard {
         poll(pane)
     }
 
-    private func refreshCurrent() {
-        if unauthorized { return retryKey() }
-        guard let engine else { return explainNoConnection() }
-        if let pane = session.topPane as? TaskOutputPane {
-            engine.loadDetail(.task(pane.model.taskID))
-            return
-        }
-        let pane = session.topPane.id
-        refresh(pane, force: true)
-        bindings.markDirty(pane)
-    }
-
-    func refresh(_ pane: PaneID, force: Bool) {
-        guard let engine, !unauthorized else { return }
-        for q in pane.spec.queries(filter(pane), scopes[pane] ?? nil) { engine.refresh(q, force: force) }
-    }
-
-    private func explainNoConnection() {
+    func explainNoConnection() {
         switch setup.access {
         case .notConfigured(let message): toast(NoticeLine(message, level: .warn))
         case .configured: if unauthorized { toast(NoticeLine(Self.refusedKey, level: .danger)) }
@@ -239,56 +231,13 @@ public final class LiveDashboard {
     /// or listen session in its pane's list with its row selected and its detail on top.
     private func openDeepLink() {
         guard let link = setup.deepLink else { return }
-        let pane: PaneID
-        switch link {
-        case .task: return open(link)
-        case .directive(let id):
-            pane = .directives
-            select(id, in: pane)
-        case .contract(let id):
-            pane = .contracts
-            select(id, in: pane)
-        case .listen(let id):
-            pane = .listen
-            select(id, in: pane)
+        let (route, id) = Routes.route(link)
+        if route.landsOnList {
+            select(id, in: route.pane)
+            session.updatePanes { $0.jump(to: route.pane) }
+            shown(route.pane)
         }
-        session.updatePanes { $0.jump(to: pane) }
-        shown(pane)
         open(link)
     }
 
-    // MARK: Polling and 401
-
-    /// A pane is on screen: fetch its lists now, and again every `pollSeconds` while it stays
-    /// there (Home: 30 s).
-    func poll(_ pane: PaneID) {
-        refresh(pane, force: false)
-        if pane == .home { loadActivity() }
-        guard let seconds = pane.spec.pollSeconds, engine != nil, !unauthorized else { return }
-        session.schedule(after: seconds, id: "poll") { [weak self] in
-            guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
-            self.poll(pane)
-            self.bindings.markDirty(pane)  // ages move on even when a backed-off refresh is skipped
-        }
-    }
-
-    static let refusedKey = "the server refused the API key — r retries it · K enters a new key"
-
-    /// A 401 anywhere (a list, a detail, the WebSocket upgrade): the pill says AUTH at once,
-    /// polling stops, the live connection ends (no reconnects with a refused key), what is on
-    /// screen stays, marked stale. `r` asks the server again (`retryKey`), `K` takes a new key.
-    func keyRefused() {
-        guard !unauthorized else { return }
-        unauthorized = true
-        session.cancelTimer(id: "poll")
-        engine?.halt()
-        session.setConnectionPill(.auth)
-        hub.markAllStale()
-        session.setBanner(NoticeLine(Self.refusedKey, level: .danger))
-        setNetworkRow("KEY REFUSED", .danger)
-    }
-
-    func setNetworkRow(_ value: String, _ level: StatusRow.Level) {
-        session.updateHome { $0.setStatusRow(StatusRow("Network", value, level)) }
-    }
 }

@@ -6,33 +6,57 @@ import Observation
 /// UI bus that marks the pane dirty (tracking fires once: the next build re-arms it). Dirty
 /// panes on screen are rebuilt just before a frame is drawn, so a drained batch of updates
 /// costs at most one rebuild and one frame, and an idle dashboard costs nothing.
+///
+/// Detail panes (a contract, a directive, a transcript, `:notifications`, a picker) have one
+/// binding between them, `.detail`: only the one on top is built, and another one coming on
+/// top is built at once (`isDirty(.detail, showing:)`).
 @MainActor
 package final class PaneBindings {
-    private(set) var dirty = Set(PaneID.allCases)
-    private let bus: UIBus
-    /// Told which pane became dirty: asks the loop for a frame when that pane is on screen.
-    private let needsDisplay: @MainActor (PaneID) -> Void
+    /// What a binding keeps current: a top-level pane's model, or the detail pane on top.
+    package enum Slot: Hashable {
+        case pane(PaneID)
+        case detail
+    }
 
-    package init(bus: UIBus, needsDisplay: @escaping @MainActor (PaneID) -> Void) {
+    private(set) var dirty = Set(PaneID.allCases.map(Slot.pane) + [.detail])
+    /// Which detail pane the `.detail` binding was built for last.
+    private var detailShown: String?
+    private let bus: UIBus
+    /// Told which binding became dirty: asks the loop for a frame when it is on screen.
+    private let needsDisplay: @MainActor (Slot) -> Void
+
+    package init(bus: UIBus, needsDisplay: @escaping @MainActor (Slot) -> Void) {
         self.bus = bus
         self.needsDisplay = needsDisplay
     }
 
     /// Runs `build` for pane `id` with tracking armed, and clears its dirty mark.
-    package func build<T>(_ id: PaneID, _ build: () -> T) -> T {
-        dirty.remove(id)
+    package func build<T>(_ id: PaneID, _ build: () -> T) -> T { self.build(.pane(id), build) }
+
+    /// Runs `build` for `slot` with tracking armed, and clears its dirty mark.
+    func build<T>(_ slot: Slot, _ build: () -> T) -> T {
+        dirty.remove(slot)
         let bus = self.bus
         return withObservationTracking(build) { [weak self] in
             // Called on the thread that changed the store (the UI thread, inside
             // `StoreHub.apply`), before the change lands: the mark goes through the bus.
-            bus.post { self?.markDirty(id) }
+            bus.post { self?.markDirty(slot) }
         }
     }
 
-    func markDirty(_ id: PaneID) {
-        dirty.insert(id)
-        needsDisplay(id)
+    func markDirty(_ id: PaneID) { markDirty(.pane(id)) }
+
+    func markDirty(_ slot: Slot) {
+        dirty.insert(slot)
+        needsDisplay(slot)
     }
 
-    package func isDirty(_ id: PaneID) -> Bool { dirty.contains(id) }
+    package func isDirty(_ id: PaneID) -> Bool { dirty.contains(.pane(id)) }
+
+    /// True when the detail on top (named `key`) must be built: its stores changed, or it is
+    /// not the one built last. Notes it as the one shown.
+    func detailNeedsBuild(_ key: String) -> Bool {
+        defer { detailShown = key }
+        return dirty.contains(.detail) || detailShown != key
+    }
 }

@@ -201,9 +201,9 @@ public struct KeyMap: Sendable {
             [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
             footer: "command", label: ":"),
         KeyBinding(
-            (1...PaneID.allCases.count).map { .char(Character(String($0))) }, .jumpByNumber,
+            (1...PaneID.numberKeys).map { .char(Character(String($0))) }, .jumpByNumber,
             "jump to the pane with that number in NAV//", context: .global, footer: "panes",
-            label: "1–\(PaneID.allCases.count)"),
+            label: "1–\(PaneID.numberKeys)"),
         KeyBinding(
             [.char("g")], .gloss, "glosses: hold to show the English of Japanese terms, tap to toggle",
             context: .global, footer: "gloss"),
@@ -222,7 +222,7 @@ public struct KeyMap: Sendable {
             [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
             context: .global),
         KeyBinding(
-            [.char("o")], .openNotification, "open what the newest notification (toast) is about", context: .global),
+            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global),
         KeyBinding(
             [.char("S")], .grepPrompt, "find in every task's cached output, titles and plans (:grep)",
             context: .global),

@@ -11,9 +11,12 @@ public enum PaneID: String, CaseIterable, Sendable, Hashable {
     /// The number key that jumps here (1–7).
     public var number: Int { (PaneID.allCases.firstIndex(of: self) ?? 0) + 1 }
 
+    /// Panes with a number key: the first nine (digit keys 1–9); any further pane is reached
+    /// by its name on the `:` command line.
+    public static let numberKeys = min(9, allCases.count)
+
     public static func numbered(_ n: Int) -> PaneID? {
-        let all = PaneID.allCases
-        return (1...all.count).contains(n) ? all[n - 1] : nil
+        (1...numberKeys).contains(n) ? allCases[n - 1] : nil
     }
 
     /// The Japanese term shown beside the pane's header, if it has one.

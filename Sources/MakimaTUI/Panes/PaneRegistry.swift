@@ -60,7 +60,6 @@ enum PaneRegistry {
             make: { ListPane(id: .listen) }),
         PaneSpec(
             id: .settings, shortTitle: "SET", term: nil,
-            readsEngine: true,
             build: { source in
                 // Read the connection inside tracking, so a link change marks Settings too.
                 _ = source.hub.connection.link

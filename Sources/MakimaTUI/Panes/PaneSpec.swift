@@ -38,8 +38,6 @@ struct PaneSpec: Sendable {
     var queries: @Sendable (String?, String?) -> [ListQuery] = { _, _ in [] }
     /// While on screen, its lists are fetched again this often (seconds).
     var pollSeconds: Double?
-    /// True when the model shows engine facts that are not in the stores (rebuilt after every batch).
-    var readsEngine = false
     /// The pane's model from the stores.
     let build: @MainActor @Sendable (PaneSource) -> PaneContent
     /// What Enter on a row opens (nil: nothing to drill into; a link to the row from

@@ -13,12 +13,13 @@ public struct PaneStack {
     public var top: any Pane { panes[panes.count - 1] }
     public var ids: [PaneID] { panes.map(\.id) }
 
-    /// Goes to a top-level pane: back down the stack if it is there, else on top of it.
+    /// Goes to a top-level pane's root: the stack becomes the path from the first pane (Home)
+    /// to it, whatever was drilled into or visited before, so the NAV// breadcrumbs show a
+    /// path, never the history. A pane left earlier comes back with its selection and filter.
     public mutating func jump(to id: PaneID) {
-        if let i = panes.lastIndex(where: { $0.id == id }) {
-            while panes.count > i + 1 { park(panes.removeLast()) }
-            return
-        }
+        if panes.count == 2, panes[1].id == id, panes[1].isTopLevel { return }
+        while panes.count > 1 { park(panes.removeLast()) }
+        if panes[0].id == id { return }
         panes.append(parked.removeValue(forKey: id) ?? make(id))
     }
 

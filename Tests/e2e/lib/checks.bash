@@ -48,12 +48,13 @@ wait_until() {
 }
 
 # The dev server on an ephemeral loopback port, for scripts that set SCRATCH and KEY and
-# declare SERVER_PID and URL: start_server fills both from the server's READY line.
+# declare SERVER_PID and URL: start_server fills both from the server's READY line. Extra
+# arguments go to the server (`start_server --clock-skew -3600`).
 start_server() {
   local ready="$SCRATCH/ready.txt"
   : >"$ready"
   python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-    --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
+    --demo-key "$KEY" --test-controls "$@" >"$ready" 2>"$SCRATCH/server.log" &
   SERVER_PID=$!
   local deadline=$((SECONDS + 20))
   while [ $SECONDS -le $deadline ]; do
@@ -73,6 +74,13 @@ stop_server() {
   fi
   SERVER_PID=""
 }
+
+# The dev server's controls and API (the caller sets URL and KEY), and a field of a JSON answer.
+dev() { curl -fsS -X "$1" "$URL$2"; }
+api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+# quit TARGET: Q, then wait for the program's exit line.
+quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
 
 # The closing line the test runner reads; the exit status follows it.
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }

@@ -4,9 +4,11 @@ import MakimaKit
 extension Freshness {
     /// How current a list is: a failed refresh keeps its data and says how old it is.
     public static func of<T>(_ state: ListState<T>, now: Date) -> Freshness {
-        let age = state.age(now: now).map(shortAge)
-        if let error = state.lastError { return .failed(age: state.hasLoaded ? age : nil, message: error) }
-        if state.isStale { return .stale(age: age ?? "?") }
+        // The age is formatted only when it is shown: a formatted age asks for a frame when
+        // its text changes (`AgeClock`).
+        func age() -> String? { state.age(now: now).map(shortAge) }
+        if let error = state.lastError { return .failed(age: state.hasLoaded ? age() : nil, message: error) }
+        if state.isStale { return .stale(age: age() ?? "?") }
         if state.hasLoaded { return .fresh }
         return state.isLoading ? .loading : .unknown
     }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# End-to-end test of a dashboard left open staying true, against the dev server (seed 5, no
+# simulation, events stamped an hour behind with --clock-skew -3600) and the real binary in
+# tmux 120×40, with no key pressed where it says so:
+# - a daemon the server takes offline shows OFFLINE on Daemons within its 30 s refresh;
+# - a heartbeat's age counts up between two frames with no event;
+# - a task failing live notifies although its event is stamped an hour in the past;
+# - `3` after launching with a deep link to a task reaches the Tasks list.
+# Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+KEY=mk_demo_local_key_0001
+SOCKET="makima-truth-e2e-$$"
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-15}
+# Daemons are read every 30 s while shown: the change shows within one period (and a margin).
+POLL_TIMEOUT=${E2E_POLL_TIMEOUT:-45}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-truth-e2e.XXXXXX")
+SERVER_PID=""
+URL=""
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID"; fi
+  rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+start() {
+  local name=$1; shift
+  t new-session -d -s "$name" -x 120 -y 40 \
+    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache-$name MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+}
+items='(d["items"] if isinstance(d, dict) else d)'
+
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+start_server --clock-skew -3600 || { echo "0 passed, 1 failed"; exit 1; }
+
+# Two online daemons: the first goes offline, the second gets a heartbeat now.
+IFS=$'\t' read -r gone gone_host beat beat_host <<<"$(api /mesh/daemons | json "'\t'.join(x for r in [r for r in $items if r['status'] == 'online'][:2] for x in (r['id'], r['hostname']))")"
+echo "# $gone_host goes offline, $beat_host beats"
+
+# --- Daemons refresh with no key pressed; ages tick ------------------------------------------
+start live
+expect "the dashboard is live" live wait_for live "WS//ONLINE"
+t send-keys -t live 5
+expect "Daemons lists $gone_host online" live wait_for live "$gone_host.*ONLINE"
+dev POST "/_dev/daemon/$gone/status?status=offline&heartbeat_ago=70" >/dev/null
+dev POST "/_dev/daemon/$beat/status?status=online&heartbeat_ago=0" >/dev/null
+TIMEOUT=$POLL_TIMEOUT expect "within its refresh period, $gone_host reads OFFLINE with no key pressed" live \
+  wait_for live "$gone_host.*OFFLINE"
+expect "… and $beat_host's heartbeat is seconds old" live wait_for live "$beat_host.*♥ [0-9]+s ago"
+age_line() { capture live | grep -oE "$beat_host.*♥ [0-9]+[smh] ago" | grep -oE "♥ [0-9]+[smh] ago"; }
+first=$(age_line)
+sleep 2.2
+second=$(age_line)
+changed() { [ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ]; }
+expect "the heartbeat's age changed between two frames with no event ($first → $second)" live changed
+
+# --- A live event stamped an hour in the past notifies ----------------------------------------
+t send-keys -t live 1
+task=$(api "/mesh/tasks?status=running" | json "$items[0]['id']")
+title=$(api "/mesh/tasks/$task" | json 'd["title"]')
+stamped=$(dev POST "/_dev/task/$task/status?status=failed" | json 'd["event"]["ts"]')
+echo "# $task ($title) failed, stamped $stamped"
+expect "the failure raises a toast although its event is stamped an hour ago" live \
+  wait_for live "Task failed: ${title:0:30}"
+quit live
+
+# --- Number keys after a deep link -----------------------------------------------------------
+start deep "makima://task/$task"
+expect "the deep link opens the task's output view" deep wait_for deep "^ TASK//"
+t send-keys -t deep 3
+expect "3 reaches the Tasks list (the pane list in NAV//, no breadcrumbs)" deep \
+  wait_for deep "^ NAV// │ 1 HOME  2 CONTRACTS  3 TASKS"
+expect "… showing the Tasks pane" deep wait_gone deep "^ TASK//"
+quit deep
+
+finish
