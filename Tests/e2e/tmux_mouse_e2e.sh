@@ -97,12 +97,14 @@ expect "mouse reporting (1000 + SGR 1006) is on while the dashboard runs" mouse 
 expect "a click on NAV// 2 CONTRACTS is on screen" mouse click_on mouse "2 CONTRACTS"
 expect "the click opens the Contracts pane" mouse wait_for mouse "^ CONTRACTS//"
 expect "the list has its rows" mouse wait_for mouse "^[ ·]+▸ "
+first=$(selected_row mouse)
 next=$(row_after_selected mouse)
 wheel mouse 65 60 12
 expect "a wheel notch down selects the next row ($next)" mouse wait_for mouse "▸ $(re "$next")"
 wheel mouse 64 60 12
-selected=$(selected_row mouse)
-expect "a wheel notch up goes back" mouse wait_for mouse "▸ $(re "$selected")"
+# The row selected before the notch down (read before the notch up: the screen may already
+# show the notch up's effect, or not yet).
+expect "a wheel notch up goes back ($first)" mouse wait_for mouse "▸ $(re "$first")"
 expect "a click on the selected row is on screen" mouse click_on mouse "▸ "
 expect "the click opens it (as Enter)" mouse wait_for mouse "^ CONTRACT//"
 expect "the breadcrumbs show the path" mouse wait_for mouse "^ NAV// │ HOME › CONTRACTS › CONTRACT"

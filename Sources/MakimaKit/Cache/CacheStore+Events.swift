@@ -77,7 +77,7 @@ extension CacheStore {
             var json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try encodeJSON(event, with: encoder) }
             if json.utf8.count > maxEventBytes { json = try cutToFit(event, maxBytes: maxEventBytes, encoder) }
-            rows.append(EventRow(event, json: json))
+            rows.append(EventRow(event, json: json, maxSearchBytes: maxEventBytes))
         }
         if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         return (rows, skipped)
@@ -482,13 +482,13 @@ struct EventRow: Sendable {
     /// What an event adds to the per-minute activity counts.
     enum ActivityKind { case none, output, completed, failed }
 
-    init(_ event: TaskEvent, json: String) {
+    init(_ event: TaskEvent, json: String, maxSearchBytes: Int = .max) {
         taskID = event.taskID
         seq = event.seq
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        searchText = OutputSearchIndex.searchText(of: event)
+        searchText = OutputSearchIndex.searchText(of: event, maxBytes: maxSearchBytes)
         ts = event.ts
         switch event.payload {
         case .output: activity = .output

@@ -74,7 +74,8 @@ extension CacheStore {
                 try stamp.step()
             }
         }
-        try recordListSideTables(items, query: query, fetchedAt: fetchedAt)
+        // What was cut at the budget is not cached, so not indexed either.
+        try recordListSideTables(Array(items.prefix(rows.count)), query: query, fetchedAt: fetchedAt)
     }
 
     func load<Item: Decodable & Sendable>(

@@ -64,7 +64,7 @@ enum OutputSearchIndex {
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
             while try events.step() {
                 guard let task = events.text(0), let json = events.text(2),
-                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
+                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event, maxBytes: .max)
                 else { continue }
                 try addRow(num: numbers.num(for: task, in: db), seq: events.int(1), text: text, with: add)
             }
@@ -86,10 +86,26 @@ enum OutputSearchIndex {
     }
 
     /// The text an event adds to the index: an output event's text without its SGR codes.
-    static func searchText(of event: TaskEvent) -> String? {
+    /// At most `maxBytes` of it: the index is in the cache file and keeps to its cap as the
+    /// cached events do (an event cut to fit is indexed as cut).
+    static func searchText(of event: TaskEvent, maxBytes: Int) -> String? {
         guard case .output(let text, _) = event.payload, event.seq < taskStride else { return nil }
-        let plain = UntrustedText.stripSGR(text)
+        let plain = bounded(UntrustedText.stripSGR(text), bytes: maxBytes)
         return plain.isEmpty ? nil : plain
+    }
+
+    /// A task's title and plan are indexed up to this many bytes: a hostile list of huge titles
+    /// must not grow the index past the snapshot's own budget.
+    static let maxMetaBytes = 1_024
+
+    /// The longest prefix of `text` within `bytes` UTF-8 bytes, cut between characters.
+    static func bounded(_ text: String, bytes: Int) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > bytes else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: max(0, bytes))
+        // Back off continuation bytes so the cut falls between characters.
+        while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     static func addRow(num: Int64, seq: Int, text: String, with statement: SQLiteStatement) throws {
@@ -106,7 +122,8 @@ enum OutputSearchIndex {
         let drop = try db.prepare("DELETE FROM output_search WHERE rowid = ?1")
         let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
         for task in tasks {
-            let meta = [task.title ?? "", task.plan].filter { !$0.isEmpty }.joined(separator: "\n")
+            let meta = bounded(
+                [task.title ?? "", task.plan].filter { !$0.isEmpty }.joined(separator: "\n"), bytes: maxMetaBytes)
             let num = try numbers.num(for: task.id, in: db)
             try current.bind(task.id, at: 1)
             let known = try current.step() ? current.text(0) : nil

@@ -7,6 +7,9 @@ import Glibc
 package final class NcursesScreen {
     private(set) var isActive = false
     let hasColors: Bool
+    /// False for a screen on `/dev/null` (benchmarks, tests): the input modes are the real
+    /// terminal's, and such a screen must not write them to stdout.
+    private let ownsTerminal: Bool
     private var decoder = InputDecoder()
     /// Characters one `read()` takes at most, so a flood cannot hold the UI thread.
     static let readBudget = 262_144
@@ -27,6 +30,7 @@ package final class NcursesScreen {
             throw .cannotStart("ncurses does not know TERM=\(name)")
         }
         QuitWatchdog.saveResetSequence()
+        ownsTerminal = true
         isActive = true
         SignalRelay.cursesActive.store(true, ordering: .sequentiallyConsistent)
         hasColors = Self.configure()
@@ -42,6 +46,7 @@ package final class NcursesScreen {
             throw .system("fopen /dev/null", errno)
         }
         guard newterm(termName, out, inp) != nil else { throw .cannotStart("no terminfo for \(termName)") }
+        ownsTerminal = false
         isActive = true
         hasColors = Self.configure()
         resizeterm(Int32(height), Int32(width))
@@ -85,7 +90,7 @@ package final class NcursesScreen {
 
     /// Turns mouse reporting on or off (Settings), between frames.
     func setMouseReporting(_ on: Bool) {
-        guard isActive else { return }
+        guard isActive, ownsTerminal else { return }
         TerminalModes.write(on ? TerminalModes.mouseOn : TerminalModes.mouseOff)
     }
 
@@ -104,7 +109,7 @@ package final class NcursesScreen {
         guard isActive else { return }
         isActive = false
         SignalRelay.cursesActive.store(false, ordering: .sequentiallyConsistent)
-        TerminalModes.write(TerminalModes.allOff)
+        if ownsTerminal { TerminalModes.write(TerminalModes.allOff) }
         curs_set(1)
         endwin()
     }
