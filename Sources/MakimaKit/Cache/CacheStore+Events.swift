@@ -81,6 +81,7 @@ extension CacheStore {
             start += chunk.count
         } while start < rows.count
         try pruneIfDue(now: Date())
+        try indexIfDue(now: Date())
         return inserted
     }
 
@@ -291,7 +292,7 @@ extension CacheStore {
         }
     }
 
-    /// Inserts the rows, adds the new ones to the search index and the activity counts (with
+    /// Inserts the rows, marks the new output for the search index, adds to the activity counts (with
     /// `leftOutNew` new events left out below the window, counted as output now), then prunes.
     private static func insert(
         _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, now: Double, into db: SQLiteDatabase
@@ -300,7 +301,9 @@ extension CacheStore {
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
-        var search = SearchIndexWriter()
+        // Per task, the lowest seq of an output event inserted here: the search index takes
+        // it from there at its next catch-up (`OutputSearchIndex.catchUp`).
+        var unindexed: [String: Int] = [:]
         let minute = ActivityMinute.minute(of: Date(timeIntervalSince1970: now))
         var activity: [Int: ActivityMinute] = [:]
         if leftOutNew > 0 { activity[minute] = ActivityMinute(minute: minute, output: leftOutNew) }
@@ -316,7 +319,7 @@ extension CacheStore {
             touched.insert(row.taskID)
             guard isNew else { continue }
             inserted += 1
-            if let text = row.searchText { try search.add(row, text: text, in: db) }
+            if row.isOutput { unindexed[row.taskID] = min(unindexed[row.taskID] ?? row.seq, row.seq) }
             if row.activity != .none {
                 let m = activityMinute(of: row.ts, now: minute)
                 var c = activity[m] ?? ActivityMinute(minute: m)
@@ -344,6 +347,7 @@ extension CacheStore {
             prune.reset()
         }
         try addActivity(activity, now: minute, in: db)
+        try OutputSearchIndex.markUnindexed(unindexed, in: db)
         return inserted
     }
 
@@ -396,8 +400,8 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
-    /// The text the output search indexes (nil: not an output event).
-    let searchText: String?
+    /// A `task.output` event (what the output search indexes).
+    let isOutput: Bool
     let ts: Date?
     let activity: ActivityKind
 
@@ -410,7 +414,7 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        searchText = OutputSearchIndex.searchText(of: event)
+        isOutput = event.type == .output
         ts = event.ts
         switch event.payload {
         case .output: activity = .output
