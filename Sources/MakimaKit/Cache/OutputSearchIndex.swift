@@ -18,7 +18,8 @@ import Foundation
 /// written. In a burst most events leave a task's window of 2,000 within a second and are
 /// never indexed at all (indexing each one measured at twice the writer's CPU time). A
 /// trigger on `task_events` removes the row of every output event deleted, by whatever
-/// pruning deletes it. The index lives in the cache file, so its pages count in the
+/// pruning deletes it, when its seq is at or below the highest the task had indexed
+/// (`indexed_to`): the events of a burst pruned before any catch-up cost no index lookup. The index lives in the cache file, so its pages count in the
 /// size the retention holds the file under. When it is missing (a cache from before it, or
 /// dropped) it is built again from `task_events` at opening; when a query or `verify` finds it
 /// damaged, it is dropped and built again.
@@ -32,12 +33,14 @@ enum OutputSearchIndex {
             num INTEGER PRIMARY KEY,
             task_id TEXT NOT NULL UNIQUE,
             meta TEXT NOT NULL DEFAULT '',
-            unindexed_from INTEGER
+            unindexed_from INTEGER,
+            indexed_to INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
         CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_events
-        WHEN old.type = 'task.output' AND old.seq < 4294967296
+        WHEN old.type = 'task.output'
+            AND old.seq <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
         BEGIN
             DELETE FROM output_search
             WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.seq;
@@ -68,11 +71,21 @@ enum OutputSearchIndex {
             let events = try db.prepare(
                 "SELECT task_id, seq, json FROM task_events WHERE type = 'task.output' ORDER BY task_id, seq")
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
+            var top: [Int64: Int] = [:]
             while try events.step() {
                 guard let task = events.text(0), let json = events.text(2),
                     let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
                 else { continue }
-                try addRow(num: numbers.num(for: task, in: db), seq: events.int(1), text: text, with: add)
+                let num = try numbers.num(for: task, in: db)
+                try addRow(num: num, seq: events.int(1), text: text, with: add)
+                top[num] = max(top[num] ?? 0, events.int(1))
+            }
+            let reach = try db.prepare("UPDATE search_tasks SET indexed_to = ?2 WHERE num = ?1")
+            for (num, seq) in top {
+                try reach.bind(num, at: 1)
+                try reach.bind(seq, at: 2)
+                try reach.step()
+                reach.reset()
             }
             let titles = try db.prepare("SELECT json FROM tasks GROUP BY id")
             var tasks: [MeshTask] = []
@@ -116,13 +129,16 @@ enum OutputSearchIndex {
             "SELECT seq, json FROM task_events WHERE task_id = ?1 AND seq >= ?2 AND type = 'task.output' ORDER BY seq")
         let present = try db.prepare("SELECT 1 FROM output_search WHERE rowid = ?1")
         let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
-        let clear = try db.prepare("UPDATE search_tasks SET unindexed_from = NULL WHERE num = ?1")
+        let clear = try db.prepare(
+            "UPDATE search_tasks SET unindexed_from = NULL, indexed_to = MAX(indexed_to, ?2) WHERE num = ?1")
         var added = 0
         for task in tasks {
             try events.bind(task.id, at: 1)
             try events.bind(task.from, at: 2)
+            var reached = 0
             while try events.step() {
                 let seq = events.int(0)
+                reached = seq
                 guard let json = events.text(1), let event = OutputFrameDecoder.decode(json),
                     let text = searchText(of: event)
                 else { continue }
@@ -135,6 +151,7 @@ enum OutputSearchIndex {
             }
             events.reset()
             try clear.bind(task.num, at: 1)
+            try clear.bind(min(reached, Int(taskStride - 1)), at: 2)
             try clear.step()
             clear.reset()
         }
