@@ -53,6 +53,24 @@ import Testing
         #expect(try store.searchIndexCount() == 0)
     }
 
+    @Test func olderOutputCachedLaterIsIndexedToo() throws {
+        let store = try openStore()
+        try store.appendEvents((10...12).map { output("a", $0, "needle \($0)\n") })
+        #expect(try store.searchOutput("needle").map(\.seq) == [12, 11, 10])
+        // Output from before what was cached (a history fetched when the view opens).
+        try store.appendEvents((1...2).map { output("a", $0, "needle \($0)\n") })
+        #expect(try store.searchOutput("needle").map(\.seq) == [12, 11, 10, 2, 1])
+        #expect(try store.searchIndexCount() == 5)
+    }
+
+    @Test func outputPrunedBeforeTheCatchUpIsNeverIndexed() throws {
+        let store = try openStore(keep: 2)
+        // Appends within a second of each other: no catch-up between them after the first.
+        for seq in 1...6 { try store.appendEvents([output("a", seq, "needle \(seq)\n")]) }
+        #expect(try store.searchOutput("needle").map(\.seq) == [6, 5])
+        #expect(try store.searchIndexCount() == 2)
+    }
+
     @Test func titlesAndPlansAreSearchedAndReplaced() throws {
         let store = try openStore()
         try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)

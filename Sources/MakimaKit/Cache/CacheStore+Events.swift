@@ -29,6 +29,7 @@ extension CacheStore {
             of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes)
         let inserted = try write(rows, leftOut: skipped, newest: newest, finished: finished, keep: keep)
         try pruneIfDue(now: Date())
+        try indexIfDue(now: Date())
         return inserted
     }
 
@@ -77,7 +78,7 @@ extension CacheStore {
             var json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try encodeJSON(event, with: encoder) }
             if json.utf8.count > maxEventBytes { json = try cutToFit(event, maxBytes: maxEventBytes, encoder) }
-            rows.append(EventRow(event, json: json, maxSearchBytes: maxEventBytes))
+            rows.append(EventRow(event, json: json))
         }
         if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         return (rows, skipped)
@@ -344,7 +345,7 @@ extension CacheStore {
         }
     }
 
-    /// Inserts the rows, adds the new ones to the search index and the activity counts (with
+    /// Inserts the rows, marks the new output for the search index, adds to the activity counts (with
     /// `leftOutNew` new events left out below the window, counted as output now), then prunes.
     private static func insert(
         _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, now: Double, into db: SQLiteDatabase
@@ -353,7 +354,9 @@ extension CacheStore {
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
-        var search = SearchIndexWriter()
+        // Per task, the lowest seq of an output event inserted here: the search index takes
+        // it from there at its next catch-up (`OutputSearchIndex.catchUp`).
+        var unindexed: [String: Int] = [:]
         let minute = ActivityMinute.minute(of: Date(timeIntervalSince1970: now))
         var activity: [Int: ActivityMinute] = [:]
         if leftOutNew > 0 { activity[minute] = ActivityMinute(minute: minute, output: leftOutNew) }
@@ -369,7 +372,7 @@ extension CacheStore {
             touched.insert(row.taskID)
             guard isNew else { continue }
             inserted += 1
-            if let text = row.searchText { try search.add(row, text: text, in: db) }
+            if row.isOutput { unindexed[row.taskID] = min(unindexed[row.taskID] ?? row.seq, row.seq) }
             if row.activity != .none {
                 let m = activityMinute(of: row.ts, now: minute)
                 var c = activity[m] ?? ActivityMinute(minute: m)
@@ -397,6 +400,7 @@ extension CacheStore {
             prune.reset()
         }
         try addActivity(activity, now: minute, in: db)
+        try OutputSearchIndex.markUnindexed(unindexed, in: db)
         return inserted
     }
 
@@ -474,21 +478,21 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
-    /// The text the output search indexes (nil: not an output event).
-    let searchText: String?
+    /// A `task.output` event (what the output search indexes).
+    let isOutput: Bool
     let ts: Date?
     let activity: ActivityKind
 
     /// What an event adds to the per-minute activity counts.
     enum ActivityKind { case none, output, completed, failed }
 
-    init(_ event: TaskEvent, json: String, maxSearchBytes: Int = .max) {
+    init(_ event: TaskEvent, json: String) {
         taskID = event.taskID
         seq = event.seq
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        searchText = OutputSearchIndex.searchText(of: event, maxBytes: maxSearchBytes)
+        isOutput = event.type == .output
         ts = event.ts
         switch event.payload {
         case .output: activity = .output

@@ -67,6 +67,8 @@ extension CacheStore {
     }
 
     private static func search(_ needle: String, limit: Int, in db: SQLiteDatabase) throws -> [OutputSearchHit] {
+        // What was written since the last catch-up first: a search sees every cached event.
+        _ = try db.transaction { try OutputSearchIndex.catchUp(db) }
         // The index finds the rows holding the pattern's longest piece without a LIKE wildcard
         // (through the trigram index when it has three characters or more, else by a scan);
         // each row is then checked for the whole pattern, as text. Newest rows first, so the
@@ -98,6 +100,18 @@ extension CacheStore {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         let hit = lines.first { $0.range(of: needle, options: .caseInsensitive) != nil } ?? lines.first ?? ""
         return String(hit).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Brings the search index up to the events written, when it last did so a second ago or
+    /// more (the writer calls this after each append; a search always does it first).
+    func indexIfDue(now: Date) throws(CacheError) {
+        let due = lastIndexed.withLock { last in
+            guard last.map({ now.timeIntervalSince($0) >= 1 }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        _ = try withDatabase { db in try db.transaction { try OutputSearchIndex.catchUp(db) } }
     }
 
     /// Indexes the titles and plans of tasks just saved from a list (those that changed).

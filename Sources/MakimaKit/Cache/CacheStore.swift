@@ -27,6 +27,8 @@ public final class CacheStore: Sendable {
     public var eventsKeptPerTask: Int { retention.eventsPerTask }
     /// When the last pruning by age ran (pruning by size is checked after every append).
     let lastAgePrune = Mutex<Date?>(nil)
+    /// When the output search index last caught up with the events written (`indexIfDue`).
+    let lastIndexed = Mutex<Date?>(nil)
     public static let maxEventsPerTransaction = 2_000
 
     public let file: URL

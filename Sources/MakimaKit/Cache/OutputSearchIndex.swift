@@ -11,9 +11,15 @@ import Foundation
 /// `search_tasks` (given in the order tasks are first seen, so a higher rowid is a newer task)
 /// and seq 0 the title row; events with a seq of 2^32 or more are not indexed.
 ///
-/// Kept current in the writes themselves: `CacheStore.insert` adds the rows of the events it
-/// inserts, and a trigger on `task_events` removes the row of every output event deleted, by
-/// whatever pruning deletes it. The index lives in the cache file, so its pages count in the
+/// Kept current with the writes: `CacheStore.insert` notes per task the lowest seq of the
+/// output it inserted (`unindexed_from`, one update per task per transaction), and `catchUp`
+/// indexes from there what is still cached: at most once a second after an append
+/// (`CacheStore.indexIfDue`) and before every search, so a search always sees every event
+/// written. In a burst most events leave a task's window of 2,000 within a second and are
+/// never indexed at all (indexing each one measured at twice the writer's CPU time). A
+/// trigger on `task_events` removes the row of every output event deleted, by whatever
+/// pruning deletes it, when its seq is at or below the highest the task had indexed
+/// (`indexed_to`): the events of a burst pruned before any catch-up cost no index lookup. The index lives in the cache file, so its pages count in the
 /// size the retention holds the file under. When it is missing (a cache from before it, or
 /// dropped) it is built again from `task_events` at opening; when a query or `verify` finds it
 /// damaged, it is dropped and built again.
@@ -26,12 +32,15 @@ enum OutputSearchIndex {
         CREATE TABLE IF NOT EXISTS search_tasks (
             num INTEGER PRIMARY KEY,
             task_id TEXT NOT NULL UNIQUE,
-            meta TEXT NOT NULL DEFAULT ''
+            meta TEXT NOT NULL DEFAULT '',
+            unindexed_from INTEGER,
+            indexed_to INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
         CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_events
-        WHEN old.type = 'task.output' AND old.seq < 4294967296
+        WHEN old.type = 'task.output'
+            AND old.seq <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
         BEGIN
             DELETE FROM output_search
             WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.seq;
@@ -62,11 +71,21 @@ enum OutputSearchIndex {
             let events = try db.prepare(
                 "SELECT task_id, seq, json FROM task_events WHERE type = 'task.output' ORDER BY task_id, seq")
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
+            var top: [Int64: Int] = [:]
             while try events.step() {
                 guard let task = events.text(0), let json = events.text(2),
-                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event, maxBytes: .max)
+                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
                 else { continue }
-                try addRow(num: numbers.num(for: task, in: db), seq: events.int(1), text: text, with: add)
+                let num = try numbers.num(for: task, in: db)
+                try addRow(num: num, seq: events.int(1), text: text, with: add)
+                top[num] = max(top[num] ?? 0, events.int(1))
+            }
+            let reach = try db.prepare("UPDATE search_tasks SET indexed_to = ?2 WHERE num = ?1")
+            for (num, seq) in top {
+                try reach.bind(num, at: 1)
+                try reach.bind(seq, at: 2)
+                try reach.step()
+                reach.reset()
             }
             let titles = try db.prepare("SELECT json FROM tasks GROUP BY id")
             var tasks: [MeshTask] = []
@@ -80,17 +99,75 @@ enum OutputSearchIndex {
         }
     }
 
+    /// Marks, per task, the lowest seq of output inserted that the index has not taken yet.
+    static func markUnindexed(_ lowest: [String: Int], in db: SQLiteDatabase) throws {
+        guard !lowest.isEmpty else { return }
+        let mark = try db.prepare(
+            """
+            INSERT INTO search_tasks (task_id, unindexed_from) VALUES (?1, ?2)
+            ON CONFLICT (task_id) DO UPDATE SET unindexed_from = MIN(COALESCE(unindexed_from, ?2), ?2)
+            """)
+        for (task, seq) in lowest {
+            try mark.bind(task, at: 1)
+            try mark.bind(seq, at: 2)
+            try mark.step()
+            mark.reset()
+        }
+    }
+
+    /// Indexes the cached output of every marked task from its mark on (rows already in the
+    /// index, e.g. below a later backfill, are left as they are), then clears the marks.
+    /// Returns how many rows it added.
+    @discardableResult
+    static func catchUp(_ db: SQLiteDatabase) throws -> Int {
+        let marked = try db.prepare(
+            "SELECT num, task_id, unindexed_from FROM search_tasks WHERE unindexed_from IS NOT NULL")
+        var tasks: [(num: Int64, id: String, from: Int)] = []
+        while try marked.step() { if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.int(2))) } }
+        guard !tasks.isEmpty else { return 0 }
+        let events = try db.prepare(
+            "SELECT seq, json FROM task_events WHERE task_id = ?1 AND seq >= ?2 AND type = 'task.output' ORDER BY seq")
+        let present = try db.prepare("SELECT 1 FROM output_search WHERE rowid = ?1")
+        let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
+        let clear = try db.prepare(
+            "UPDATE search_tasks SET unindexed_from = NULL, indexed_to = MAX(indexed_to, ?2) WHERE num = ?1")
+        var added = 0
+        for task in tasks {
+            try events.bind(task.id, at: 1)
+            try events.bind(task.from, at: 2)
+            var reached = 0
+            while try events.step() {
+                let seq = events.int(0)
+                reached = seq
+                guard let json = events.text(1), let event = OutputFrameDecoder.decode(json),
+                    let text = searchText(of: event)
+                else { continue }
+                try present.bind(task.num * taskStride + Int64(seq), at: 1)
+                let indexed = try present.step()
+                present.reset()
+                if indexed { continue }
+                try addRow(num: task.num, seq: seq, text: text, with: add)
+                added += 1
+            }
+            events.reset()
+            try clear.bind(task.num, at: 1)
+            try clear.bind(min(reached, Int(taskStride - 1)), at: 2)
+            try clear.step()
+            clear.reset()
+        }
+        return added
+    }
+
     /// FTS5's own check of the index against its content; false when it is damaged.
     static func isIntact(_ db: SQLiteDatabase) -> Bool {
         (try? db.exec("INSERT INTO output_search (output_search) VALUES ('integrity-check')")) != nil
     }
 
     /// The text an event adds to the index: an output event's text without its SGR codes.
-    /// At most `maxBytes` of it: the index is in the cache file and keeps to its cap as the
-    /// cached events do (an event cut to fit is indexed as cut).
-    static func searchText(of event: TaskEvent, maxBytes: Int) -> String? {
+    /// Events are indexed from the cache, so an event cut to fit the cap is indexed as cut.
+    static func searchText(of event: TaskEvent) -> String? {
         guard case .output(let text, _) = event.payload, event.seq < taskStride else { return nil }
-        let plain = bounded(UntrustedText.stripSGR(text), bytes: maxBytes)
+        let plain = UntrustedText.stripSGR(text)
         return plain.isEmpty ? nil : plain
     }
 
@@ -177,18 +254,5 @@ enum OutputSearchIndex {
     static func likeFragment(_ pattern: String) -> String {
         let pieces = pattern.split(whereSeparator: { $0 == "%" || $0 == "_" })
         return String(pieces.max { $0.count < $1.count } ?? "")
-    }
-}
-
-/// Adds the rows of newly inserted output events to the index, within the insert's
-/// transaction (one prepared statement and one task lookup per task per write).
-struct SearchIndexWriter {
-    private var numbers = OutputSearchIndex.TaskNumbers()
-    private var statement: SQLiteStatement?
-
-    mutating func add(_ row: EventRow, text: String, in db: SQLiteDatabase) throws {
-        if statement == nil { statement = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)") }
-        let num = try numbers.num(for: row.taskID, in: db)
-        try OutputSearchIndex.addRow(num: num, seq: row.seq, text: text, with: statement!)
     }
 }
