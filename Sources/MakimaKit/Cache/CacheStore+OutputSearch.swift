@@ -62,8 +62,26 @@ extension CacheStore {
     }
 
     /// Rows in the index (output events plus title rows).
-    func searchIndexCount() throws(CacheError) -> Int {
+    package func searchIndexCount() throws(CacheError) -> Int {
         try withDatabase { db in Int(try db.scalarInt("SELECT COUNT(*) FROM output_search") ?? 0) }
+    }
+
+    /// Bytes of the file's pages in use (the size the cap is held to).
+    package func usedBytes() throws(CacheError) -> Int {
+        try withDatabase { db in try Self.usedBytes(db) }
+    }
+
+    /// The baseline a search is measured against (`make bench`): a `LIKE` scan of the cached
+    /// events' JSON, newest 500, without the index. Returns the rows found.
+    package func scanOutputWithoutIndex(_ pattern: String) throws(CacheError) -> Int {
+        try withDatabase { db in
+            let scan = try db.prepare(
+                "SELECT task_id, seq FROM task_events WHERE json LIKE ?1 ORDER BY task_id DESC, seq DESC LIMIT 500")
+            try scan.bind("%\(pattern)%", at: 1)
+            var n = 0
+            while try scan.step() { n += 1 }
+            return n
+        }
     }
 
     private static func search(_ needle: String, limit: Int, in db: SQLiteDatabase) throws -> [OutputSearchHit] {

@@ -1,10 +1,11 @@
 import Foundation
+import MakimaKit
 
 /// Figures for `make bench` (not a test): `:grep` over a cache holding `lines` output lines
 /// (2,000 per task, the most the cache keeps of a task), written through `appendEvents` as the
 /// engine writes them, beside a plain `LIKE` scan of the same events in the same run. The
 /// cache's size cap is lifted for the run: the default 64 MiB holds far fewer lines.
-public enum OutputSearchBenchmark {
+package enum OutputSearchBenchmark {
     /// The pattern found in a few lines (one in 50,000), and one found in every line.
     static let rare = "needle-quartz"
     static let common = "swift"
@@ -12,7 +13,7 @@ public enum OutputSearchBenchmark {
     /// Keys: `lines`, `fill_seconds`, `db_bytes`, `index_rows`; per query (`rare`, `common`,
     /// `short`: two characters, a scan), `<q>_ms` (median of `rounds`) and `<q>_hits`;
     /// `like_rare_ms` (the baseline: `LIKE` over the cached events); `error` = 1 on failure.
-    public static func run(lines: Int = 1_000_000, rounds: Int = 5) -> [String: Double] {
+    package static func run(lines: Int = 1_000_000, rounds: Int = 5) -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "makima-grep-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -27,7 +28,7 @@ public enum OutputSearchBenchmark {
             let start = DispatchTime.now()
             for t in 0..<tasks { try store.appendEvents(events(task: t, count: perTask)) }
             figures["fill_seconds"] = seconds(since: start)
-            figures["db_bytes"] = Double(try store.withDatabase { db in try CacheStore.usedBytes(db) })
+            figures["db_bytes"] = Double(try store.usedBytes())
             for (name, pattern) in [("rare", rare), ("common", common), ("short", "qz")] {
                 var times: [Double] = []
                 var hits = 0
@@ -44,15 +45,7 @@ public enum OutputSearchBenchmark {
             var like: [Double] = []
             for _ in 0..<rounds {
                 let t0 = DispatchTime.now()
-                _ = try store.withDatabase { db in
-                    let scan = try db.prepare(
-                        "SELECT task_id, seq FROM task_events WHERE json LIKE ?1 ORDER BY task_id DESC, seq DESC LIMIT 500"
-                    )
-                    try scan.bind("%\(rare)%", at: 1)
-                    var n = 0
-                    while try scan.step() { n += 1 }
-                    return n
-                }
+                _ = try store.scanOutputWithoutIndex(rare)
                 like.append(seconds(since: t0) * 1_000)
             }
             figures["like_rare_ms"] = median(like)
