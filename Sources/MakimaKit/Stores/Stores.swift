@@ -59,6 +59,22 @@ public final class TasksStore {
 
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
 
+    /// Each shown list in the Tasks pane's order, kept in step with status events (a list that
+    /// arrives whole is sorted once, when first asked for). Derived data: not observed, since
+    /// reading `lists` is what marks a pane for a rebuild.
+    @ObservationIgnored private var orders: [Filter: TaskOrder] = [:]
+
+    /// The list for `filter` in the Tasks pane's order (`TaskOrder`): a full sort only when its
+    /// items were replaced since the last call.
+    public func order(_ filter: Filter) -> TaskOrder {
+        let state = list(filter)
+        if let o = orders[filter], o.generation == state.generation { return o }
+        let o = TaskOrder(state.items, generation: state.generation)
+        orders = orders.filter { lists[$0.key] != nil }  // bounded by the lists held
+        orders[filter] = o
+        return o
+    }
+
     /// The tasks running now: the `running` list, as status events keep it (a task that starts
     /// is added at once, one that ends leaves at once), counting only items whose status says
     /// running (a server may ignore the filter).
@@ -117,15 +133,27 @@ public final class TasksStore {
             let matches =
                 (filter.status == nil || filter.status == status)
                 && (filter.contractID == nil || filter.contractID == task.contractID)
+            let generation = l.generation
+            var changes: [(old: MeshTask?, new: MeshTask?)] = []
             if let i = l.items.firstIndex(where: { $0.id == id }) {
+                changes.append((l.items[i], matches ? task : nil))
                 if matches { l.items[i] = task } else { l.items.remove(at: i) }
             } else if matches && l.hasLoaded {
                 l.items.insert(task, at: 0)
-                if let limit = filter.limit, l.items.count > limit { l.items.removeLast(l.items.count - limit) }
+                changes.append((nil, task))
+                if let limit = filter.limit, l.items.count > limit {
+                    for gone in l.items[limit...] { changes.append((gone, nil)) }
+                    l.items.removeLast(l.items.count - limit)
+                }
             } else {
                 continue
             }
             lists[filter] = l
+            // The order follows the same changes (one binary search each) instead of a new sort.
+            if orders[filter]?.generation == generation {
+                for change in changes { orders[filter]?.replace(change.old, with: change.new) }
+                orders[filter]?.generation = l.generation
+            }
         }
     }
 }

@@ -20,41 +20,43 @@ public enum ListPaneModels {
         return m
     }
 
-    /// Tasks newest activity first, so a live status change moves its row to the top. When
-    /// the pane is wide enough the daemon and contract columns show past the age.
+    /// Tasks newest activity first (ties by id), so a live status change moves its row to the
+    /// top. When the pane is wide enough the daemon and contract columns show past the age.
+    ///
+    /// The order is the store's `TaskOrder`, kept in step with status events, and the rows are
+    /// made by the frame that draws them: a store change costs the daemon and contract names
+    /// (what the columns look up) and the rows in view, not the mesh's tasks.
     public static func tasks(_ hub: StoreHub, status: TaskStatus?, contractID: String? = nil, now: Date)
         -> ListPaneViewModel
     {
-        let state = hub.tasks.list(.init(status: status, contractID: contractID))
-        let hosts = Dictionary(
-            hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
-        var contracts: [String: String] = [:]
-        for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
-        for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
-        let ordered = state.items.enumerated().sorted { a, b in
-            let (ta, tb) = (a.element.updatedAt ?? .distantPast, b.element.updatedAt ?? .distantPast)
-            return ta == tb ? a.offset < b.offset : ta > tb
-        }.map(\.element)
-        let rows = ordered.map { t in
-            var r = RowLine()
-            r.column(oneLine(t.displayTitle), 52, CellStyle(fg: .foreground))
-            r.column(t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status))
-            let placed = t.daemonID != nil || t.contractID != nil
-            r.column(ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted))
-            if placed {
-                r.column(t.daemonID.map { hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body))
-                r.column(t.contractID.map { contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted))
-            }
-            // `/` matches titles only, not the other columns.
-            return ListRow(id: t.id, line: r.line, searchText: t.displayTitle)
-        }
-        var filter = status?.rawValue ?? "all"
-        if let c = contractID { filter += " · contract " + (contracts[c] ?? c) }
-        var m = model(rows, state, now: now, noun: "task", filter: filter)
+        let filter = TasksStore.Filter(status: status, contractID: contractID)
+        let state = hub.tasks.list(filter)
+        let order = hub.tasks.order(filter).tasks
+        let names = TaskRowNames(hub)
+        let window = ListWindow(
+            count: order.count, id: { order[$0].id }, searchText: { order[$0].displayTitle },
+            row: { taskRow(order[$0], names: names, now: now) })
+        var label = status?.rawValue ?? "all"
+        if let c = contractID { label += " · contract " + (names.contracts[c] ?? c) }
+        var m = model(window, state, now: now, noun: "task", filter: label)
         m.columns = RowLine.header([
             ("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil),
         ])
         return m
+    }
+
+    /// One task's row; `/` matches titles only, not the other columns.
+    nonisolated static func taskRow(_ t: MeshTask, names: TaskRowNames, now: Date) -> ListRow {
+        var r = RowLine()
+        r.column(oneLine(t.displayTitle), 52, CellStyle(fg: .foreground))
+        r.column(t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status))
+        let placed = t.daemonID != nil || t.contractID != nil
+        r.column(ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted))
+        if placed {
+            r.column(t.daemonID.map { names.hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body))
+            r.column(t.contractID.map { names.contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted))
+        }
+        return ListRow(id: t.id, line: r.line, searchText: t.displayTitle)
     }
 
     public static func directives(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
@@ -126,10 +128,16 @@ public enum ListPaneModels {
     static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?)
         -> ListPaneViewModel
     {
+        model(ListWindow(rows: rows), state, now: now, noun: noun, filter: filter)
+    }
+
+    static func model<T>(_ rows: ListWindow, _ state: ListState<T>, now: Date, noun: String, filter: String?)
+        -> ListPaneViewModel
+    {
         let freshness = Freshness.of(state, now: now)
         var detail: [String] = []
         if let filter { detail.append(filter.uppercased()) }
-        if state.hasLoaded || !rows.isEmpty { detail.append("\(rows.count) \(noun)\(rows.count == 1 ? "" : "s")") }
+        if state.hasLoaded || rows.count > 0 { detail.append("\(rows.count) \(noun)\(rows.count == 1 ? "" : "s")") }
         if let marker = freshness.marker { detail.append(marker) }
         if case .failed(_, let message) = freshness { detail.append(message) }
         let empty: String
@@ -139,6 +147,22 @@ public enum ListPaneModels {
         case .unknown: empty = "no data yet"
         default: empty = "no \(noun)s"
         }
-        return ListPaneViewModel(rows: rows, emptyMessage: empty, detail: detail.joined(separator: " · "))
+        var m = ListPaneViewModel(emptyMessage: empty, detail: detail.joined(separator: " · "))
+        m.window = rows
+        return m
+    }
+}
+
+/// The names a task row shows for its daemon and contract, from the lists the stores hold.
+struct TaskRowNames: Sendable {
+    var hosts: [String: String] = [:]
+    var contracts: [String: String] = [:]
+
+    @MainActor
+    init(_ hub: StoreHub) {
+        hosts = Dictionary(
+            hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
+        for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
+        for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
     }
 }
