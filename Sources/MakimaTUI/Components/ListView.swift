@@ -228,7 +228,8 @@ public struct ListView: Equatable, Sendable {
     /// first (a change moves the selected row a step or two, if at all), then everywhere.
     private func visibleIndex(of id: String, near: Int = 0) -> Int? {
         let count = visibleCount
-        for i in max(0, near - 2)..<min(count, near + 3) where window.id(position(i)) == id { return i }
+        let low = min(max(0, near - 2), count)
+        for i in low..<max(low, min(count, near + 3)) where window.id(position(i)) == id { return i }
         return (0..<count).first { window.id(position($0)) == id }
     }
 
