@@ -7,24 +7,12 @@ import Testing
 @MainActor @Suite struct TaskOrderTests {
     let t0 = Date(timeIntervalSince1970: 2_000_000)
 
-    /// A fixed-seed generator (SplitMix64), so a failure repeats.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("after random status events, the kept order of every list equals a full sort of its items")
     func incrementalOrderEqualsFullSort() {
-        var random = Seeded(state: 18)
+        var random = SeededGenerator(state: 18)  // fixed seed: a failure repeats
         let statuses: [TaskStatus] = [.running, .completed, .failed, .queued, .pending, .cancelled]
         let hub = StoreHub()
-        let tasks = (0..<400).map { n in
+        let tasks = (0..<1_000).map { n in
             MeshTask(
                 id: "t\(n)", contractID: n % 3 == 0 ? "c1" : nil, title: "task \(n)",
                 status: statuses[n % statuses.count],
@@ -45,8 +33,9 @@ import Testing
                 fromCache: false))
         hub.apply(.list(.recentTasks(limit: 20), .tasks(Array(tasks.prefix(20))), fetchedAt: t0, fromCache: false))
         for f in filters { _ = hub.tasks.order(f) }  // built once, then kept by the events below
-        for n in 0..<600 {
-            let id = "t\(Int.random(in: 0..<450, using: &random))"  // some unknown to every list
+        // Enough events, most about tasks no list holds yet, to split the order's runs.
+        for n in 0..<1_500 {
+            let id = "t\(Int.random(in: 0..<1_600, using: &random))"
             let at: Date? =
                 Int.random(in: 0..<5, using: &random) == 0
                 ? nil : t0.addingTimeInterval(Double(Int.random(in: 0..<80, using: &random)))
@@ -56,7 +45,7 @@ import Testing
                         eventID: Int64(n), taskID: id, seq: n, type: .status, ts: at,
                         payload: .status(status: statuses.randomElement(using: &random)!, previous: nil, reason: nil))
                 ]))
-            if n % 50 == 0 || n == 599 {
+            if n % 100 == 0 || n == 1_499 {
                 for f in filters {
                     let kept = hub.tasks.order(f).tasks
                     let sorted = hub.tasks.list(f).items.sorted(by: TaskOrder.before)

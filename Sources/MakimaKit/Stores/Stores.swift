@@ -129,30 +129,31 @@ public final class TasksStore {
         known?.status = status
         if let at { known?.updatedAt = at }
         let task = known ?? MeshTask(id: id, status: status, updatedAt: at)
-        for (filter, var l) in lists {
+        // Each list is changed in place (`lists[filter]?…`): a copy of a 100,000-task list
+        // per event would cost more than everything else an event does.
+        for filter in Array(lists.keys) {
             let matches =
                 (filter.status == nil || filter.status == status)
                 && (filter.contractID == nil || filter.contractID == task.contractID)
-            let generation = l.generation
+            guard let generation = lists[filter]?.generation, let hasLoaded = lists[filter]?.hasLoaded else { continue }
             var changes: [(old: MeshTask?, new: MeshTask?)] = []
-            if let i = l.items.firstIndex(where: { $0.id == id }) {
-                changes.append((l.items[i], matches ? task : nil))
-                if matches { l.items[i] = task } else { l.items.remove(at: i) }
-            } else if matches && l.hasLoaded {
-                l.items.insert(task, at: 0)
+            if let i = lists[filter]?.items.firstIndex(where: { $0.id == id }) {
+                changes.append((lists[filter]?.items[i], matches ? task : nil))
+                if matches { lists[filter]?.items[i] = task } else { lists[filter]?.items.remove(at: i) }
+            } else if matches && hasLoaded {
+                lists[filter]?.items.insert(task, at: 0)
                 changes.append((nil, task))
-                if let limit = filter.limit, l.items.count > limit {
-                    for gone in l.items[limit...] { changes.append((gone, nil)) }
-                    l.items.removeLast(l.items.count - limit)
+                if let limit = filter.limit, let count = lists[filter]?.items.count, count > limit {
+                    for gone in lists[filter]?.items[limit...] ?? [] { changes.append((gone, nil)) }
+                    lists[filter]?.items.removeLast(count - limit)
                 }
             } else {
                 continue
             }
-            lists[filter] = l
-            // The order follows the same changes (one binary search each) instead of a new sort.
-            if orders[filter]?.generation == generation {
+            // The order follows the same changes (binary searches) instead of a new sort.
+            if orders[filter]?.generation == generation, let now = lists[filter]?.generation {
                 for change in changes { orders[filter]?.replace(change.old, with: change.new) }
-                orders[filter]?.generation = l.generation
+                orders[filter]?.generation = now
             }
         }
     }

@@ -31,7 +31,7 @@ public enum ListPaneModels {
     {
         let filter = TasksStore.Filter(status: status, contractID: contractID)
         let state = hub.tasks.list(filter)
-        let order = hub.tasks.order(filter).tasks
+        let order = hub.tasks.order(filter)
         let names = TaskRowNames(hub)
         let window = ListWindow(
             count: order.count, id: { order[$0].id }, searchText: { order[$0].displayTitle },
