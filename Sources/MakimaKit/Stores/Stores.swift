@@ -121,11 +121,20 @@ public final class TasksStore {
         updateStatus(task, s, at: last.ts)
     }
 
+    /// Where the task with this id is in `items`. Read through a buffer pointer: iterating the
+    /// array copies each task (a retain per field), which on a 100,000-task list costs more
+    /// than the rest of a status event.
+    private static func position(of id: String, in items: [MeshTask]) -> Int? {
+        items.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
+    }
+
     /// Status events move a task between filtered lists without waiting for the next poll: it
     /// leaves the lists whose status filter it no longer matches and joins (at the top) the
     /// loaded lists it now matches.
     private func updateStatus(_ id: String, _ status: TaskStatus, at: Date?) {
-        var known = details[id] ?? lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
+        var known =
+            details[id]
+            ?? lists.values.lazy.compactMap { l in Self.position(of: id, in: l.items).map { l.items[$0] } }.first
         known?.status = status
         if let at { known?.updatedAt = at }
         let task = known ?? MeshTask(id: id, status: status, updatedAt: at)
@@ -137,7 +146,7 @@ public final class TasksStore {
                 && (filter.contractID == nil || filter.contractID == task.contractID)
             guard let generation = lists[filter]?.generation, let hasLoaded = lists[filter]?.hasLoaded else { continue }
             var changes: [(old: MeshTask?, new: MeshTask?)] = []
-            if let i = lists[filter]?.items.firstIndex(where: { $0.id == id }) {
+            if let i = lists[filter].flatMap({ Self.position(of: id, in: $0.items) }) {
                 changes.append((lists[filter]?.items[i], matches ? task : nil))
                 if matches { lists[filter]?.items[i] = task } else { lists[filter]?.items.remove(at: i) }
             } else if matches && hasLoaded {
