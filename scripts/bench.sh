@@ -2,8 +2,9 @@
 # `make bench`: every figure beside a baseline measured in the same run, median of several
 # rounds, printed as one table (scripts/bench_table.py). Takes several minutes; not part of
 # `make test`. Knobs: BENCH_ROUNDS (5), BURST_EVENTS (100000), MEMORY_EVENTS (1000000),
-# IDLE_SECONDS (60), GREP_LINES (1000000), BASE_BIN (an older build to put beside this one in the ingest rows),
-# SCALE_TASKS (10000) and SCALE_DAEMONS (500) for the scale rows.
+# IDLE_SECONDS (60), GREP_LINES (1000000), BASE_BIN (an older build to put beside this one in the
+# ingest rows), SCALE_TASKS (10000) and SCALE_DAEMONS (500) for the scale rows, BIG_SCALE_TASKS
+# (100000) and BIG_SCALE_DAEMONS (5000) for the large-mesh rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -147,9 +148,15 @@ SCALE_TASKS=${SCALE_TASKS:-10000}
 SCALE_DAEMONS=${SCALE_DAEMONS:-500}
 echo "bench: scale, $SCALE_TASKS tasks / $SCALE_DAEMONS daemons: filter keystrokes on Tasks" >&2
 "$BIN" bench scale --tasks "$SCALE_TASKS" --daemons "$SCALE_DAEMONS" >"$WORK/scale"
-for k in keystroke_200x50_median_ms keystroke_200x50_p99_ms keystroke_200x50_wall_p99_ms tasks_model_ms; do
-  figure "scale.$k" "$(value "scale.$k" "$WORK/scale")"
-done
+SCALE_KEYS="keystroke_200x50_median_ms keystroke_200x50_p99_ms keystroke_200x50_wall_p99_ms store_change_ms
+  store_change_p99_ms base_store_change_ms tasks_first_frame_ms"
+for k in $SCALE_KEYS; do figure "scale.$k" "$(value "scale.$k" "$WORK/scale")"; done
+# The large mesh of the targets, beside the builder it replaced (measured in the same process).
+BIG_TASKS=${BIG_SCALE_TASKS:-100000}
+BIG_DAEMONS=${BIG_SCALE_DAEMONS:-5000}
+echo "bench: scale, $BIG_TASKS tasks / $BIG_DAEMONS daemons: a store change and filter keystrokes on Tasks" >&2
+"$BIN" bench scale --tasks "$BIG_TASKS" --daemons "$BIG_DAEMONS" >"$WORK/scale_big"
+for k in $SCALE_KEYS tasks; do figure "scale_big.$k" "$(value "scale.$k" "$WORK/scale_big")"; done
 echo "bench: scale, the first Home frame with that mesh, $ROUNDS rounds from an empty cache and from a filled one" >&2
 python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/scale.db" --rate 0 --test-controls --quiet \
   --seed-scale "$SCALE_TASKS,$SCALE_DAEMONS" >"$WORK/ready-scale" 2>>"$WORK/server.log" &

@@ -12,8 +12,10 @@ import MakimaTUI
 ///
 /// - `keystroke_200x50_median_ms` / `_p99_ms`: one filter keystroke, typed and erased, as CPU
 ///   time of the UI thread (the bench machine may be shared; `_wall_p99_ms` beside it);
-/// - `tasks_model_ms`: the Tasks pane's model built from the stores and handed to the pane
-///   (what a store change, a status event for instance, costs before the next frame);
+/// - `store_change_ms` / `_p99_ms`: a status event applied with Tasks shown, the pane's model
+///   built and handed to the pane, the frame's cells (CPU time of the UI thread);
+///   `base_store_change_ms`: the same through the builder that sorted and made every row;
+/// - `tasks_first_frame_ms`: `3` from Home, the list's order sorted once and the first frame;
 /// - `tasks`, `daemons`: the mesh's size.
 package enum ScaleBenchmark {
     /// What is typed: narrowing queries over the generated titles (ASCII and Japanese).
@@ -32,11 +34,33 @@ package enum ScaleBenchmark {
         app.stack.jump(to: .tasks)
         var results: [String: Double] = ["tasks": Double(tasks), "daemons": Double(daemons)]
 
-        let build = samples(5) {
-            let model = ListPaneModels.tasks(hub, status: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        // `3` from Home: the order sorted once from the list as it arrived, the first frame.
+        let first = threadCPUTime()
+        app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
+        _ = app.render(width: width, height: height)
+        results["tasks_first_frame_ms"] = (threadCPUTime() - first) * 1000
+        // A store change with Tasks shown: a status event, the model, the frame's cells; then the
+        // same through the builder it replaced (every row sorted and made).
+        var event = 0
+        let change = samples(20) {
+            event += 1
+            applyStatusEvent(hub, number: event, tasks: tasks)
+            let model = ListPaneModels.tasks(hub, status: nil, now: now)
             app.stack.update(.tasks, as: ListPane.self) { $0.update(model) }
-        }
-        results["tasks_model_ms"] = build.cpu[build.cpu.count / 2]
+            _ = app.render(width: width, height: height)
+        }.cpu
+        results["store_change_ms"] = change[change.count / 2]
+        results["store_change_p99_ms"] = change[change.count - 1]
+        let base = samples(3) {
+            event += 1
+            applyStatusEvent(hub, number: event, tasks: tasks)
+            let model = ScaleBaseline.tasks(hub, status: nil, now: now)
+            app.stack.update(.tasks, as: ListPane.self) { $0.update(model) }
+            _ = app.render(width: width, height: height)
+        }.cpu
+        results["base_store_change_ms"] = base[base.count / 2]
+        app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
 
         guard let screen = try? NcursesScreen(nullDeviceTerm: term, width: width, height: height) else {
             results["flush_error"] = 1
@@ -72,6 +96,20 @@ package enum ScaleBenchmark {
         results["keystroke_200x50_p99_ms"] = cpu[p99]
         results["keystroke_200x50_wall_p99_ms"] = wall[p99]
         return results
+    }
+
+    /// A status event for a task spread over the list (most land off screen, as on a real mesh).
+    @MainActor
+    static func applyStatusEvent(_ hub: StoreHub, number: Int, tasks: Int) {
+        let statuses: [TaskStatus] = [.running, .completed, .failed, .queued]
+        let at = Date(timeIntervalSince1970: 1_800_000_000 + Double(number))
+        hub.apply(
+            .events([
+                TaskEvent(
+                    eventID: Int64(number), taskID: "t-\((number * 7_919) % max(1, tasks))", seq: number,
+                    type: .status, ts: at,
+                    payload: .status(status: statuses[number % statuses.count], previous: nil, reason: nil))
+            ]))
     }
 
     /// A mesh shaped like the dev server's `--seed-scale`: titles from a small set with a

@@ -5,7 +5,11 @@ import Synchronization
 /// came from the cache and are not yet confirmed by the server, and the last error. An error
 /// never clears the items: stale data stays on screen, marked with its age.
 public struct ListState<Item: Sendable>: Sendable {
-    public var items: [Item] = []
+    /// Every change to the items takes a new `generation`, unique in the process: an index
+    /// derived from them (`TaskOrder`) knows whether it still describes them without
+    /// comparing them.
+    public var items: [Item] = [] { didSet { generation = ListGeneration.next() } }
+    public private(set) var generation = ListGeneration.next()
     public var fetchedAt: Date?
     /// True while the items come from the cache (or an earlier session) and no fetch has succeeded.
     public var isStale = false
@@ -35,6 +39,13 @@ public struct ListState<Item: Sendable>: Sendable {
 
     /// Seconds since the data was fetched (nil if never).
     public func age(now: Date) -> TimeInterval? { fetchedAt.map { max(0, now.timeIntervalSince($0)) } }
+}
+
+/// The source of `ListState.generation`s: one counter for every list, so a list replaced by
+/// another (a new fetch, a forgotten server) never repeats a generation an index was built from.
+enum ListGeneration {
+    private static let counter = Atomic<UInt64>(0)
+    static func next() -> UInt64 { counter.add(1, ordering: .relaxed).newValue }
 }
 
 /// "12s", "4m", "3h", "2d": how old data is, for the stale marker. Every relative age the

@@ -67,6 +67,22 @@ public final class TasksStore {
 
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
 
+    /// Each shown list in the Tasks pane's order, kept in step with status events (a list that
+    /// arrives whole is sorted once, when first asked for). Derived data: not observed, since
+    /// reading `lists` is what marks a pane for a rebuild.
+    @ObservationIgnored private var orders: [Filter: TaskOrder] = [:]
+
+    /// The list for `filter` in the Tasks pane's order (`TaskOrder`): a full sort only when its
+    /// items were replaced since the last call.
+    public func order(_ filter: Filter) -> TaskOrder {
+        let state = list(filter)
+        if let o = orders[filter], o.generation == state.generation { return o }
+        let o = TaskOrder(state.items, generation: state.generation)
+        orders = orders.filter { lists[$0.key] != nil }  // bounded by the lists held
+        orders[filter] = o
+        return o
+    }
+
     /// The tasks running now: the `running` list, as status events keep it (a task that starts
     /// is added at once, one that ends leaves at once), counting only items whose status says
     /// running (a server may ignore the filter).
@@ -113,27 +129,49 @@ public final class TasksStore {
         updateStatus(task, s, at: last.ts)
     }
 
+    /// Where the task with this id is in `items`. Read through a buffer pointer: iterating the
+    /// array copies each task (a retain per field), which on a 100,000-task list costs more
+    /// than the rest of a status event.
+    private static func position(of id: String, in items: [MeshTask]) -> Int? {
+        items.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
+    }
+
     /// Status events move a task between filtered lists without waiting for the next poll: it
     /// leaves the lists whose status filter it no longer matches and joins (at the top) the
     /// loaded lists it now matches.
     private func updateStatus(_ id: String, _ status: TaskStatus, at: Date?) {
-        var known = details[id] ?? lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
+        var known =
+            details[id]
+            ?? lists.values.lazy.compactMap { l in Self.position(of: id, in: l.items).map { l.items[$0] } }.first
         known?.status = status
         if let at { known?.updatedAt = at }
         let task = known ?? MeshTask(id: id, status: status, updatedAt: at)
-        for (filter, var l) in lists {
+        // Each list is changed in place (`lists[filter]?…`): a copy of a 100,000-task list
+        // per event would cost more than everything else an event does.
+        for filter in Array(lists.keys) {
             let matches =
                 (filter.status == nil || filter.status == status)
                 && (filter.contractID == nil || filter.contractID == task.contractID)
-            if let i = l.items.firstIndex(where: { $0.id == id }) {
-                if matches { l.items[i] = task } else { l.items.remove(at: i) }
-            } else if matches && l.hasLoaded {
-                l.items.insert(task, at: 0)
-                if let limit = filter.limit, l.items.count > limit { l.items.removeLast(l.items.count - limit) }
+            guard let generation = lists[filter]?.generation, let hasLoaded = lists[filter]?.hasLoaded else { continue }
+            var changes: [(old: MeshTask?, new: MeshTask?)] = []
+            if let i = lists[filter].flatMap({ Self.position(of: id, in: $0.items) }) {
+                changes.append((lists[filter]?.items[i], matches ? task : nil))
+                if matches { lists[filter]?.items[i] = task } else { lists[filter]?.items.remove(at: i) }
+            } else if matches && hasLoaded {
+                lists[filter]?.items.insert(task, at: 0)
+                changes.append((nil, task))
+                if let limit = filter.limit, let count = lists[filter]?.items.count, count > limit {
+                    for gone in lists[filter]?.items[limit...] ?? [] { changes.append((gone, nil)) }
+                    lists[filter]?.items.removeLast(count - limit)
+                }
             } else {
                 continue
             }
-            lists[filter] = l
+            // The order follows the same changes (binary searches) instead of a new sort.
+            if orders[filter]?.generation == generation, let now = lists[filter]?.generation {
+                for change in changes { orders[filter]?.replace(change.old, with: change.new) }
+                orders[filter]?.generation = now
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One row of a list: an identity (kept across refreshes and filtering), what is drawn, and
 /// the text the `/` filter matches.
@@ -28,26 +29,80 @@ public struct ListRow: Equatable, Sendable {
     func line(fitting cells: Int) -> StyledLine { fitted?.line(fitting: cells) ?? line }
 }
 
+/// A list's rows as the list reads them: by position, made when asked for. A short list hands
+/// over its rows (`init(rows:)`); a long one (a large mesh's tasks) hands over functions over an
+/// ordered index, so a change costs the rows a frame draws, not the rows the list holds.
+public struct ListWindow: Equatable, Sendable {
+    public let count: Int
+    /// The rows themselves when the list was given them (compared by value).
+    private let given: [ListRow]?
+    /// Tells two windows made by functions apart: each one made gets its own.
+    private let stamp: UInt64
+    private let idAt: @Sendable (Int) -> String
+    private let rowAt: @Sendable (Int) -> ListRow
+    private let searchTextAt: @Sendable (Int) -> String
+
+    public init(rows: [ListRow]) {
+        count = rows.count
+        given = rows
+        stamp = 0
+        idAt = { rows[$0].id }
+        rowAt = { rows[$0] }
+        searchTextAt = { rows[$0].searchText }
+    }
+
+    /// `count` rows made by `row(i)`; `id(i)` and `searchText(i)` must agree with it and be cheap.
+    public init(
+        count: Int, id: @escaping @Sendable (Int) -> String, searchText: @escaping @Sendable (Int) -> String,
+        row: @escaping @Sendable (Int) -> ListRow
+    ) {
+        self.count = count
+        given = nil
+        stamp = WindowStamp.next()
+        idAt = id
+        rowAt = row
+        searchTextAt = searchText
+    }
+
+    public func id(_ i: Int) -> String { idAt(i) }
+    public func row(_ i: Int) -> ListRow { rowAt(i) }
+    public func searchText(_ i: Int) -> String { searchTextAt(i) }
+    /// Every row, made now (short lists and tests; a frame never needs them all).
+    public var rows: [ListRow] { given ?? (0..<count).map(rowAt) }
+
+    public static func == (a: ListWindow, b: ListWindow) -> Bool {
+        if let ra = a.given, let rb = b.given { return ra == rb }
+        return a.stamp == b.stamp && a.count == b.count
+    }
+}
+
+private enum WindowStamp {
+    private static let counter = Atomic<UInt64>(0)
+    static func next() -> UInt64 { counter.add(1, ordering: .relaxed).newValue }
+}
+
 /// A scrolling, filterable list with one selected row (vim keys, arrows, g/G, PgUp/PgDn and
 /// a `/` filter). The state is a value: panes keep it and render it each frame.
 ///
-/// Lists can hold tens of thousands of rows (a large mesh's tasks), so the filter's matches
-/// are kept as row indices, computed when the rows or the filter change (a typed character
-/// searches only the rows that matched before it), and a frame draws only the rows in view.
+/// Lists can hold a hundred thousand rows (a large mesh's tasks): the rows come from a
+/// `ListWindow` and a frame makes only the rows in view. The filter's matches are kept as row
+/// indices, computed when the rows or the filter change (a typed character searches only the
+/// rows that matched before it); the rows' filter keys are made only while a filter is used.
 public struct ListView: Equatable, Sendable {
-    public private(set) var rows: [ListRow] = []
+    public private(set) var window = ListWindow(rows: [])
     public private(set) var filter = ""
     public private(set) var isEditingFilter = false
-    /// Index into `visibleRows`.
+    /// Index into the visible rows.
     public private(set) var selection = 0
     public private(set) var scrollOffset = 0
     /// Rows that fit in the viewport at the last render (PgUp/PgDn move by this much).
     public private(set) var pageSize = 10
     public var emptyMessage: String
-    /// Each row's `searchText`, case-folded, as the filter compares it.
-    private var searchKeys: [FilterKey] = []
-    /// Indices into `rows` of the rows matching `filter`, in order (every row when it is empty).
-    private var matches: [Int] = []
+    /// Each row's `searchText`, case-folded, as the filter compares it (only while a filter is
+    /// typed or applied).
+    private var searchKeys: [FilterKey]?
+    /// Indices into the window of the rows matching `filter`, in order (nil: every row).
+    private var matches: [Int]?
 
     public init(rows: [ListRow] = [], emptyMessage: String = "no data yet") {
         self.emptyMessage = emptyMessage
@@ -55,26 +110,56 @@ public struct ListView: Equatable, Sendable {
     }
 
     public static func == (a: ListView, b: ListView) -> Bool {
-        a.rows == b.rows && a.filter == b.filter && a.isEditingFilter == b.isEditingFilter
+        a.window == b.window && a.filter == b.filter && a.isEditingFilter == b.isEditingFilter
             && a.selection == b.selection && a.scrollOffset == b.scrollOffset && a.pageSize == b.pageSize
             && a.emptyMessage == b.emptyMessage
     }
 
+    /// Every row, in order (made now: for short lists and tests).
+    public var rows: [ListRow] { window.rows }
+
     /// The rows matching the filter (case-insensitive substring), in order.
-    public var visibleRows: [ListRow] { matches.map { rows[$0] } }
+    public var visibleRows: [ListRow] { matches.map { $0.map(window.row) } ?? window.rows }
 
     /// How many rows match the filter.
-    public var visibleCount: Int { matches.count }
+    public var visibleCount: Int { matches?.count ?? window.count }
 
-    public var selectedRow: ListRow? { matches.indices.contains(selection) ? rows[matches[selection]] : nil }
+    /// The window position of the `i`th visible row.
+    private func position(_ i: Int) -> Int { matches.map { $0[i] } ?? i }
+
+    public var selectedRow: ListRow? {
+        (0..<visibleCount).contains(selection) ? window.row(position(selection)) : nil
+    }
+
+    private var selectedID: String? {
+        (0..<visibleCount).contains(selection) ? window.id(position(selection)) : nil
+    }
+
+    /// The rows the last frame's viewport holds (the scroll offset as the last render left it).
+    var rowsInView: [ListRow] {
+        let start = min(scrollOffset, visibleCount)
+        return (start..<min(visibleCount, start + pageSize)).map { window.row(position($0)) }
+    }
 
     /// Replaces the rows, keeping the selected row selected when it is still there.
-    public mutating func setRows(_ newRows: [ListRow]) {
-        let keep = selectedRow?.id
-        rows = newRows
-        searchKeys = newRows.map { FilterKey($0.searchText) }
-        matches = Self.match(FilterKey(filter), in: searchKeys, among: nil)
+    public mutating func setRows(_ newRows: [ListRow]) { setWindow(ListWindow(rows: newRows)) }
+
+    /// Replaces the rows, keeping the selected row selected when it is still there. Costs the
+    /// rows near the selection unless a filter is in use (then every row's key is made again).
+    public mutating func setWindow(_ newWindow: ListWindow) {
+        let keep = selectedID
+        window = newWindow
+        searchKeys = nil
+        matches = nil
+        if !filter.isEmpty || isEditingFilter { matches = Self.match(FilterKey(filter), in: keys(), among: nil) }
         reselect(keep)
+    }
+
+    private mutating func keys() -> [FilterKey] {
+        if let searchKeys { return searchKeys }
+        let made = (0..<window.count).map { FilterKey(window.searchText($0)) }
+        searchKeys = made
+        return made
     }
 
     // MARK: Movement
@@ -82,32 +167,35 @@ public struct ListView: Equatable, Sendable {
     public mutating func moveUp() { select(selection - 1) }
     public mutating func moveDown() { select(selection + 1) }
     public mutating func moveToTop() { select(0) }
-    public mutating func moveToBottom() { select(matches.count - 1) }
+    public mutating func moveToBottom() { select(visibleCount - 1) }
     public mutating func pageUp() { select(selection - max(1, pageSize - 1)) }
     public mutating func pageDown() { select(selection + max(1, pageSize - 1)) }
 
     /// Selects the row with this id, clearing a filter that hides it; false when absent.
     public mutating func select(rowID: String) -> Bool {
-        guard rows.contains(where: { $0.id == rowID }) else { return false }
+        guard (0..<window.count).contains(where: { window.id($0) == rowID }) else { return false }
         if visibleIndex(of: rowID) == nil { setFilter("") }
         select(visibleIndex(of: rowID) ?? 0)
         return true
     }
 
     mutating func select(_ index: Int) {
-        let count = matches.count
+        let count = visibleCount
         selection = count == 0 ? 0 : min(max(0, index), count - 1)
     }
 
     // MARK: Filter
 
     /// `/`: start editing the filter (the current text stays, to refine it).
-    public mutating func beginFilter() { isEditingFilter = true }
+    public mutating func beginFilter() {
+        isEditingFilter = true
+        _ = keys()  // made once here, not on the first typed character
+    }
 
     /// Typing while the filter is edited. Returns false when not editing.
     public mutating func editFilter(_ edit: TextEdit) -> Bool {
         guard isEditingFilter else { return false }
-        let keep = selectedRow?.id
+        let keep = selectedID
         switch edit {
         case .submit: isEditingFilter = false
         case .cancel:
@@ -124,7 +212,7 @@ public struct ListView: Equatable, Sendable {
     /// Clears an applied filter; returns false when there was none (so Esc can go back).
     public mutating func clearFilter() -> Bool {
         guard !filter.isEmpty || isEditingFilter else { return false }
-        let keep = selectedRow?.id
+        let keep = selectedID
         setFilter("")
         isEditingFilter = false
         reselect(keep)
@@ -137,21 +225,27 @@ public struct ListView: Equatable, Sendable {
         guard new != filter else { return }
         let narrowing = !filter.isEmpty && new.hasPrefix(filter)
         filter = new
-        matches = Self.match(FilterKey(new), in: searchKeys, among: narrowing ? matches : nil)
+        matches = new.isEmpty ? nil : Self.match(FilterKey(new), in: keys(), among: narrowing ? matches : nil)
     }
 
     /// Indices of the keys holding `needle` (all of them for an empty needle), searching only
     /// `among` when given.
-    private static func match(_ needle: FilterKey, in keys: [FilterKey], among: [Int]?) -> [Int] {
-        if needle.isEmpty { return among ?? Array(keys.indices) }
+    private static func match(_ needle: FilterKey, in keys: [FilterKey], among: [Int]?) -> [Int]? {
+        if needle.isEmpty { return among }
         return (among ?? Array(keys.indices)).filter { keys[$0].contains(needle) }
     }
 
-    /// The position among the visible rows of the row with this id.
-    private func visibleIndex(of id: String) -> Int? { matches.firstIndex { rows[$0].id == id } }
+    /// The position among the visible rows of the row with this id: looked for near `near`
+    /// first (a change moves the selected row a step or two, if at all), then everywhere.
+    private func visibleIndex(of id: String, near: Int = 0) -> Int? {
+        let count = visibleCount
+        let low = min(max(0, near - 2), count)
+        for i in low..<max(low, min(count, near + 3)) where window.id(position(i)) == id { return i }
+        return (0..<count).first { window.id(position($0)) == id }
+    }
 
     private mutating func reselect(_ id: String?) {
-        if let id, let i = visibleIndex(of: id) { selection = i } else { select(selection) }
+        if let id, let i = visibleIndex(of: id, near: selection) { selection = i } else { select(selection) }
     }
 
     // MARK: Rendering
@@ -165,14 +259,14 @@ public struct ListView: Equatable, Sendable {
             var prompt = StyledLine("/", CellStyle(fg: .accent, attributes: .bold))
             prompt.append(filter, CellStyle(fg: .foreground))
             if isEditingFilter { prompt.append("_", CellStyle(fg: .accent, attributes: .bold)) }
-            let count = " \(matches.count)/\(rows.count)"
+            let count = " \(visibleCount)/\(window.count)"
             buffer.write(prompt, x: area.x, y: area.y, maxX: area.maxX - CellWidth.of(count))
             buffer.write(count, x: area.maxX - CellWidth.of(count), y: area.y, style: CellStyle(fg: .foregroundMuted))
             area = area.inset(top: 1)
         }
         pageSize = max(1, area.height)
         select(selection)
-        if matches.isEmpty {
+        if visibleCount == 0 {
             let message = filter.isEmpty ? emptyMessage : "no matches for “\(filter)”"
             buffer.fill(area.row(0), style: .plain)
             buffer.write(
@@ -182,10 +276,10 @@ public struct ListView: Equatable, Sendable {
         }
         if selection < scrollOffset { scrollOffset = selection }
         if selection >= scrollOffset + pageSize { scrollOffset = selection - pageSize + 1 }
-        scrollOffset = max(0, min(scrollOffset, max(0, matches.count - pageSize)))
+        scrollOffset = max(0, min(scrollOffset, max(0, visibleCount - pageSize)))
         let marker = context.glyphs.selectionMarker
-        for (i, index) in matches[scrollOffset...].prefix(pageSize).enumerated() {
-            let row = rows[index]
+        for (i, shown) in (scrollOffset..<min(visibleCount, scrollOffset + pageSize)).enumerated() {
+            let row = window.row(position(shown))
             let line = row.line(fitting: area.width - 2)
             let y = area.y + i
             buffer.fill(area.row(i), style: .plain)

@@ -1,6 +1,12 @@
 /// What a list pane shows: rows (already cleaned text) and what to say when there are none.
 public struct ListPaneViewModel: Equatable, Sendable {
-    public var rows: [ListRow]
+    /// The rows, made when a frame asks for them (`ListWindow`).
+    public var window: ListWindow
+    /// Every row, made now (short lists and tests; a long list's pane reads `window`).
+    public var rows: [ListRow] {
+        get { window.rows }
+        set { window = ListWindow(rows: newValue) }
+    }
     public var emptyMessage: String
     /// Right side of the header, e.g. "12 items · stale".
     public var detail: String?
@@ -16,7 +22,7 @@ public struct ListPaneViewModel: Equatable, Sendable {
         rows: [ListRow] = [], emptyMessage: String = "no data yet", detail: String? = nil, columns: StyledLine? = nil,
         sorts: [String] = []
     ) {
-        self.rows = rows
+        window = ListWindow(rows: rows)
         self.emptyMessage = emptyMessage
         self.detail = detail
         self.columns = columns
@@ -41,24 +47,40 @@ public struct ListPane: Pane {
         self.id = id
         self.model = model
         keyContexts = contexts
-        list = ListView(rows: model.rows, emptyMessage: model.emptyMessage)
+        list = ListView(emptyMessage: model.emptyMessage)
+        list.setWindow(model.window)
     }
     public var isEditingText: Bool { list.isEditingFilter }
 
-    /// New data from the store: rows are replaced, the selection follows its row.
-    public mutating func update(_ model: ListPaneViewModel) {
+    /// New data from the store: rows are replaced, the selection follows its row. Costs the
+    /// rows in view: a long list's rows are made by the frame that draws them.
+    /// Returns whether what the pane draws changed (false: a change to rows out of view).
+    @discardableResult
+    public mutating func update(_ model: ListPaneViewModel) -> Bool {
+        let before = onScreen
         self.model = model
         list.emptyMessage = model.emptyMessage
         if let s = sort, s >= model.sorts.count { sort = nil }
-        list.setRows(sortedRows())
+        list.setWindow(sortedWindow())
+        return onScreen != before
+    }
+
+    /// What a frame of this pane depends on: the header and the rows in view.
+    private var onScreen: [String] {
+        [model.detail ?? "", model.emptyMessage, model.columns?.text ?? "", "\(list.visibleCount) \(list.selection)"]
+            + list.rowsInView.map { $0.id + "\u{1}" + $0.line.text }
     }
 
     /// Selects the row with this id (clearing a filter that hides it); false when absent.
     public mutating func select(rowID: String) -> Bool { list.select(rowID: rowID) }
 
     /// The rows in the chosen order (stable: equal keys keep the rows' own order).
-    func sortedRows() -> [ListRow] {
-        guard let s = sort else { return model.rows }
+    func sortedWindow() -> ListWindow {
+        guard let s = sort else { return model.window }
+        return ListWindow(rows: sortedRows(by: s))
+    }
+
+    private func sortedRows(by s: Int) -> [ListRow] {
         return model.rows.enumerated().sorted { a, b in
             let ka = a.element.sortKeys.indices.contains(s) ? a.element.sortKeys[s] : ""
             let kb = b.element.sortKeys.indices.contains(s) ? b.element.sortKeys[s] : ""
@@ -99,7 +121,7 @@ public struct ListPane: Pane {
         case .nextSort:
             guard !model.sorts.isEmpty else { return .ignored }
             sort = sort.map { $0 + 1 < model.sorts.count ? $0 + 1 : nil } ?? 0
-            list.setRows(sortedRows())
+            list.setWindow(sortedWindow())
         default: return .ignored
         }
         return .handled

@@ -20,44 +20,47 @@ public enum ListPaneModels {
         return m
     }
 
-    /// Tasks newest activity first, so a live status change moves its row to the top. When
-    /// the pane is wide enough the daemon and contract columns show past the age.
+    /// Tasks newest activity first (ties by id), so a live status change moves its row to the
+    /// top. When the pane is wide enough the daemon and contract columns show past the age.
+    ///
+    /// The order is the store's `TaskOrder`, kept in step with status events, and the rows are
+    /// made by the frame that draws them: a store change costs the daemon and contract names
+    /// (what the columns look up) and the rows in view, not the mesh's tasks.
     public static func tasks(_ hub: StoreHub, status: TaskStatus?, contractID: String? = nil, now: Date)
         -> ListPaneViewModel
     {
-        let state = hub.tasks.list(.init(status: status, contractID: contractID))
-        let hosts = Dictionary(
-            hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
-        var contracts: [String: String] = [:]
-        for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
-        for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
-        let ordered = state.items.enumerated().sorted { a, b in
-            let (ta, tb) = (a.element.updatedAt ?? .distantPast, b.element.updatedAt ?? .distantPast)
-            return ta == tb ? a.offset < b.offset : ta > tb
-        }.map(\.element)
+        let filter = TasksStore.Filter(status: status, contractID: contractID)
+        let state = hub.tasks.list(filter)
+        let order = hub.tasks.order(filter)
+        let names = TaskRowNames(hub)
         let header = FittedRow(
             RowLine.headerColumns([("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil)]))
-        let rows = ordered.map { t in
-            // The title narrows first when the pane is short of cells (`FittedRow`), as the header's does.
-            var columns: [(text: String, width: Int?, style: CellStyle)] = [
-                (oneLine(t.displayTitle), 52, CellStyle(fg: .foreground)),
-                (t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status)),
-            ]
-            let placed = t.daemonID != nil || t.contractID != nil
-            columns.append((ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted)))
-            if placed {
-                columns.append((t.daemonID.map { hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body)))
-                columns.append((t.contractID.map { contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted)))
-            }
-            // `/` matches titles only, not the other columns.
-            return ListRow(id: t.id, fitted: FittedRow(columns, reserve: header.reserve), searchText: t.displayTitle)
-        }
-        var filter = status?.rawValue ?? "all"
-        if let c = contractID { filter += " · contract " + (contracts[c] ?? c) }
-        var m = model(rows, state, now: now, noun: "task", filter: filter)
+        let reserve = header.reserve
+        let window = ListWindow(
+            count: order.count, id: { order[$0].id }, searchText: { order[$0].displayTitle },
+            row: { taskRow(order[$0], names: names, reserve: reserve, now: now) })
+        var label = status?.rawValue ?? "all"
+        if let c = contractID { label += " · contract " + (names.contracts[c] ?? c) }
+        var m = model(window, state, now: now, noun: "task", filter: label)
         m.fittedColumns = header
         m.columns = header.line(fitting: .max)
         return m
+    }
+
+    /// One task's row; `/` matches titles only, not the other columns. The title narrows first
+    /// when the pane is short of cells (`FittedRow`), as the header's does.
+    nonisolated package static func taskRow(_ t: MeshTask, names: TaskRowNames, reserve: Int, now: Date) -> ListRow {
+        var columns: [(text: String, width: Int?, style: CellStyle)] = [
+            (oneLine(t.displayTitle), 52, CellStyle(fg: .foreground)),
+            (t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status)),
+        ]
+        let placed = t.daemonID != nil || t.contractID != nil
+        columns.append((ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted)))
+        if placed {
+            columns.append((t.daemonID.map { names.hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body)))
+            columns.append((t.contractID.map { names.contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted)))
+        }
+        return ListRow(id: t.id, fitted: FittedRow(columns, reserve: reserve), searchText: t.displayTitle)
     }
 
     public static func directives(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
@@ -126,13 +129,19 @@ public enum ListPaneModels {
     }
 
     /// Rows plus the header detail (filter · count · STALE age · error) and the empty message.
-    static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?)
+    package static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?)
+        -> ListPaneViewModel
+    {
+        model(ListWindow(rows: rows), state, now: now, noun: noun, filter: filter)
+    }
+
+    static func model<T>(_ rows: ListWindow, _ state: ListState<T>, now: Date, noun: String, filter: String?)
         -> ListPaneViewModel
     {
         let freshness = Freshness.of(state, now: now)
         var detail: [String] = []
         if let filter { detail.append(filter.uppercased()) }
-        if state.hasLoaded || !rows.isEmpty { detail.append("\(rows.count) \(noun)\(rows.count == 1 ? "" : "s")") }
+        if state.hasLoaded || rows.count > 0 { detail.append("\(rows.count) \(noun)\(rows.count == 1 ? "" : "s")") }
         if let marker = freshness.marker { detail.append(marker) }
         if case .failed(_, let message) = freshness { detail.append(message) }
         let empty: String
@@ -142,6 +151,22 @@ public enum ListPaneModels {
         case .unknown: empty = "no data yet"
         default: empty = "no \(noun)s"
         }
-        return ListPaneViewModel(rows: rows, emptyMessage: empty, detail: detail.joined(separator: " · "))
+        var m = ListPaneViewModel(emptyMessage: empty, detail: detail.joined(separator: " · "))
+        m.window = rows
+        return m
+    }
+}
+
+/// The names a task row shows for its daemon and contract, from the lists the stores hold.
+package struct TaskRowNames: Sendable {
+    var hosts: [String: String] = [:]
+    var contracts: [String: String] = [:]
+
+    @MainActor
+    package init(_ hub: StoreHub) {
+        hosts = Dictionary(
+            hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
+        for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
+        for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
     }
 }
