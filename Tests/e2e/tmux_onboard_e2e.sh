@@ -41,6 +41,10 @@ start() {
 }
 type_text() { t send-keys -t "$1" -l "$2"; }
 key() { t send-keys -t "$1" "$2"; }
+# confirm TARGET KEY: a key for a destructive action, sent on its own as a person presses it
+# (keys read together with others, as a paste or a loaded machine delivers them, confirm
+# nothing: the dashboard's burst guard).
+confirm() { sleep 0.3; t send-keys -t "$1" "$2"; }
 quit() { t send-keys -t "$1" C-c; wait_for "$1" "EXITED:0" >/dev/null; }
 
 dev() { curl -fsS -X "$1" "$URL$2"; }
@@ -148,18 +152,18 @@ expect "the new theme is drawn at once (the masthead's colours changed)" app \
   wait_until test "$(t capture-pane -p -e -t app | sed -n 2p)" != "$before_theme"
 dev POST "/_dev/fail?count=1&status=500" >/dev/null
 key app k; key app k
-key app Enter
+confirm app Enter
 expect "a refused rotation is reported and the old key kept" app wait_for app "not rotated: .*the old key is kept"
 expect "the old key is still the stored one" app wait_until key_file_is_private
-key app Enter
+confirm app Enter
 expect "a rotation the server confirms stores the new key" app wait_for app "rotated: new key mk_…[A-Za-z0-9]{4} stored"
 expect "the stored key is no longer the old one" app wait_until stored_key_changed
 expect "after the rotation the dashboard is live with the new key" app wait_for app "WS//ONLINE"
 ROTATED=$(cat "$(find "$SCRATCH/config" -path '*credentials*' -type f | head -n 1)" 2>/dev/null)
 key app j
-key app Enter
+confirm app Enter
 expect "sign out asks for a second Enter" app wait_for app "press Enter again to sign out"
-key app Enter
+confirm app Enter
 expect "sign out returns to onboarding" app wait_for app "01 SERVER → 02 KEY"
 expect "sign out removed the stored key" app wait_until no_key_file
 quit app

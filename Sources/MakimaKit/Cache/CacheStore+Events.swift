@@ -28,8 +28,9 @@ extension CacheStore {
         let (rows, skipped) = try Self.rows(
             of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes)
         let inserted = try write(rows, leftOut: skipped, newest: newest, finished: finished, keep: keep)
-        try pruneIfDue(now: Date())
+        // Indexed before the cap is applied: the index's pages count in the size it holds.
         try indexIfDue(now: Date())
+        try pruneIfDue(now: Date())
         return inserted
     }
 
