@@ -15,36 +15,12 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-hostile-output-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-15}
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup hostile-output
 # How long a quit signal may take to end the process (the process itself allows one second).
 SIGNAL_TIMEOUT=3
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-hostile-output-e2e.XXXXXX")
-SERVER_PID=""
-URL=""
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID"; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-start() {
-  local name=$1; shift
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
-}
-dev() { curl -fsS -X "$1" "$URL$2"; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 # The dashboard's pid: the child of the pane's shell.
 client_pid() { pgrep -P "$(t list-panes -t "$1" -F '#{pane_pid}')" -x makima-tui; }
 # signal_ends SESSION SIGNAL: sends the signal, true when the shell reports the exit in time.
@@ -55,7 +31,6 @@ signal_ends() {
   TIMEOUT=$SIGNAL_TIMEOUT wait_for "$1" "EXITED:"
 }
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 line_task=$(dev POST "/_dev/hostile/huge_output?kind=long_line&bytes=1048576" | json 'd["task_id"]')

@@ -13,33 +13,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-mouse-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-15}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-mouse-e2e.XXXXXX")
-SERVER_PID=""
-URL=""
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup mouse
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-start() {
-  local name=$1; shift
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
-}
-quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
 flag() { t display-message -p -t "$1" "#{$2}"; }
 modes_on() { [ "$(flag "$1" mouse_standard_flag)" = "1" ] && [ "$(flag "$1" mouse_sgr_flag)" = "1" ]; }
 modes_off() { [ "$(flag "$1" mouse_standard_flag)" = "0" ] && [ "$(flag "$1" mouse_sgr_flag)" = "0" ]; }
@@ -86,7 +63,6 @@ click_on() { local at; at=$(locate "$1" "$2") && [ -n "$at" ] && click "$1" $at;
 row_after_selected() { capture "$1" | grep -A1 -E '^[ ·]+▸ ' | tail -n 1 | sed -E 's/^[ ·]+//' | cut -c1-20; }
 selected_row() { capture "$1" | grep -m1 -E '^[ ·]+▸ ' | sed -E 's/^[ ·]+▸ //' | cut -c1-20; }
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 start mouse

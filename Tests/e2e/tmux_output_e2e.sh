@@ -11,43 +11,16 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-output-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-20}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-output-e2e.XXXXXX")
+E2E_TIMEOUT=${E2E_TIMEOUT:-20}
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup output
 SCREENS="$SCRATCH/screens.txt"
-SERVER_PID=""
-URL=""
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-start() {
-  local name=$1; shift
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
-}
-quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
-dev() { curl -fsS -X "$1" "$URL$2"; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 # body_top TARGET: the first line under the task view's rule (the top line of the output).
 body_top() { capture "$1" | sed -n '/^ ─\{20,\}/{n;p;q}'; }
 top_is() { body_top "$1" | grep -qE -- "$2"; }
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-t kill-server >/dev/null 2>&1 || true
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 # --- `g` reaches the first line after 3,000 more ----------------------------------------

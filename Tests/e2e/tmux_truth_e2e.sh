@@ -11,37 +11,15 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-truth-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-15}
+E2E_CACHE_PER_SESSION=1
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup truth
 # Daemons are read every 30 s while shown: the change shows within one period (and a margin).
 POLL_TIMEOUT=${E2E_POLL_TIMEOUT:-45}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-truth-e2e.XXXXXX")
-SERVER_PID=""
-URL=""
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID"; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-start() {
-  local name=$1; shift
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache-$name MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
-}
 items='(d["items"] if isinstance(d, dict) else d)'
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 start_server --clock-skew -3600 || { echo "0 passed, 1 failed"; exit 1; }
 
 # Two online daemons: the first goes offline, the second gets a heartbeat now.

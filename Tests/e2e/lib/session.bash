@@ -1,0 +1,48 @@
+# The set-up every tmux end-to-end script shares (sourced, not run): the binary under test,
+# the demo key, a tmux server of its own, a scratch folder, the dev server's variables, the
+# checks (`checks.bash`), and a clean-up on any exit. Each script calls `e2e_setup NAME`
+# first, then `start_server` and `start` as it needs.
+# shellcheck source=checks.bash
+source "Tests/e2e/lib/checks.bash"
+
+# e2e_setup NAME: the variables the checks and the helpers below read. TIMEOUT defaults to
+# 15 s (E2E_TIMEOUT); a script may set E2E_COLS/E2E_ROWS (the dashboard's size, 120×40),
+# E2E_ENV (more variables for the dashboard) and E2E_CACHE_PER_SESSION=1 (one cache per
+# tmux session instead of one shared).
+e2e_setup() {
+  local name=$1
+  BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+  KEY=mk_demo_local_key_0001
+  SOCKET="makima-$name-e2e-$$"
+  TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+  TIMEOUT=${E2E_TIMEOUT:-15}
+  SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-$name-e2e.XXXXXX")
+  SERVER_PID=""
+  URL=""
+  trap e2e_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM HUP
+  if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+  t kill-server >/dev/null 2>&1 || true
+}
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+
+# Ends the tmux server and the dev server; keeps the scratch folder where the test run's key
+# leak check reads it (MAKIMA_TEST_LOG_DIR), then removes it.
+e2e_cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  stop_server
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
+
+# start NAME [ARGS...]: the dashboard against the dev server in tmux session NAME, config and
+# cache in the scratch folder; the shell prints EXITED:<code> when it ends.
+start() {
+  local name=$1; shift
+  local cache="$SCRATCH/cache"
+  [ -n "${E2E_CACHE_PER_SESSION:-}" ] && cache="$SCRATCH/cache-$name"
+  t new-session -d -s "$name" -x "${E2E_COLS:-120}" -y "${E2E_ROWS:-40}" \
+    "env TERM=tmux-256color ${E2E_ENV:-} LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+}
