@@ -27,7 +27,7 @@ extension LiveDashboard {
             if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
                 notices.append(notice)
             }
-            taskTitles.learn(from: update)
+            notifications.taskTitles.learn(from: update)
             if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
             switch update {
             case .events(let events):
@@ -38,7 +38,7 @@ extension LiveDashboard {
                     output?.historyLoading = false
                 }
             case .task(let t):
-                titleArrived(for: t.id)
+                notifications.titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
@@ -51,8 +51,8 @@ extension LiveDashboard {
                     output?.historyLoading = false
                 }
             case .detailNotFound(let link):
-                detailMissing(link)
-                if case .task(let id) = link { titleArrived(for: id) }
+                navigation.detailMissing(link)
+                if case .task(let id) = link { notifications.titleArrived(for: id) }
             case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice:
                 break
             }
@@ -74,8 +74,8 @@ extension LiveDashboard {
             output?.stale = true
             session.setNeedsDisplay()
         }
-        for n in notices { toast(NoticeLine(oneLine(n), level: .muted)) }
-        announce(hub.notifications.takeToasts())
+        for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
+        notifications.announce(hub.notifications.takeToasts())
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
@@ -86,7 +86,7 @@ extension LiveDashboard {
             output?.stale = false
             rebuildOutput()
         }
-        if rebuildDetail() { return }
+        if navigation.rebuildDetail() { return }
         let top = session.topPane
         guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
         let id = top.id
@@ -97,14 +97,16 @@ extension LiveDashboard {
             }
             return
         }
-        var source = PaneSource(hub: hub, filter: filter(id), now: now()) { [unowned self] in self.settingsFacts() }
-        source.scope = scopes[id] ?? nil
+        var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
+            self.settings.settingsFacts()
+        }
+        source.scope = navigation.scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
         case .home(let mesh): session.updateHome { $0.mesh = mesh }
         case .list(let model):
             session.updateList(id, model)
-            selectPending(in: id)
+            navigation.selectPending(in: id)
         }
     }
 
@@ -113,34 +115,6 @@ extension LiveDashboard {
         let top = session.topPane
         if top is TaskOutputPane { return }  // its header measures ages as it draws
         bindings.markDirty(top.isTopLevel ? .pane(top.id) : .detail)
-    }
-
-    func settingsFacts() -> SettingsFacts {
-        var facts = baseSettingsFacts()
-        facts.actions = setup.signIn != nil
-        facts.theme = session.themeName
-        facts.notifications = notifier.preferences
-        facts.mouse = session.mouseReporting
-        facts.configPath = setup.signIn?.configPath ?? ""
-        facts.cacheBytes = cacheSize()
-        facts.terminal = setup.environment["TERM"] ?? "?"
-        facts.colorMode = session.colorMode
-        facts.actionStatus = settingsStatus
-        return facts
-    }
-
-    private func baseSettingsFacts() -> SettingsFacts {
-        guard case .configured(let client, let key, let source, _) = setup.access else {
-            return SettingsFacts(
-                server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
-                cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
-        }
-        let link = hub.connection.link
-        return SettingsFacts(
-            server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
-            cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
-            connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: hub.connection.counters, connectionsOpened: hub.connection.connectionsOpened)
     }
 }
 

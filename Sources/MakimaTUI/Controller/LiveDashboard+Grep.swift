@@ -48,7 +48,7 @@ extension LiveDashboard {
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
     func openGrepHit(taskID: String, pattern: String, line: String) {
-        open(.task(taskID))
+        navigation.open(.task(taskID))
         output?.seek = (pattern, line)
         seekGrepHit()
     }

@@ -5,7 +5,7 @@ import MakimaKit
 /// the refresh policy (`RefreshPolicy`), and what a refused key stops.
 extension LiveDashboard {
     func refreshCurrent() {
-        if unauthorized { return retryKey() }
+        if unauthorized { return signIn.retryKey() }
         guard let engine else { return explainNoConnection() }
         if let pane = session.topPane as? TaskOutputPane {
             engine.loadDetail(.task(pane.model.taskID))
@@ -18,7 +18,7 @@ extension LiveDashboard {
 
     func refresh(_ pane: PaneID, force: Bool) {
         guard engine != nil, !unauthorized else { return }
-        fetch(pane.spec.queries(filter(pane), scopes[pane] ?? nil), force: force)
+        fetch(pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil), force: force)
     }
 
     /// Asks the engine for `queries` and notes it in the refresh policy.
@@ -39,7 +39,7 @@ extension LiveDashboard {
         session.cancelTimer(id: "poll")
         if pane == .home { loadActivity() }
         guard engine != nil, !unauthorized else { return }
-        let queries = pane.spec.queries(filter(pane), scopes[pane] ?? nil)
+        let queries = pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil)
         let now = self.now()
         fetch(freshness.due(queries, now: now), force: false)
         guard let next = freshness.nextDue(queries, now: now) else { return }

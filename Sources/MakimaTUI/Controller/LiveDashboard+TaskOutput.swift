@@ -54,7 +54,7 @@ extension LiveDashboard {
         let note =
             output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
-            taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
+            taskID: id, title: notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: output?.lines.firstLineNumber ?? 0, note: note)
         model.links = output?.lines.links.map(\.url) ?? []
         if let converted = output?.lines { model.adopt(converted) }
@@ -77,7 +77,7 @@ extension LiveDashboard {
         }
         return TaskFacts(
             daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
-            completed: task.completedAt, parent: task.parentID.map { taskTitle($0) ?? $0 })
+            completed: task.completedAt, parent: task.parentID.map { notifications.taskTitle($0) ?? $0 })
     }
 
 }
