@@ -9,7 +9,7 @@ extension LiveDashboard {
     func apply(_ updates: [SyncUpdate]) {
         var outputChanged = false
         var notices: [String] = []
-        let shownTask = output?.taskID
+        let shownTask = taskOutput.view?.taskID
         var reconnected = false
         // Details the open panes read survive whatever this batch stores (`BoundedMap`).
         hub.keepDetails(of: session.detailLinks)
@@ -35,7 +35,7 @@ extension LiveDashboard {
             case .olderOutput(let id, _, _), .outputCaughtUp(let id):
                 if id == shownTask {
                     outputChanged = true
-                    output?.historyLoading = false
+                    taskOutput.view?.historyLoading = false
                 }
             case .task(let t):
                 notifications.titleArrived(for: t.id)
@@ -46,9 +46,9 @@ extension LiveDashboard {
                 if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
             case .unauthorized:
                 keyRefused()
-                if output != nil {
+                if taskOutput.view != nil {
                     outputChanged = true
-                    output?.historyLoading = false
+                    taskOutput.view?.historyLoading = false
                 }
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
@@ -71,7 +71,7 @@ extension LiveDashboard {
             if session.topPane.isTopLevel { poll(pane) }
         }
         if outputChanged {
-            output?.stale = true
+            taskOutput.view?.stale = true
             session.setNeedsDisplay()
         }
         for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
@@ -82,9 +82,9 @@ extension LiveDashboard {
     /// just before a frame), and the output view if its task's output changed. The build runs
     /// inside observation tracking, which re-arms it.
     func rebuildShown() {
-        if output?.stale == true {
-            output?.stale = false
-            rebuildOutput()
+        if taskOutput.view?.stale == true {
+            taskOutput.view?.stale = false
+            taskOutput.rebuild()
         }
         if navigation.rebuildDetail() { return }
         let top = session.topPane

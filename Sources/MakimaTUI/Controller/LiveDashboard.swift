@@ -24,9 +24,6 @@ public final class LiveDashboard {
         }
         self.session.setNeedsDisplay()
     }
-    var output: OutputView? {
-        didSet { if oldValue?.taskID != output?.taskID { hub.tasks.endReading(except: output?.taskID) } }
-    }
     var unauthorized = false
     /// Wall time for the ages the models show (tests move it with their loop clock).
     var now: @MainActor () -> Date = { Date() }
@@ -39,6 +36,7 @@ public final class LiveDashboard {
     private(set) lazy var notifications = NotificationController(live: self, setup: setup)
     private(set) lazy var signIn = SignInController(live: self)
     private(set) lazy var settings = SettingsController(live: self)
+    private(set) lazy var taskOutput = TaskOutputController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -160,13 +158,14 @@ public final class LiveDashboard {
         case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
         case .open(let link): navigation.open(link)
         case .showNotifications: notifications.showNotifications()
-        case .grep(let pattern): showGrep(pattern)
-        case .openGrepHit(let task, let pattern, let line): openGrepHit(taskID: task, pattern: pattern, line: line)
+        case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .openGrepHit(let task, let pattern, let line):
+            taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notifications.openLatestNotification()
         case .nextFilter(let pane): navigation.nextFilter(pane)
         case .pickScope(let pane): navigation.pickScope(pane)
         case .setScope(let pane, let value): navigation.setScope(pane, value)
-        case .loadOlderOutput(let id, let toStart): loadOlderOutput(id, toStart: toStart)
+        case .loadOlderOutput(let id, let toStart): taskOutput.loadOlderOutput(id, toStart: toStart)
         case .toast(let text): notifications.toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
         case .signIn(let request): signIn.handle(request)

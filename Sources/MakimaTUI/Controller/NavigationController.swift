@@ -34,7 +34,7 @@ final class NavigationController {
     }
 
     func shown(_ pane: PaneID) {
-        if !(session.topPane is TaskOutputPane) { live.output = nil }
+        if !(session.topPane is TaskOutputPane) { live.taskOutput.view = nil }
         session.cancelTimer(id: "poll")
         live.bindings.markDirty(pane)
         live.poll(pane)
@@ -147,7 +147,7 @@ final class NavigationController {
     /// Puts the not-found screen in place of the detail that was waiting for `link`.
     func showNotFound(_ link: DeepLink) {
         let (route, id) = Routes.route(link)
-        if case .task = link { live.output = nil }
+        if case .task = link { live.taskOutput.view = nil }
         pendingSelection[route.pane] = nil
         session.updatePanes { $0.withTop { $0 = NotFoundPane(id: route.pane, kind: route.noun, objectID: id) } }
         session.setNeedsDisplay()

@@ -46,7 +46,7 @@ enum Routes {
 
     static let task = Route(
         pane: .tasks, noun: "task", landsOnList: false,
-        open: { live, id, _ in live.openTask(id) },
+        open: { live, id, _ in live.taskOutput.openTask(id) },
         shown: { ($0 as? TaskOutputPane)?.model.taskID }, rebuild: nil)
 
     static let contract = Route(
