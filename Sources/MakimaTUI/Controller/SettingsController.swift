@@ -1,15 +1,18 @@
 import Foundation
 import MakimaKit
+import Observation
 
 /// Enter on a Settings row (`SettingsAction`): every row does what it says, and its outcome
 /// is shown on the row. Network work goes through `setup.signIn`, off the UI thread. Also the
 /// figures the Settings pane shows (`settingsFacts`). `LiveDashboard` holds one.
-@MainActor
+@MainActor @Observable
 final class SettingsController {
-    unowned let live: LiveDashboard
-    /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
+    @ObservationIgnored unowned let live: LiveDashboard
+    /// Settings' last outcome per action row. Observed: the Settings pane, which reads it in
+    /// `settingsFacts`, is rebuilt when it changes.
     var status: [String: String] = [:]
-    var signOutArmed = false
+    /// The sign out waiting for its second Enter.
+    @ObservationIgnored var signOutArmed = false
 
     init(live: LiveDashboard) { self.live = live }
 
@@ -39,7 +42,6 @@ final class SettingsController {
 
     private func setStatus(_ action: SettingsAction, _ text: String?) {
         status[action.rowID] = text
-        live.bindings.markDirty(.settings)
     }
 
     private var signedIn: SignedIn? {
