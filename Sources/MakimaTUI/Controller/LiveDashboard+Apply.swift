@@ -28,7 +28,7 @@ extension LiveDashboard {
                 notices.append(notice)
             }
             notifications.taskTitles.learn(from: update)
-            if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
+            if case .list(let q, _, let at, fromCache: false) = update { refreshing.policy.answered(q, at: at) }
             switch update {
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
@@ -67,8 +67,8 @@ extension LiveDashboard {
         // Back online: what is on screen is fetched now, not after the error backoff.
         if reconnected {
             let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
-            refresh(pane, force: true)
-            if session.topPane.isTopLevel { poll(pane) }
+            refreshing.refresh(pane, force: true)
+            if session.topPane.isTopLevel { refreshing.poll(pane) }
         }
         if outputChanged {
             taskOutput.view?.stale = true

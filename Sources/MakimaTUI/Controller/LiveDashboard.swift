@@ -27,8 +27,6 @@ public final class LiveDashboard {
     var unauthorized = false
     /// Wall time for the ages the models show (tests move it with their loop clock).
     var now: @MainActor () -> Date = { Date() }
-    /// When each list was last asked for or answered: what polling fetches, and when.
-    var freshness = RefreshPolicy()
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
@@ -37,6 +35,7 @@ public final class LiveDashboard {
     private(set) lazy var signIn = SignInController(live: self)
     private(set) lazy var settings = SettingsController(live: self)
     private(set) lazy var taskOutput = TaskOutputController(live: self)
+    private(set) lazy var refreshing = RefreshController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -105,7 +104,7 @@ public final class LiveDashboard {
             return
         }
         sink.target = self
-        freshness.forgetAll()
+        refreshing.policy.forgetAll()
         session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
@@ -128,7 +127,7 @@ public final class LiveDashboard {
         session.afterFirstFrame { [weak self] in
             guard let self, let started, self.engine === started else { return }
             started.start()
-            self.poll(self.session.topPane.id)
+            self.refreshing.poll(self.session.topPane.id)
         }
     }
 
@@ -150,7 +149,7 @@ public final class LiveDashboard {
     func handle(_ request: DashboardRequest) {
         switch request {
         case .paneShown(let pane): navigation.shown(pane)
-        case .refresh: refreshCurrent()
+        case .refresh: refreshing.refreshCurrent()
         case .reconnect:
             if unauthorized { return signIn.retryKey() }
             guard let engine else { return explainNoConnection() }

@@ -30,14 +30,14 @@ final class NavigationController {
         guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
         filters[pane] = .some(next)
         live.bindings.markDirty(pane)
-        live.refresh(pane, force: false)
+        live.refreshing.refresh(pane, force: false)
     }
 
     func shown(_ pane: PaneID) {
         if !(session.topPane is TaskOutputPane) { live.taskOutput.view = nil }
         session.cancelTimer(id: "poll")
         live.bindings.markDirty(pane)
-        live.poll(pane)
+        live.refreshing.poll(pane)
     }
 
     func openRow(_ pane: PaneID, _ rowID: String) {
@@ -162,7 +162,7 @@ final class NavigationController {
     /// `c` on Tasks: a picker of the scope's choices on top of the list.
     func pickScope(_ pane: PaneID) {
         guard let scope = pane.spec.scope else { return }
-        live.fetch(scope.queries, force: false)
+        live.refreshing.fetch(scope.queries, force: false)
         session.push(
             PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
         live.bindings.markDirty(.detail)
@@ -173,7 +173,7 @@ final class NavigationController {
         scopes[pane] = .some(value)
         session.updatePanes { stack in if stack.top is PickerPane { stack.pop() } }
         live.bindings.markDirty(pane)
-        live.refresh(pane, force: false)
+        live.refreshing.refresh(pane, force: false)
         session.setNeedsDisplay()
     }
 }

@@ -55,7 +55,7 @@ enum Routes {
             live.session.push(
                 ContractDetailPane(model: ContractDetailModel.from(live.hub, id: id, now: now) ?? .loading(id)))
             live.engine?.loadDetail(.contract(id))
-            live.fetch([ContractDetailModel.tasksQuery(id)], force: true)
+            live.refreshing.fetch([ContractDetailModel.tasksQuery(id)], force: true)
         },
         shown: { ($0 as? ContractDetailPane)?.model.id },
         rebuild: { live, id, now in
@@ -73,7 +73,7 @@ enum Routes {
                 DirectiveDetailPane(
                     model: DirectiveDetailModel.from(live.hub, id: id, now: now)
                         ?? DirectiveDetailModel(id: id, title: "…", status: "loading")))
-            live.fetch([.directives(pendingOnly: false)], force: true)
+            live.refreshing.fetch([.directives(pendingOnly: false)], force: true)
         },
         shown: { ($0 as? DirectiveDetailPane)?.model.id },
         rebuild: { live, id, now in
