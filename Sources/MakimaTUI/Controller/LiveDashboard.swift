@@ -4,8 +4,10 @@ import MakimaKit
 /// Binds the terminal shell to the sync engine and the stores: engine updates are applied to
 /// the `StoreHub` on the UI thread, the panes that read what changed are marked dirty by
 /// observation (`PaneBindings`) and rebuilt before the next frame, keys become refreshes,
-/// reconnects and drill-downs (each pane's part is its `PaneRegistry` entry). Idle costs nothing but timers: Home's 30 s poll
-/// (only while Home is on screen) and a toast's 5 s.
+/// reconnects and drill-downs (each pane's part is its `PaneRegistry` entry). Idle costs
+/// nothing but timers: Home's 30 s poll (only while Home is on screen) and a toast's 5 s.
+/// It composes one controller per concern (navigation, notifications, sign-in, Settings, the
+/// task output view, refreshing), each holding its own state, and forwards requests to them.
 @MainActor
 public final class LiveDashboard {
     let session: DashboardSession
@@ -24,6 +26,7 @@ public final class LiveDashboard {
         }
         self.session.setNeedsDisplay()
     }
+    /// The server refused the key (`keyRefused`); a sign-in or an accepted key clears it.
     var unauthorized = false
     /// Wall time for the ages the models show (tests move it with their loop clock).
     var now: @MainActor () -> Date = { Date() }
@@ -59,6 +62,9 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
+        // The desktop notifier (and its worker, when there is a route) exists from the start,
+        // as it did before the controllers were split: made at once, not on first use.
+        _ = notifications
     }
 
     func start() {
