@@ -234,7 +234,7 @@ struct ToastTitleTests {
                 )
             ]))
         #expect(!h.shows("Task failed"))
-        h.advance(LiveDashboard.titleWaitSeconds + 0.5)
+        h.advance(NotificationController.titleWaitSeconds + 0.5)
         #expect(h.shows("Task failed: a task failed"), "\(h.screen)")
         #expect(!h.shows("t-gone"))
     }

@@ -49,14 +49,14 @@ struct SettingsActionTests {
         // still stopping is kept, and let go a second after it has stopped.
         service.script.withLock { $0.rotations = Array(repeating: .success(rotated), count: 5) }
         for _ in 0..<4 { h.type(.enter) }
-        #expect(h.live.retired.isEmpty)
+        #expect(h.live.signIn.retired.isEmpty)
         h.engine.stillStopping = true
         h.type(.enter)
         #expect(h.engines.all.count == 7)
-        #expect(h.live.retired.count == 1)
+        #expect(h.live.signIn.retired.count == 1)
         h.engines.all[5].stillStopping = false
         h.advance(1.5)
-        #expect(h.live.retired.isEmpty)
+        #expect(h.live.signIn.retired.isEmpty)
     }
 
     @Test("sign out: the first Enter asks, the second removes the key and opens onboarding; unarmed after 5 s")
@@ -86,12 +86,12 @@ struct SettingsActionTests {
         let service = ScriptedSignIn()
         let h = try ControllerHarness(signIn: service)
         defer { h.cleanUp() }
-        #expect(h.live.notifier.preferences.bell)
+        #expect(h.live.notifications.notifier.preferences.bell)
         try select(.toggleNotification("bell"), in: h)
         #expect(h.shows("› NOTIFY: BELL"), "\(h.screen)")
         h.type(.enter)
-        #expect(!h.live.notifier.preferences.bell)
-        #expect(h.live.notifier.preferences.taskFailed)
+        #expect(!h.live.notifications.notifier.preferences.bell)
+        #expect(h.live.notifications.notifier.preferences.taskFailed)
         #expect(service.asked.last == "notifications bell=false failed=true")
         let row = try #require(h.terminal.backend.lines.first { $0.contains("› NOTIFY: BELL") })
         #expect(row.hasSuffix("off") || row.trimmingCharacters(in: .whitespaces).hasSuffix("off"), "\(row)")
@@ -139,7 +139,7 @@ struct SettingsActionTests {
         #expect(client.profile.baseURL.absoluteString == "http://127.0.0.1:2")
         #expect(cacheKey == CacheLocation.profileKey(serverURL: "http://127.0.0.1:2"))
         // The old server's cache is closed once its engine has stopped, not deleted.
-        #expect(h.live.retired.isEmpty)
+        #expect(h.live.signIn.retired.isEmpty)
         let oldFile = CacheLocation.databaseFile(
             profileKey: "controller", environment: ["MAKIMA_CACHE_DIR": h.cacheDir.path])
         #expect(FileManager.default.fileExists(atPath: oldFile.path))

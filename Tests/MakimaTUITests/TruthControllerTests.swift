@@ -192,7 +192,7 @@ struct RouteRegistryTests {
         for link in links {
             let (route, id) = Routes.route(link)
             #expect(id.hasSuffix("1"))
-            h.live.open(link)
+            h.live.navigation.open(link)
             h.settle()
             #expect(Routes.link(shownBy: h.session.topPane) == link, "\(link)")
             #expect(route.shown(h.session.topPane) == id)
@@ -206,7 +206,7 @@ struct RouteRegistryTests {
     func notFoundByRoute() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
-        h.live.open(.contract("c-missing"))
+        h.live.navigation.open(.contract("c-missing"))
         h.post(.detailNotFound(.contract("c-missing")))
         #expect(h.shows("CONTRACT NOT FOUND"), "\(h.screen)")
         #expect(h.shows("c-missing"))

@@ -39,7 +39,6 @@ extension StoreHub {
         listen.details.removeAll()
         missing.links.removeAll()
         connection.link = .idle
-        connection.unauthorizedMessage = nil
     }
 }
 

@@ -43,7 +43,9 @@ public final class StoreHub {
         case .outputCaughtUp: break
         case .connection(let link): connection.link = link
         case .notifications(let n): notifications.add(n)
-        case .unauthorized(let message): connection.unauthorizedMessage = message
+        // A 401 is the app's to act on (re-authentication, the cache kept), in its own words:
+        // nothing of the server's text is kept or shown.
+        case .unauthorized: break
         case .notice(let text): connection.lastNotice = text
         }
     }

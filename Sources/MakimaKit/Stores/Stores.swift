@@ -206,8 +206,6 @@ public final class ListenStore {
 public final class ConnectionStore {
     public var link: ConnectionStatus = .idle
     public var lastNotice: String?
-    /// Set on a 401 anywhere: the app goes to re-authentication; the cache is kept.
-    public var unauthorizedMessage: String?
     /// The stream's counters and how many connections the engine opened (Settings' figures),
     /// copied from the engine after each batch when they changed.
     public var counters = StreamCounters()

@@ -9,7 +9,7 @@ extension LiveDashboard {
     func apply(_ updates: [SyncUpdate]) {
         var outputChanged = false
         var notices: [String] = []
-        let shownTask = output?.taskID
+        let shownTask = taskOutput.view?.taskID
         var reconnected = false
         // Details the open panes read survive whatever this batch stores (`BoundedMap`).
         hub.keepDetails(of: session.detailLinks)
@@ -27,18 +27,18 @@ extension LiveDashboard {
             if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
                 notices.append(notice)
             }
-            taskTitles.learn(from: update)
-            if case .list(let q, _, let at, fromCache: false) = update { freshness.answered(q, at: at) }
+            notifications.taskTitles.learn(from: update)
+            if case .list(let q, _, let at, fromCache: false) = update { refreshing.policy.answered(q, at: at) }
             switch update {
             case .events(let events):
                 if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
             case .olderOutput(let id, _, _), .outputCaughtUp(let id):
                 if id == shownTask {
                     outputChanged = true
-                    output?.historyLoading = false
+                    taskOutput.view?.historyLoading = false
                 }
             case .task(let t):
-                titleArrived(for: t.id)
+                notifications.titleArrived(for: t.id)
                 if t.id == shownTask { outputChanged = true }
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
@@ -46,13 +46,13 @@ extension LiveDashboard {
                 if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
             case .unauthorized:
                 keyRefused()
-                if output != nil {
+                if taskOutput.view != nil {
                     outputChanged = true
-                    output?.historyLoading = false
+                    taskOutput.view?.historyLoading = false
                 }
             case .detailNotFound(let link):
-                detailMissing(link)
-                if case .task(let id) = link { titleArrived(for: id) }
+                navigation.detailMissing(link)
+                if case .task(let id) = link { notifications.titleArrived(for: id) }
             case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice:
                 break
             }
@@ -67,26 +67,26 @@ extension LiveDashboard {
         // Back online: what is on screen is fetched now, not after the error backoff.
         if reconnected {
             let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
-            refresh(pane, force: true)
-            if session.topPane.isTopLevel { poll(pane) }
+            refreshing.refresh(pane, force: true)
+            if session.topPane.isTopLevel { refreshing.poll(pane) }
         }
         if outputChanged {
-            output?.stale = true
+            taskOutput.view?.stale = true
             session.setNeedsDisplay()
         }
-        for n in notices { toast(NoticeLine(oneLine(n), level: .muted)) }
-        announce(hub.notifications.takeToasts())
+        for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
+        notifications.announce(hub.notifications.takeToasts())
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
     /// just before a frame), and the output view if its task's output changed. The build runs
     /// inside observation tracking, which re-arms it.
     func rebuildShown() {
-        if output?.stale == true {
-            output?.stale = false
-            rebuildOutput()
+        if taskOutput.view?.stale == true {
+            taskOutput.view?.stale = false
+            taskOutput.rebuild()
         }
-        if rebuildDetail() { return }
+        if navigation.rebuildDetail() { return }
         let top = session.topPane
         guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
         let id = top.id
@@ -97,14 +97,16 @@ extension LiveDashboard {
             }
             return
         }
-        var source = PaneSource(hub: hub, filter: filter(id), now: now()) { [unowned self] in self.settingsFacts() }
-        source.scope = scopes[id] ?? nil
+        var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
+            self.settings.settingsFacts()
+        }
+        source.scope = navigation.scopes[id] ?? nil
         let content = bindings.build(id) { id.spec.build(source) }
         switch content {
         case .home(let mesh): session.updateHome { $0.mesh = mesh }
         case .list(let model):
             session.updateList(id, model)
-            selectPending(in: id)
+            navigation.selectPending(in: id)
         }
     }
 
@@ -113,34 +115,6 @@ extension LiveDashboard {
         let top = session.topPane
         if top is TaskOutputPane { return }  // its header measures ages as it draws
         bindings.markDirty(top.isTopLevel ? .pane(top.id) : .detail)
-    }
-
-    func settingsFacts() -> SettingsFacts {
-        var facts = baseSettingsFacts()
-        facts.actions = setup.signIn != nil
-        facts.theme = session.themeName
-        facts.notifications = notifier.preferences
-        facts.mouse = session.mouseReporting
-        facts.configPath = setup.signIn?.configPath ?? ""
-        facts.cacheBytes = cacheSize()
-        facts.terminal = setup.environment["TERM"] ?? "?"
-        facts.colorMode = session.colorMode
-        facts.actionStatus = settingsStatus
-        return facts
-    }
-
-    private func baseSettingsFacts() -> SettingsFacts {
-        guard case .configured(let client, let key, let source, _) = setup.access else {
-            return SettingsFacts(
-                server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
-                cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
-        }
-        let link = hub.connection.link
-        return SettingsFacts(
-            server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
-            cachePath: cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
-            connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: hub.connection.counters, connectionsOpened: hub.connection.connectionsOpened)
     }
 }
 

@@ -9,7 +9,8 @@ extension LiveDashboard {
         let lower = shown.lowercased()
         let openable = ["https://", "http://", "mailto:"].contains { lower.hasPrefix($0) }
         guard openable, let opener = Self.executable(named: "xdg-open") else {
-            return toast(NoticeLine(shown + (openable ? "  (no xdg-open here: copy it)" : ""), level: .ok))
+            return notifications.toast(
+                NoticeLine(shown + (openable ? "  (no xdg-open here: copy it)" : ""), level: .ok))
         }
         let process = Process()
         process.executableURL = opener
@@ -19,9 +20,9 @@ extension LiveDashboard {
         process.standardError = FileHandle.nullDevice
         do {
             try process.run()
-            toast(NoticeLine("opening " + shown, level: .ok))
+            notifications.toast(NoticeLine("opening " + shown, level: .ok))
         } catch {
-            toast(NoticeLine(shown + "  (xdg-open failed)", level: .warn))
+            notifications.toast(NoticeLine(shown + "  (xdg-open failed)", level: .warn))
         }
     }
 

@@ -4,19 +4,19 @@ import MakimaKit
 /// Binds the terminal shell to the sync engine and the stores: engine updates are applied to
 /// the `StoreHub` on the UI thread, the panes that read what changed are marked dirty by
 /// observation (`PaneBindings`) and rebuilt before the next frame, keys become refreshes,
-/// reconnects and drill-downs (each pane's part is its `PaneRegistry` entry). Idle costs nothing but timers: Home's 30 s poll
-/// (only while Home is on screen) and a toast's 5 s.
+/// reconnects and drill-downs (each pane's part is its `PaneRegistry` entry). Idle costs
+/// nothing but timers: Home's 30 s poll (only while Home is on screen) and a toast's 5 s.
+/// It composes one controller per concern (navigation, notifications, sign-in, Settings, the
+/// task output view, refreshing), each holding its own state, and forwards requests to them.
 @MainActor
 public final class LiveDashboard {
     let session: DashboardSession
-    /// `access` changes when signing in, switching servers or signing out (`LiveDashboard+SignIn`).
+    /// `access` changes when signing in, switching servers or signing out (`SignInController`).
     var setup: LiveSetup
     let hub = StoreHub()
     var engine: (any DashboardEngine)?
     var cache: CacheStore?
     let makeEngine: EngineFactory
-    /// Each pane's current filter (absent: the first of its cycle).
-    var filters: [PaneID: String?] = [:]
     private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
         guard let self else { return }
         let top = self.session.topPane
@@ -26,39 +26,19 @@ public final class LiveDashboard {
         }
         self.session.setNeedsDisplay()
     }
-    var toasts = ToastQueue()
-    var output: OutputView? {
-        didSet { if oldValue?.taskID != output?.taskID { hub.tasks.endReading(except: output?.taskID) } }
-    }
+    /// The server refused the key (`keyRefused`); a sign-in or an accepted key clears it.
     var unauthorized = false
-    /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
-    /// closed at quit, when blocking is allowed.
-    var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
-    /// A sign-in check is running (one at a time).
-    var signInBusy = false
-    /// Settings' last outcome per action row, and the sign out waiting for its second Enter.
-    var settingsStatus: [String: String] = [:]
-    var signOutArmed = false
-    /// The notifications the toasts on screen speak of (`o` opens the one, or the list).
-    var announced: [MeshNotification] = []
-    /// Notifications waiting for their task's title (by task id).
-    var awaitingTitle: [String: [MeshNotification]] = [:]
-    /// Each pane's scope (Tasks: a contract id; absent: all).
-    var scopes: [PaneID: String?] = [:]
-    /// When each detail was opened: a list fetched after this that lacks it means "not found".
-    var detailOpened: [DeepLink: Date] = [:]
     /// Wall time for the ages the models show (tests move it with their loop clock).
     var now: @MainActor () -> Date = { Date() }
-    /// When each list was last asked for or answered: what polling fetches, and when.
-    var freshness = RefreshPolicy()
-    /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
-    var pendingSelection: [PaneID: String] = [:]
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
-    /// Task titles seen this run, so a toast names a task even after it left every list;
-    /// bounded (`TaskTitleBook.capacity`, the older half forgotten past it) like `watch`'s.
-    var taskTitles = TaskTitleBook()
-    let notifier: DesktopNotifier
+    // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
+    private(set) lazy var navigation = NavigationController(live: self)
+    private(set) lazy var notifications = NotificationController(live: self, setup: setup)
+    private(set) lazy var signIn = SignInController(live: self)
+    private(set) lazy var settings = SettingsController(live: self)
+    private(set) lazy var taskOutput = TaskOutputController(live: self)
+    private(set) lazy var refreshing = RefreshController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -82,9 +62,9 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
-        notifier = DesktopNotifier(
-            route: .detect(environment: setup.environment, outputIsTerminal: true),
-            preferences: setup.notificationPreferences, environment: setup.environment)
+        // The desktop notifier (and its worker, when there is a route) exists from the start,
+        // as it did before the controllers were split: made at once, not on first use.
+        _ = notifications
     }
 
     func start() {
@@ -96,12 +76,12 @@ public final class LiveDashboard {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
                 session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
                 setNetworkRow("NOT CONFIGURED", .warn)
-                if setup.signIn != nil { showOnboarding() }
+                if setup.signIn != nil { signIn.showOnboarding() }
             }
             return
         }
         connectEngine()
-        openDeepLink()
+        if let link = setup.deepLink { navigation.openDeepLink(link) }
     }
 
     /// Opens the cache of the configured server and starts its engine (at start, and again
@@ -130,13 +110,13 @@ public final class LiveDashboard {
             return
         }
         sink.target = self
-        freshness.forgetAll()
+        refreshing.policy.forgetAll()
         session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
         // frame is drawn.
         let shown = session.topPane.id
-        let first = shown.spec.queries(filter(shown), scopes[shown] ?? nil)
+        let first = shown.spec.queries(navigation.filter(shown), navigation.scopes[shown] ?? nil)
         apply(engine?.cachedSnapshot(for: first) ?? [])
         let rest = CacheBridge.standardQueries.filter { !first.contains($0) }
         let current = engine
@@ -145,7 +125,7 @@ public final class LiveDashboard {
             self.apply(current.cachedSnapshot(for: rest))
         }
         StartupReport.mark("cached_lists")
-        for n in notices { toast(NoticeLine(n, level: .warn)) }
+        for n in notices { notifications.toast(NoticeLine(n, level: .warn)) }
         // The cached screen goes out first: the WebSocket and the first fetches start once it
         // is on the terminal (at once when a frame already is, e.g. after a sign-in), so on a
         // busy machine their threads do not compete with the first frame.
@@ -153,16 +133,16 @@ public final class LiveDashboard {
         session.afterFirstFrame { [weak self] in
             guard let self, let started, self.engine === started else { return }
             started.start()
-            self.poll(self.session.topPane.id)
+            self.refreshing.poll(self.session.topPane.id)
         }
     }
 
     func stop() {
-        notifier.stop()
+        notifications.notifier.stop()
         engine?.stop()
-        for r in retired { r.engine?.stop() }
+        for r in signIn.retired { r.engine?.stop() }
         cache?.close()
-        for r in retired { r.cache?.close() }
+        for r in signIn.retired { r.cache?.close() }
     }
 
     func drainOutbox() {
@@ -174,70 +154,33 @@ public final class LiveDashboard {
 
     func handle(_ request: DashboardRequest) {
         switch request {
-        case .paneShown(let pane): shown(pane)
-        case .refresh: refreshCurrent()
+        case .paneShown(let pane): navigation.shown(pane)
+        case .refresh: refreshing.refreshCurrent()
         case .reconnect:
-            if unauthorized { return retryKey() }
+            if unauthorized { return signIn.retryKey() }
             guard let engine else { return explainNoConnection() }
             engine.retryNow()
-        case .openRow(let pane, let rowID): openRow(pane, rowID)
-        case .open(let link): open(link)
-        case .showNotifications: showNotifications()
-        case .grep(let pattern): showGrep(pattern)
-        case .openGrepHit(let task, let pattern, let line): openGrepHit(taskID: task, pattern: pattern, line: line)
-        case .openLatestNotification: openLatestNotification()
-        case .nextFilter(let pane):
-            guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
-            filters[pane] = .some(next)
-            bindings.markDirty(pane)
-            refresh(pane, force: false)
-        case .pickScope(let pane): pickScope(pane)
-        case .setScope(let pane, let value): setScope(pane, value)
-        case .loadOlderOutput(let id, let toStart): loadOlderOutput(id, toStart: toStart)
-        case .toast(let text): toast(NoticeLine(text, level: .ok))
+        case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
+        case .open(let link): navigation.open(link)
+        case .showNotifications: notifications.showNotifications()
+        case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .openGrepHit(let task, let pattern, let line):
+            taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
+        case .openLatestNotification: notifications.openLatestNotification()
+        case .nextFilter(let pane): navigation.nextFilter(pane)
+        case .pickScope(let pane): navigation.pickScope(pane)
+        case .setScope(let pane, let value): navigation.setScope(pane, value)
+        case .loadOlderOutput(let id, let toStart): taskOutput.loadOlderOutput(id, toStart: toStart)
+        case .toast(let text): notifications.toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
-        case .signIn(let request): handleSignIn(request)
+        case .signIn(let request): signIn.handle(request)
         }
-    }
-
-    /// The pane's current filter value.
-    func filter(_ pane: PaneID) -> String? { filters[pane] ?? pane.spec.filterCycle.first ?? nil }
-
-    func shown(_ pane: PaneID) {
-        if !(session.topPane is TaskOutputPane) { output = nil }
-        session.cancelTimer(id: "poll")
-        bindings.markDirty(pane)
-        poll(pane)
     }
 
     func explainNoConnection() {
         switch setup.access {
-        case .notConfigured(let message): toast(NoticeLine(message, level: .warn))
-        case .configured: if unauthorized { toast(NoticeLine(Self.refusedKey, level: .danger)) }
+        case .notConfigured(let message): notifications.toast(NoticeLine(message, level: .warn))
+        case .configured: if unauthorized { notifications.toast(NoticeLine(Self.refusedKey, level: .danger)) }
         }
     }
-
-    private func openRow(_ pane: PaneID, _ rowID: String) {
-        if let action = pane.spec.rowAction(rowID) { return perform(action) }
-        if let link = pane.spec.openRow(rowID) { return open(link) }
-        // Nothing to drill into (a daemon from Home's card): show the row in its pane.
-        guard session.topPane.id != pane else { return }
-        session.updatePanes { $0.jump(to: pane) }
-        shown(pane)
-        select(rowID, in: pane)
-    }
-
-    /// A deep link opens exactly its target: a task's output on Home; a directive, contract
-    /// or listen session in its pane's list with its row selected and its detail on top.
-    private func openDeepLink() {
-        guard let link = setup.deepLink else { return }
-        let (route, id) = Routes.route(link)
-        if route.landsOnList {
-            select(id, in: route.pane)
-            session.updatePanes { $0.jump(to: route.pane) }
-            shown(route.pane)
-        }
-        open(link)
-    }
-
 }

@@ -5,7 +5,7 @@ import MakimaKit
 /// what the not-found screen calls it, how it is opened (the pane pushed, what is fetched),
 /// which pane on top shows it, and how that pane is rebuilt from the stores. Enter on a row,
 /// a deep link at launch, `o` on a notification and the `:open` of a link all go through
-/// `LiveDashboard.open(_:)`, which reads the entry; what each pane pins in the stores is its
+/// `NavigationController.open(_:)`, which reads the entry; what each pane pins in the stores is its
 /// `Pane.detailLinks`.
 @MainActor
 struct Route {
@@ -46,7 +46,7 @@ enum Routes {
 
     static let task = Route(
         pane: .tasks, noun: "task", landsOnList: false,
-        open: { live, id, _ in live.openTask(id) },
+        open: { live, id, _ in live.taskOutput.openTask(id) },
         shown: { ($0 as? TaskOutputPane)?.model.taskID }, rebuild: nil)
 
     static let contract = Route(
@@ -55,14 +55,14 @@ enum Routes {
             live.session.push(
                 ContractDetailPane(model: ContractDetailModel.from(live.hub, id: id, now: now) ?? .loading(id)))
             live.engine?.loadDetail(.contract(id))
-            live.fetch([ContractDetailModel.tasksQuery(id)], force: true)
+            live.refreshing.fetch([ContractDetailModel.tasksQuery(id)], force: true)
         },
         shown: { ($0 as? ContractDetailPane)?.model.id },
         rebuild: { live, id, now in
             if let model = ContractDetailModel.from(live.hub, id: id, now: now) {
-                live.replaceTop(as: ContractDetailPane.self) { $0.update(model) }
+                live.navigation.replaceTop(as: ContractDetailPane.self) { $0.update(model) }
             } else if live.hub.missing.links.contains(.contract(id)) {
-                live.showNotFound(.contract(id))
+                live.navigation.showNotFound(.contract(id))
             }
         })
 
@@ -73,14 +73,14 @@ enum Routes {
                 DirectiveDetailPane(
                     model: DirectiveDetailModel.from(live.hub, id: id, now: now)
                         ?? DirectiveDetailModel(id: id, title: "…", status: "loading")))
-            live.fetch([.directives(pendingOnly: false)], force: true)
+            live.refreshing.fetch([.directives(pendingOnly: false)], force: true)
         },
         shown: { ($0 as? DirectiveDetailPane)?.model.id },
         rebuild: { live, id, now in
             if let model = DirectiveDetailModel.from(live.hub, id: id, now: now) {
-                live.replaceTop(as: DirectiveDetailPane.self) { $0.update(model) }
-            } else if live.listLacks(live.hub.directives.list, .directive(id)) {
-                live.showNotFound(.directive(id))
+                live.navigation.replaceTop(as: DirectiveDetailPane.self) { $0.update(model) }
+            } else if live.navigation.listLacks(live.hub.directives.list, .directive(id)) {
+                live.navigation.showNotFound(.directive(id))
             }
         })
 
@@ -92,8 +92,8 @@ enum Routes {
         },
         shown: { ($0 as? TranscriptPane)?.model.sessionID },
         rebuild: { live, id, now in
-            if live.hub.missing.links.contains(.listen(id)) { return live.showNotFound(.listen(id)) }
+            if live.hub.missing.links.contains(.listen(id)) { return live.navigation.showNotFound(.listen(id)) }
             let model = TranscriptViewModel.from(live.hub, sessionID: id, now: now)
-            live.replaceTop(as: TranscriptPane.self) { $0.update(model) }
+            live.navigation.replaceTop(as: TranscriptPane.self) { $0.update(model) }
         })
 }

@@ -1,14 +1,33 @@
 import Foundation
 import MakimaKit
+import Observation
 
 /// Enter on a Settings row (`SettingsAction`): every row does what it says, and its outcome
-/// is shown on the row. Network work goes through `setup.signIn`, off the UI thread.
-extension LiveDashboard {
+/// is shown on the row. Network work goes through `setup.signIn`, off the UI thread. Also the
+/// figures the Settings pane shows (`settingsFacts`). `LiveDashboard` holds one.
+@MainActor @Observable
+final class SettingsController {
+    @ObservationIgnored unowned let live: LiveDashboard
+    /// Settings' last outcome per action row. Observed: the Settings pane, which reads it in
+    /// `settingsFacts`, is rebuilt when it changes.
+    var status: [String: String] = [:]
+    /// The sign out waiting for its second Enter.
+    @ObservationIgnored var signOutArmed = false
+
+    init(live: LiveDashboard) { self.live = live }
+
+    private var session: DashboardSession { live.session }
+    private var setup: LiveSetup { live.setup }
+    private var signIn: SignInController { live.signIn }
+    private var notifier: DesktopNotifier { live.notifications.notifier }
+
     static let builtInThemes = ["makima", "high-contrast", "light"]
 
     func perform(_ action: SettingsAction) {
-        defer { bindings.markDirty(.settings) }
-        guard let service = setup.signIn else { return toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        defer { live.bindings.markDirty(.settings) }
+        guard let service = setup.signIn else {
+            return live.notifications.toast(NoticeLine(SignInController.noSignIn, level: .warn))
+        }
         if action != .signOut { signOutArmed = false }
         switch action {
         case .editServer: editServer()
@@ -22,8 +41,7 @@ extension LiveDashboard {
     }
 
     private func setStatus(_ action: SettingsAction, _ text: String?) {
-        settingsStatus[action.rowID] = text
-        bindings.markDirty(.settings)
+        status[action.rowID] = text
     }
 
     private var signedIn: SignedIn? {
@@ -34,27 +52,27 @@ extension LiveDashboard {
     /// The server step over Settings, prefilled with the server in use: the same server
     /// revalidates it, another one switches to it (with its own cache; the old one stays).
     private func editServer() {
-        guard let current = signedIn else { return showOnboarding() }
+        guard let current = signedIn else { return signIn.showOnboarding() }
         var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
         model.insecureAllowed = current.client.profile.allowInsecureHTTP
         session.push(OnboardingPane(model: model))
     }
 
     private func revalidate(_ service: any SignInService) {
-        guard let current = signedIn, !signInBusy else { return }
-        signInBusy = true
+        guard let current = signedIn, !signIn.busy else { return }
+        signIn.busy = true
         setStatus(.revalidate, "asking \(current.client.profile.displayHost) …")
         let bus = session.bus
         service.verify(current) { problem in
             bus.post { [weak self] in
                 guard let self else { return }
-                self.signInBusy = false
+                self.signIn.busy = false
                 if let problem {
                     self.setStatus(.revalidate, "refused: \(problem.description)")
-                    if problem == .wrongKey || problem == .keyRevoked { self.keyRefused() }
+                    if problem == .wrongKey || problem == .keyRevoked { self.live.keyRefused() }
                 } else {
                     self.setStatus(.revalidate, "the server accepts the key")
-                    if self.unauthorized { self.adopt(current, message: "the server takes the key again") }
+                    if self.live.unauthorized { self.signIn.adopt(current, message: "the server takes the key again") }
                 }
             }
         }
@@ -63,21 +81,21 @@ extension LiveDashboard {
     /// The new key is stored by the service only once the server confirmed it; the engine then
     /// restarts with it (the WebSocket sends the key in its upgrade).
     private func rotateKey(_ service: any SignInService) {
-        guard signedIn != nil, !signInBusy else { return }
-        signInBusy = true
+        guard signedIn != nil, !signIn.busy else { return }
+        signIn.busy = true
         setStatus(.rotateKey, "rotating: asking the server for a new key …")
         let bus = session.bus
         service.rotateKey { result in
             bus.post { [weak self] in
                 guard let self else { return }
-                self.signInBusy = false
+                self.signIn.busy = false
                 switch result {
                 case .success(let rotated):
                     self.setStatus(.rotateKey, "rotated: new key \(rotated.key.masked) stored, the old one revoked")
-                    self.adopt(rotated, message: "API key rotated — new key \(rotated.key.masked) stored")
+                    self.signIn.adopt(rotated, message: "API key rotated — new key \(rotated.key.masked) stored")
                 case .failure(let problem):
                     self.setStatus(.rotateKey, "not rotated: \(problem.description) — the old key is kept")
-                    self.toast(
+                    self.live.notifications.toast(
                         NoticeLine("key not rotated: \(problem.description); the old key is kept", level: .danger))
                 }
             }
@@ -103,22 +121,22 @@ extension LiveDashboard {
         }
         setStatus(.signOut, nil)
         session.cancelTimer(id: "poll")
-        retire(engine, cache: cache)
-        engine = nil
-        cache = nil
-        hub.forgetServer()
-        taskTitles = TaskTitleBook()
-        setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
-        unauthorized = false
+        signIn.retire(live.engine, cache: live.cache)
+        live.engine = nil
+        live.cache = nil
+        live.hub.forgetServer()
+        live.notifications.taskTitles = TaskTitleBook()
+        live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
+        live.unauthorized = false
         session.setBanner(nil)
         session.setConnectionPill(.idle)
-        setNetworkRow("SIGNED OUT", .warn)
+        live.setNetworkRow("SIGNED OUT", .warn)
         session.updateHome {
             $0.mesh = nil
             $0.notice = NoticeLine("signed out", level: .warn)
         }
-        showOnboarding()
-        toast(NoticeLine("signed out — the stored key was removed", level: .ok))
+        signIn.showOnboarding()
+        live.notifications.toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }
 
     /// makima → high-contrast → light → the configured theme file (when there is one) → makima.
@@ -138,7 +156,7 @@ extension LiveDashboard {
                 setStatus(.nextTheme, "\(name) · not saved: \(error.description)")
             }
         }
-        for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
+        for spec in PaneRegistry.all { live.bindings.markDirty(spec.id) }
     }
 
     private func toggleMouse(_ service: any SignInService) {
@@ -161,16 +179,44 @@ extension LiveDashboard {
             notifier.preferences = preferences
             setStatus(.toggleNotification(key), nil)
         } catch {
-            toast(NoticeLine("not saved: \(error.description)", level: .danger))
+            live.notifications.toast(NoticeLine("not saved: \(error.description)", level: .danger))
         }
     }
 
     /// The cache file and its WAL, in bytes.
     func cacheSize() -> Int? {
-        guard let path = cache?.file.path else { return nil }
+        guard let path = live.cache?.file.path else { return nil }
         let sizes = [path, path + "-wal"].map { p -> Int in
             ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.intValue ?? 0
         }
         return sizes.reduce(0, +)
+    }
+
+    func settingsFacts() -> SettingsFacts {
+        var facts = baseSettingsFacts()
+        facts.actions = setup.signIn != nil
+        facts.theme = session.themeName
+        facts.notifications = notifier.preferences
+        facts.mouse = session.mouseReporting
+        facts.configPath = setup.signIn?.configPath ?? ""
+        facts.cacheBytes = cacheSize()
+        facts.terminal = setup.environment["TERM"] ?? "?"
+        facts.colorMode = session.colorMode
+        facts.actionStatus = status
+        return facts
+    }
+
+    private func baseSettingsFacts() -> SettingsFacts {
+        guard case .configured(let client, let key, let source, _) = setup.access else {
+            return SettingsFacts(
+                server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
+                cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
+        }
+        let link = live.hub.connection.link
+        return SettingsFacts(
+            server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
+            cachePath: live.cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
+            connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
+            counters: live.hub.connection.counters, connectionsOpened: live.hub.connection.connectionsOpened)
     }
 }

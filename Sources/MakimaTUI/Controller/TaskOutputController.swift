@@ -15,55 +15,72 @@ struct OutputView {
     var seek: (pattern: String, line: String)?
 }
 
-extension LiveDashboard {
+/// The task output view, one concern of the dashboard: the task on screen and its lines
+/// converted so far, opening it (cached output first), rebuilding its model when its task's
+/// output changed, older output on demand (`+OlderOutput`) and `:grep` (`+Grep`), whose hits
+/// open it. `LiveDashboard` holds one.
+@MainActor
+final class TaskOutputController {
+    unowned let live: LiveDashboard
+    /// The task whose output is on screen (nil: the view is not shown).
+    var view: OutputView? {
+        didSet { if oldValue?.taskID != view?.taskID { hub.tasks.endReading(except: view?.taskID) } }
+    }
+
+    init(live: LiveDashboard) { self.live = live }
+
+    var session: DashboardSession { live.session }
+    var hub: StoreHub { live.hub }
+
     /// Pushes the output view of a task: cached output at once, then the task's detail, and
     /// the rest of its history from the server.
     func openTask(_ id: String) {
-        guard let engine else { return }
+        guard let engine = live.engine else { return }
         let held = hub.tasks.outputs[id]
         hub.tasks.keepOutput(of: id)
         if held == nil || (held!.droppedLines == 0 && (held!.firstSeq ?? Int.max) > 1) {
             let cached = engine.cachedOutput(taskID: id)
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }
         }
-        output = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
+        view = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
         // History after what the cache holds comes through the engine, like live events: in
         // order, into the cache, and never twice.
-        output?.historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
+        view?.historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
         session.cancelTimer(id: "poll")
-        session.push(TaskOutputPane(model: outputModel()))
+        session.push(TaskOutputPane(model: viewModel()))
         engine.loadDetail(.task(id))
     }
 
-    func rebuildOutput() {
-        guard let id = output?.taskID else { return }
-        let model = outputModel()
+    func rebuild() {
+        guard let id = view?.taskID else { return }
+        let model = viewModel()
         session.updatePanes {
             $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
         }
         seekGrepHit()
     }
 
-    private func outputModel() -> TaskOutputViewModel {
-        guard let id = output?.taskID else { return TaskOutputViewModel(taskID: "", title: "") }
+    private func viewModel() -> TaskOutputViewModel {
+        guard let id = view?.taskID else { return TaskOutputViewModel(taskID: "", title: "") }
         let task =
             hub.tasks.details[id] ?? hub.tasks.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
         let buffer = hub.tasks.outputs[id] ?? TaskOutputBuffer()
-        let lines = output?.lines.lines(of: buffer) ?? []
+        let lines = view?.lines.lines(of: buffer) ?? []
         let note =
-            output?.historyLoading == true ? "loading output…" : (unauthorized ? Self.refusedKey : "no output yet")
+            view?.historyLoading == true
+            ? "loading output…" : (live.unauthorized ? LiveDashboard.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
-            taskID: id, title: taskTitle(id) ?? id, status: buffer.status ?? task?.status,
-            lines: lines, firstLineNumber: output?.lines.firstLineNumber ?? 0, note: note)
-        model.links = output?.lines.links.map(\.url) ?? []
-        if let converted = output?.lines { model.adopt(converted) }
+            taskID: id, title: live.notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,
+            lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
+        model.links = view?.lines.links.map(\.url) ?? []
+        if let converted = view?.lines { model.adopt(converted) }
         if let task {
             model.facts = facts(of: task)
-            if output?.plan.source != task.plan {
-                output?.plan = (task.plan, TaskPlan.render(task.plan, glyphs: session.glyphs))
+            if view?.plan.source != task.plan {
+                view?.plan = (task.plan, TaskPlan.render(task.plan, glyphs: session.glyphs))
             }
-            model.plan = output?.plan.lines ?? []
+            model.plan = view?.plan.lines ?? []
         }
         return model
     }
@@ -77,7 +94,7 @@ extension LiveDashboard {
         }
         return TaskFacts(
             daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
-            completed: task.completedAt, parent: task.parentID.map { taskTitle($0) ?? $0 })
+            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 })
     }
 
 }

@@ -1,6 +1,30 @@
 import MakimaKit
 
-extension LiveDashboard {
+/// Notifications, one concern of the dashboard: toasts (one at a time, each for its time),
+/// the bell, the desktop notifier, the task titles that name them, and `o` / `:notifications`
+/// (what a toast speaks of, or the list). `LiveDashboard` holds one and forwards to it.
+@MainActor
+final class NotificationController {
+    unowned let live: LiveDashboard
+    var toasts = ToastQueue()
+    /// The notifications the toasts on screen speak of (`o` opens the one, or the list).
+    var announced: [MeshNotification] = []
+    /// Notifications waiting for their task's title (by task id).
+    var awaitingTitle: [String: [MeshNotification]] = [:]
+    /// Task titles seen this run, so a toast names a task even after it left every list;
+    /// bounded (`TaskTitleBook.capacity`, the older half forgotten past it) like `watch`'s.
+    var taskTitles = TaskTitleBook()
+    let notifier: DesktopNotifier
+
+    init(live: LiveDashboard, setup: LiveSetup) {
+        self.live = live
+        notifier = DesktopNotifier(
+            route: .detect(environment: setup.environment, outputIsTerminal: true),
+            preferences: setup.notificationPreferences, environment: setup.environment)
+    }
+
+    private var session: DashboardSession { live.session }
+
     /// New notifications of the kinds that are on: a toast each, one bell for the batch, and a
     /// desktop notification (coalesced; see `DesktopNotifier`).
     func announce(_ all: [MeshNotification]) {
@@ -71,7 +95,7 @@ extension LiveDashboard {
         }
         awaitingTitle[id, default: []].append(n)
         guard first else { return }
-        engine?.loadDetail(.task(id))
+        live.engine?.loadDetail(.task(id))
         session.schedule(after: Self.titleWaitSeconds, id: "title-" + id) { [weak self] in
             self?.titleArrived(for: id)
         }
@@ -103,6 +127,25 @@ extension LiveDashboard {
     }
 
     func taskTitle(_ id: String) -> String? {
-        hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles.title(id)
+        live.hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles.title(id)
+    }
+
+    /// `:notifications`: the recent ones, newest first, on top of the current pane.
+    func showNotifications() {
+        let (rows, links) = NotificationsPane.model(
+            live.hub, now: live.now(), named: { self.named($0, fallback: "a task") })
+        session.push(NotificationsPane(rows: rows, links: links))
+        live.bindings.markDirty(.detail)
+    }
+
+    /// `o`: opens what the toast on screen names (the list when it counts several), else what
+    /// the newest notification is about.
+    func openLatestNotification() {
+        if toasts.current != nil, announced.count > 1 { return showNotifications() }
+        if toasts.current != nil, let one = announced.first { return live.navigation.open(one.link) }
+        guard let newest = live.hub.notifications.items.last else {
+            return toast(NoticeLine("no notifications yet", level: .muted))
+        }
+        live.navigation.open(newest.link)
     }
 }

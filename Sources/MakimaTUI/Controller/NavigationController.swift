@@ -1,19 +1,77 @@
 import Foundation
 import MakimaKit
 
-/// Drilling down: detail panes pushed on the stack, their models kept bound to the stores,
-/// "not found" when the server has no such object, notifications.
-extension LiveDashboard {
+/// Navigation, one concern of the dashboard: which pane is shown, drilling down (detail panes
+/// pushed on the stack by their `Routes` entry, kept bound to the stores, "not found" when
+/// the server has no such object), each list pane's filter and scope, and the row waiting to
+/// be selected. `LiveDashboard` holds one and forwards requests to it.
+@MainActor
+final class NavigationController {
+    unowned let live: LiveDashboard
+    /// Each pane's current filter (absent: the first of its cycle).
+    var filters: [PaneID: String?] = [:]
+    /// Each pane's scope (Tasks: a contract id; absent: all).
+    var scopes: [PaneID: String?] = [:]
+    /// When each detail was opened: a list fetched after this that lacks it means "not found".
+    var detailOpened: [DeepLink: Date] = [:]
+    /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
+    var pendingSelection: [PaneID: String] = [:]
+
+    init(live: LiveDashboard) { self.live = live }
+
+    private var session: DashboardSession { live.session }
+    private var hub: StoreHub { live.hub }
+
+    /// The pane's current filter value.
+    func filter(_ pane: PaneID) -> String? { filters[pane] ?? pane.spec.filterCycle.first ?? nil }
+
+    /// `f`: the pane's next filter, fetched.
+    func nextFilter(_ pane: PaneID) {
+        guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
+        filters[pane] = .some(next)
+        live.bindings.markDirty(pane)
+        live.refreshing.refresh(pane, force: false)
+    }
+
+    func shown(_ pane: PaneID) {
+        if !(session.topPane is TaskOutputPane) { live.taskOutput.view = nil }
+        session.cancelTimer(id: "poll")
+        live.bindings.markDirty(pane)
+        live.refreshing.poll(pane)
+    }
+
+    func openRow(_ pane: PaneID, _ rowID: String) {
+        if let action = pane.spec.rowAction(rowID) { return live.settings.perform(action) }
+        if let link = pane.spec.openRow(rowID) { return open(link) }
+        // Nothing to drill into (a daemon from Home's card): show the row in its pane.
+        guard session.topPane.id != pane else { return }
+        session.updatePanes { $0.jump(to: pane) }
+        shown(pane)
+        select(rowID, in: pane)
+    }
+
+    /// A deep link opens exactly its target: a task's output on Home; a directive, contract
+    /// or listen session in its pane's list with its row selected and its detail on top.
+    func openDeepLink(_ link: DeepLink) {
+        let (route, id) = Routes.route(link)
+        if route.landsOnList {
+            select(id, in: route.pane)
+            session.updatePanes { $0.jump(to: route.pane) }
+            shown(route.pane)
+        }
+        open(link)
+    }
+
     /// Opens what a link names, on top of the current pane, and fetches what it needs (its
     /// `Routes` entry says how).
     func open(_ link: DeepLink) {
-        let now = self.now()
+        let now = live.now()
         detailOpened[link] = now
         let (route, id) = Routes.route(link)
-        route.open(self, id, now)
+        route.open(live, id, now)
         guard route.rebuild != nil else { return }
         session.cancelTimer(id: "poll")
-        bindings.markDirty(.detail)
+        live.bindings.markDirty(.detail)
     }
 
     /// Selects row `id` of a list pane now, or once its list holds it.
@@ -43,21 +101,23 @@ extension LiveDashboard {
         } else {
             return false
         }
-        guard bindings.detailNeedsBuild(key) else { return true }
-        bindings.build(.detail) { rebuild(top) }
+        guard live.bindings.detailNeedsBuild(key) else { return true }
+        live.bindings.build(.detail) { rebuild(top) }
         return true
     }
 
     private func rebuild(_ top: any Pane) {
-        let now = self.now()
+        let now = live.now()
         if let link = Routes.link(shownBy: top) {
             let (route, id) = Routes.route(link)
-            route.rebuild?(self, id, now)
+            route.rebuild?(live, id, now)
             return
         }
         switch top {
         case is NotificationsPane:
-            let (rows, links) = NotificationsPane.model(hub, now: now, named: { self.named($0, fallback: "a task") })
+            let notifications = live.notifications
+            let (rows, links) = NotificationsPane.model(
+                hub, now: now, named: { notifications.named($0, fallback: "a task") })
             replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
         case let p as PickerPane:
             guard let scope = p.id.spec.scope else { return }
@@ -87,7 +147,7 @@ extension LiveDashboard {
     /// Puts the not-found screen in place of the detail that was waiting for `link`.
     func showNotFound(_ link: DeepLink) {
         let (route, id) = Routes.route(link)
-        if case .task = link { output = nil }
+        if case .task = link { live.taskOutput.view = nil }
         pendingSelection[route.pane] = nil
         session.updatePanes { $0.withTop { $0 = NotFoundPane(id: route.pane, kind: route.noun, objectID: id) } }
         session.setNeedsDisplay()
@@ -98,44 +158,22 @@ extension LiveDashboard {
         let (route, id) = Routes.route(link)
         if route.shown(session.topPane) == id { showNotFound(link) }
     }
-}
 
-extension LiveDashboard {
-    /// `:notifications`: the recent ones, newest first, on top of the current pane.
-    func showNotifications() {
-        let (rows, links) = NotificationsPane.model(hub, now: now(), named: { self.named($0, fallback: "a task") })
-        session.push(NotificationsPane(rows: rows, links: links))
-        bindings.markDirty(.detail)
-    }
-
-    /// `o`: opens what the toast on screen names (the list when it counts several), else what
-    /// the newest notification is about.
-    func openLatestNotification() {
-        if toasts.current != nil, announced.count > 1 { return showNotifications() }
-        if toasts.current != nil, let one = announced.first { return open(one.link) }
-        guard let newest = hub.notifications.items.last else {
-            return toast(NoticeLine("no notifications yet", level: .muted))
-        }
-        open(newest.link)
-    }
-}
-
-extension LiveDashboard {
     /// `c` on Tasks: a picker of the scope's choices on top of the list.
     func pickScope(_ pane: PaneID) {
         guard let scope = pane.spec.scope else { return }
-        fetch(scope.queries, force: false)
+        live.refreshing.fetch(scope.queries, force: false)
         session.push(
             PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
-        bindings.markDirty(.detail)
+        live.bindings.markDirty(.detail)
     }
 
     /// A pick was made: the picker goes, the list is narrowed (or widened) and fetched.
     func setScope(_ pane: PaneID, _ value: String?) {
         scopes[pane] = .some(value)
         session.updatePanes { stack in if stack.top is PickerPane { stack.pop() } }
-        bindings.markDirty(pane)
-        refresh(pane, force: false)
+        live.bindings.markDirty(pane)
+        live.refreshing.refresh(pane, force: false)
         session.setNeedsDisplay()
     }
 }

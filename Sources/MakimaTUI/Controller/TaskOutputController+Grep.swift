@@ -3,14 +3,14 @@ import MakimaKit
 
 /// `:grep PATTERN`: the search runs on its own serial queue (the cache's calls block on file
 /// I/O), the answer comes back on the UI bus, so a keystroke never waits for it.
-extension LiveDashboard {
+extension TaskOutputController {
     /// One search at a time, in the order asked; each is bounded (`CacheStore.maxSearchHits`).
     private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
 
     func showGrep(_ pattern: String) {
         session.push(GrepPane(pattern: pattern))
         session.cancelTimer(id: "poll")
-        guard let cache else {
+        guard let cache = live.cache else {
             return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
         }
         let bus = session.bus
@@ -48,14 +48,14 @@ extension LiveDashboard {
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
     func openGrepHit(taskID: String, pattern: String, line: String) {
-        open(.task(taskID))
-        output?.seek = (pattern, line)
+        live.navigation.open(.task(taskID))
+        view?.seek = (pattern, line)
         seekGrepHit()
     }
 
     /// Applies a waiting seek to the output view; it waits on while no line matches yet.
     func seekGrepHit() {
-        guard let id = output?.taskID, let seek = output?.seek else { return }
+        guard let id = view?.taskID, let seek = view?.seek else { return }
         var done = false
         session.updatePanes {
             $0.update(.tasks, as: TaskOutputPane.self) { pane in
@@ -63,7 +63,7 @@ extension LiveDashboard {
             }
         }
         if done {
-            output?.seek = nil
+            view?.seek = nil
             session.setNeedsDisplay()
         }
     }

@@ -5,15 +5,28 @@ import MakimaKit
 /// again after a 401 (`K`), `r` asking the server whether it takes the key again, and the
 /// switch to a server and key the server accepted (`adopt`), which starts a new engine
 /// without a restart. Every check runs through `setup.signIn` off the UI thread; its answer
-/// comes back as a job on the UI bus.
-extension LiveDashboard {
-    func handleSignIn(_ request: SignInRequest) {
+/// comes back as a job on the UI bus. `LiveDashboard` holds one and forwards to it.
+@MainActor
+final class SignInController {
+    unowned let live: LiveDashboard
+    /// A sign-in check is running (one at a time).
+    var busy = false
+    /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
+    /// closed at quit, when blocking is allowed.
+    var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
+
+    init(live: LiveDashboard) { self.live = live }
+
+    private var session: DashboardSession { live.session }
+    private var setup: LiveSetup { live.setup }
+
+    func handle(_ request: SignInRequest) {
         switch request {
         case .submit: submitSignIn()
         case .keyHelp: showKeyHelp()
         case .close:
             // The dashboard under it stays usable unconfigured; K opens sign-in again.
-            guard onboarding != nil, !signInBusy else { return }
+            guard onboarding != nil, !busy else { return }
             closeOnboarding()
         case .enterKey: enterNewKey()
         }
@@ -45,7 +58,7 @@ extension LiveDashboard {
 
     /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
     func enterNewKey() {
-        guard setup.signIn != nil else { return toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        guard setup.signIn != nil else { return live.notifications.toast(NoticeLine(Self.noSignIn, level: .warn)) }
         guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
         if session.topPane is OnboardingPane { return }
         var model = OnboardingModel(
@@ -61,16 +74,16 @@ extension LiveDashboard {
         session.updatePanes { stack in
             while stack.top is OnboardingPane { if !stack.pop() { break } }
         }
-        shown(session.topPane.id)
+        live.navigation.shown(session.topPane.id)
     }
 
     private func submitSignIn() {
-        guard let service = setup.signIn, let m = onboarding, !signInBusy else { return }
+        guard let service = setup.signIn, let m = onboarding, !busy else { return }
         let bus = session.bus
         switch m.step {
         case .server:
             let typed = m.server.trimmingCharacters(in: .whitespacesAndNewlines)
-            signInBusy = true
+            busy = true
             updateOnboarding {
                 $0.busy = "checking \(typed.isEmpty ? ServerURL.defaultServer : typed) …"
                 $0.problem = nil
@@ -84,7 +97,7 @@ extension LiveDashboard {
                 updateOnboarding { $0.problem = SignInProblem.invalidKey(why).description }
                 return
             }
-            signInBusy = true
+            busy = true
             updateOnboarding {
                 $0.busy = "checking the key with \(m.serverForKey) …"
                 $0.problem = nil
@@ -96,7 +109,7 @@ extension LiveDashboard {
     }
 
     private func serverChecked(_ result: Result<String, SignInProblem>) {
-        signInBusy = false
+        busy = false
         defer { if case .success(let url) = result, onboarding?.reentry == true { switchToStored(url) } }
         updateOnboarding { m in
             m.busy = nil
@@ -116,13 +129,13 @@ extension LiveDashboard {
     /// From Settings: a server with a key stored earlier is switched to at once (its key is
     /// checked first); without one, step 2 asks for a key.
     private func switchToStored(_ url: String) {
-        guard let service = setup.signIn, !signInBusy else { return }
-        signInBusy = true
+        guard let service = setup.signIn, !busy else { return }
+        busy = true
         let bus = session.bus
         service.storedSignIn(forServer: url) { result in
             bus.post { [weak self] in
                 guard let self else { return }
-                self.signInBusy = false
+                self.busy = false
                 switch result {
                 case nil: self.updateOnboarding { $0.busy = nil }
                 case .some(let answer): self.keyChecked(answer)
@@ -132,7 +145,7 @@ extension LiveDashboard {
     }
 
     private func keyChecked(_ result: Result<SignedIn, SignInProblem>) {
-        signInBusy = false
+        busy = false
         switch result {
         case .success(let signedIn):
             let host = signedIn.client.profile.displayHost
@@ -169,8 +182,8 @@ extension LiveDashboard {
         guard let service = setup.signIn else {
             return adopt(current, message: "trying the key again …")
         }
-        guard !signInBusy else { return }
-        signInBusy = true
+        guard !busy else { return }
+        busy = true
         session.setBanner(
             NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .warn))
         let bus = session.bus
@@ -180,7 +193,7 @@ extension LiveDashboard {
     }
 
     private func keyVerified(_ current: SignedIn, _ problem: SignInProblem?) {
-        signInBusy = false
+        busy = false
         if let problem {
             session.setBanner(
                 NoticeLine("still refused: \(problem.description) — r retries it · K enters a new key", level: .danger))
@@ -196,27 +209,27 @@ extension LiveDashboard {
         var oldCacheKey: String?
         if case .configured(_, _, _, let k) = setup.access { oldCacheKey = k }
         let keepCache = oldCacheKey == signedIn.cacheKey
-        retire(engine, cache: keepCache ? nil : cache)
-        engine = nil
+        retire(live.engine, cache: keepCache ? nil : live.cache)
+        live.engine = nil
         if !keepCache {
             // Another server: nothing of the old one stays on screen (its cache stays on disk).
-            cache = nil
-            hub.forgetServer()
-            taskTitles = TaskTitleBook()
+            live.cache = nil
+            live.hub.forgetServer()
+            live.notifications.taskTitles = TaskTitleBook()
         }
-        setup.access = .configured(
+        live.setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
-        unauthorized = false
-        lostConnection = false
+        live.unauthorized = false
+        live.lostConnection = false
         session.setBanner(nil)
         session.setServerLabel(signedIn.client.profile.displayHost)
         session.setConnectionPill(.connecting)
         session.updateHome { $0.notice = nil }
-        setNetworkRow("CONNECTING", .warn)
-        connectEngine()
-        for spec in PaneRegistry.all { bindings.markDirty(spec.id) }
+        live.setNetworkRow("CONNECTING", .warn)
+        live.connectEngine()
+        for spec in PaneRegistry.all { live.bindings.markDirty(spec.id) }
         session.setNeedsDisplay()
-        toast(NoticeLine(message, level: .ok))
+        live.notifications.toast(NoticeLine(message, level: .ok))
     }
 
     /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine

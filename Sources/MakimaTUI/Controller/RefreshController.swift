@@ -1,0 +1,63 @@
+import Foundation
+import MakimaKit
+
+/// Keeping what is on screen current, one concern of the dashboard: the refresh key, the
+/// fetches a pane or a detail asks for, and the polling of the pane on screen by the refresh
+/// policy (`RefreshPolicy`); nothing is fetched while the key is refused. `LiveDashboard`
+/// holds one.
+@MainActor
+final class RefreshController {
+    unowned let live: LiveDashboard
+    /// When each list was last asked for or answered: what polling fetches, and when.
+    var policy = RefreshPolicy()
+
+    init(live: LiveDashboard) { self.live = live }
+
+    private var session: DashboardSession { live.session }
+    private var navigation: NavigationController { live.navigation }
+
+    func refreshCurrent() {
+        if live.unauthorized { return live.signIn.retryKey() }
+        guard let engine = live.engine else { return live.explainNoConnection() }
+        if let pane = session.topPane as? TaskOutputPane {
+            engine.loadDetail(.task(pane.model.taskID))
+            return
+        }
+        let pane = session.topPane.id
+        refresh(pane, force: true)
+        live.bindings.markDirty(pane)
+    }
+
+    func refresh(_ pane: PaneID, force: Bool) {
+        guard live.engine != nil, !live.unauthorized else { return }
+        fetch(pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil), force: force)
+    }
+
+    /// Asks the engine for `queries` and notes it in the refresh policy.
+    func fetch(_ queries: [ListQuery], force: Bool) {
+        guard let engine = live.engine else { return }
+        let now = live.now()
+        for q in queries {
+            engine.refresh(q, force: force)
+            policy.asked(q, at: now)
+        }
+    }
+
+    // MARK: Polling
+
+    /// A pane is on screen: its lists older than their period (`RefreshPolicy`) are fetched
+    /// now, and the timer is set for when the next one falls due, for as long as it stays there.
+    func poll(_ pane: PaneID) {
+        session.cancelTimer(id: "poll")
+        if pane == .home { live.loadActivity() }
+        guard live.engine != nil, !live.unauthorized else { return }
+        let queries = pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil)
+        let now = live.now()
+        fetch(policy.due(queries, now: now), force: false)
+        guard let next = policy.nextDue(queries, now: now) else { return }
+        session.schedule(after: max(1, next.timeIntervalSince(now)), id: "poll") { [weak self] in
+            guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
+            self.poll(pane)
+        }
+    }
+}
