@@ -117,7 +117,7 @@ package enum TaskViewIngestBenchmark {
 /// `LiveDashboard` does with that pane open, at most one model build and frame per
 /// `EventLoop.frameInterval` on the real clock.
 /// - task view: the output is marked stale when the batch touches the task, then rebuilt
-///   (`LiveDashboard.rebuildOutput`) before the next frame;
+///   (`TaskOutputController.rebuild`) before the next frame;
 /// - Home: its model is built under observation (`PaneBindings`, as `rebuildShown` does), and
 ///   rebuilt and drawn when a store it read changed.
 @MainActor

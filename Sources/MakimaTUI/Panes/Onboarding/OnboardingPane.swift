@@ -2,7 +2,7 @@ import MakimaKit
 
 /// Signing in inside the dashboard: an unconfigured start opens here, sign out comes back
 /// here, and a refused key opens it on step 2 in place. The pane only edits its model; the
-/// checks (health, authenticated call) are the controller's (`LiveDashboard+SignIn`), which
+/// checks (health, authenticated call) are the controller's (`SignInController`), which
 /// runs them off the UI thread and writes their outcome back into the model.
 public struct OnboardingPane: Pane {
     public var model: OnboardingModel

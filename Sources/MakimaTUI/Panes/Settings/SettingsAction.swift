@@ -1,7 +1,7 @@
 import MakimaKit
 
 /// What Enter does on a Settings row. The row's id names its action, so the rows, the
-/// registry's `rowAction` and the controller (`LiveDashboard+Settings`) agree by construction.
+/// registry's `rowAction` and the controller (`SettingsController`) agree by construction.
 public enum SettingsAction: Equatable, Sendable {
     /// Open the server step (edit, revalidate, or switch to another server with its own cache).
     case editServer
