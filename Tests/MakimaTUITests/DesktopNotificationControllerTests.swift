@@ -9,6 +9,10 @@ import Testing
 /// with), beside the toast and the bell.
 @MainActor @Suite("Desktop notifications through the controller")
 struct DesktopNotificationControllerTests {
+    /// The notifier asks the process's locale at each delivery, as the dashboard sets it at
+    /// start (`TerminalLocale.configure`): a UTF-8 one here, whichever test ran first.
+    init() { setlocale(LC_CTYPE, "C.UTF-8") }
+
     static func failed(_ i: Int, _ task: String) -> MeshNotification {
         MeshNotification(
             id: Int64(i), kind: .taskFailed, title: "Task failed", body: "\(task) — exit 1", link: .task(task),

@@ -36,6 +36,10 @@ public final class SyncEngine: Sendable {
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
     private let cacheWriter: BatchWriter<TaskEvent>?
+    /// List snapshots are saved to the cache here, after the list went to the outbox: saving a
+    /// large list (and indexing its tasks' titles for search) costs more than fetching it, and
+    /// Home waits for its lists.
+    private let listSaves: ListSaveQueue
     /// Fetches the user asks for (a detail, older output): a key held down must not cost a
     /// thread per press. One job per object; the rest wait.
     private let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
@@ -65,8 +69,11 @@ public final class SyncEngine: Sendable {
             onNotifications: { outbox.post(.notifications($0)) },
             onProblem: { outbox.post(.notice($0)) })
         self.pipeline = pipeline
+        let listSaves = ListSaveQueue()
+        self.listSaves = listSaves
         let coordinator = Self.refreshCoordinator(
-            fetcher: fetcher, cache: bridge, problems: cacheProblems, outbox: outbox, spawner: options.spawner)
+            fetcher: fetcher, cache: bridge, saves: listSaves, problems: cacheProblems, outbox: outbox,
+            spawner: options.spawner)
         self.coordinator = coordinator
         supervisor = try Self.supervisor(
             client: client, apiKey: apiKey, options: options, pipeline: pipeline, coordinator: coordinator,
@@ -90,7 +97,8 @@ public final class SyncEngine: Sendable {
     /// List fetches: each answer goes to the outbox and, with a cache, into it. A list cut at a
     /// bound is read again less often (said once, as a notice).
     private static func refreshCoordinator(
-        fetcher: MeshFetcher, cache bridge: CacheBridge?, problems: NoticeGate, outbox: SyncOutbox, spawner: Spawner
+        fetcher: MeshFetcher, cache bridge: CacheBridge?, saves: ListSaveQueue, problems: NoticeGate,
+        outbox: SyncOutbox, spawner: Spawner
     ) -> RefreshCoordinator {
         let listBackoff = ListBackoff(notice: { outbox.post(.notice($0)) })
         return RefreshCoordinator(
@@ -98,11 +106,14 @@ public final class SyncEngine: Sendable {
                 let name = String(query.description.prefix { $0 != "?" })
                 let payload = try listBackoff.fetch(key: query.description, name: name) { try fetcher.list(query) }
                 if let bridge {
-                    do {
-                        try bridge.store(query, payload, fetchedAt: Date())
-                        problems.succeeded()
-                    } catch {
-                        problems.failed("\(error)")
+                    let fetchedAt = Date()
+                    saves.save {
+                        do {
+                            try bridge.store(query, payload, fetchedAt: fetchedAt)
+                            problems.succeeded()
+                        } catch {
+                            problems.failed("\(error)")
+                        }
                     }
                 }
                 return payload
@@ -161,6 +172,7 @@ public final class SyncEngine: Sendable {
         _ = supervisor.waitUntilFinished(timeout: 3)
         pipeline.stop()
         userFetches.stop(timeout: 1)
+        listSaves.drain()
         cacheWriter?.stop()
     }
 
@@ -250,5 +262,8 @@ public final class SyncEngine: Sendable {
     public var lastSeen: [String: Int] { pipeline.lastSeen }
     public var hasGaps: Bool { pipeline.hasGaps }
     /// Blocks until the cache holds every event applied so far.
-    public func flushCache() { cacheWriter?.flush() }
+    public func flushCache() {
+        listSaves.drain()
+        cacheWriter?.flush()
+    }
 }
