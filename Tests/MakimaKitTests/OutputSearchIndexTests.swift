@@ -110,7 +110,7 @@ import Testing
         #expect(try store.searchOutput("line", limit: 10).map(\.seq) == Array((1_191...1_200).reversed()))
     }
 
-    @Test func aMissingIndexIsBuiltAgainAtOpening() throws {
+    @Test func aMissingIndexIsBuiltAgainBeforeUse() throws {
         do {
             let store = try openStore()
             try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...20))

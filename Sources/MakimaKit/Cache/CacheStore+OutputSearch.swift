@@ -86,6 +86,7 @@ extension CacheStore {
 
     private static func search(_ needle: String, limit: Int, in db: SQLiteDatabase) throws -> [OutputSearchHit] {
         // What was written since the last catch-up first: a search sees every cached event.
+        try OutputSearchIndex.ensure(db)
         _ = try db.transaction { try OutputSearchIndex.catchUp(db) }
         // The index finds the rows holding the pattern's longest piece without a LIKE wildcard
         // (through the trigram index when it has three characters or more, else by a scan);
@@ -129,7 +130,10 @@ extension CacheStore {
             return true
         }
         guard due else { return }
-        _ = try withDatabase { db in try db.transaction { try OutputSearchIndex.catchUp(db) } }
+        _ = try withDatabase { db in
+            try OutputSearchIndex.ensure(db)
+            return try db.transaction { try OutputSearchIndex.catchUp(db) }
+        }
     }
 
     /// Indexes the titles and plans of tasks just saved from a list (those that changed).

@@ -64,9 +64,9 @@ public final class CacheStore: Sendable {
         var policy = retention
         if let eventsKeptPerTask { policy.eventsPerTask = max(1, eventsKeptPerTask) }
         let store = CacheStore(file: file, database: database, retention: policy)
-        // A missing or never filled search index is built from the cached events; a failure
-        // here leaves searching to rebuild it on first use.
-        _ = try? store.withDatabase { db in try OutputSearchIndex.ensure(db) }
+        // A missing search index gets its tables here, empty; it is filled by the writer's
+        // first catch-up or the first search, not on the thread that opens the cache.
+        _ = try? store.withDatabase { db in try OutputSearchIndex.prepare(db) }
         _ = try? store.prune(now: now)
         return CacheOpenResult(store: store, notice: notice)
     }

@@ -21,8 +21,10 @@ import Foundation
 /// pruning deletes it, when its seq is at or below the highest the task had indexed
 /// (`indexed_to`): the events of a burst pruned before any catch-up cost no index lookup. The index lives in the cache file, so its pages count in the
 /// size the retention holds the file under. When it is missing (a cache from before it, or
-/// dropped) it is built again from `task_events` at opening; when a query or `verify` finds it
-/// damaged, it is dropped and built again.
+/// dropped) its tables are made empty at opening (`prepare`: the writes need them) and it is
+/// filled from `task_events` by the first catch-up or search (`ensure`), off the thread that
+/// opens the cache (the UI thread at start); when a query or `verify` finds it damaged, it is
+/// dropped and built again.
 enum OutputSearchIndex {
     /// The rowid step between two tasks: seqs below it are indexed.
     static let taskStride: Int64 = 1 << 32
@@ -46,6 +48,15 @@ enum OutputSearchIndex {
             WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.seq;
         END;
         """
+
+    /// At opening: makes any missing table of the index, empty and marked unfilled, so the
+    /// writes that keep it current work; `ensure` fills it later.
+    static func prepare(_ db: SQLiteDatabase) throws {
+        let present = try db.scalarInt(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE name IN ('output_search', 'output_search_prune', 'search_tasks')")
+        guard present != 3 else { return }
+        try db.exec(createSQL + "DELETE FROM search_state WHERE key = 'built';")
+    }
 
     /// Builds the index when it is missing or was never filled. Cheap when it is there.
     static func ensure(_ db: SQLiteDatabase) throws {
