@@ -76,7 +76,7 @@ import Testing
 
     @Test("maxPages 1 reads the first page only")
     func onePage() throws {
-        var pager = ListPager<MeshTask>(ListQuery.homeRecentTasks.route.endpoint, maxPages: 1)
+        var pager = ListPager<MeshTask>(ListQuery.homeRecentTasks.endpoint, maxPages: 1)
         #expect(pager.next?.query.contains { $0.0 == "limit" && $0.1 == "12" } == true)
         try pager.take(page(["a"], next: "more"))
         #expect(pager.next == nil && pager.items.count == 1)

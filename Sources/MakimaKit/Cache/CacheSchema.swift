@@ -60,14 +60,30 @@ enum CacheSchema {
                 daemons_online INTEGER
             );
             """,
+        // 4 -> 5: one snapshot table for every kind of list but tasks (ListKind), its rows
+        // saying their kind; the four tables of one kind each are moved into it.
+        """
+        CREATE TABLE list_items (
+            collection TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            PRIMARY KEY (collection, position)
+        );
+        INSERT INTO list_items SELECT collection, position, id, json, 'daemons' FROM daemons;
+        INSERT INTO list_items SELECT collection, position, id, json, 'contracts' FROM contracts;
+        INSERT INTO list_items SELECT collection, position, id, json, 'directives' FROM directives;
+        INSERT INTO list_items SELECT collection, position, id, json, 'listen_sessions' FROM listen_sessions;
+        DROP TABLE daemons;
+        DROP TABLE contracts;
+        DROP TABLE directives;
+        DROP TABLE listen_sessions;
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions", "task_events",
-        "task_activity", "activity_minutes",
+        "collections", "list_items", "tasks", "task_events", "task_activity", "activity_minutes",
     ]
 
     enum Problem: Error {

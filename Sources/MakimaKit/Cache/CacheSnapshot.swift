@@ -17,11 +17,32 @@ public struct CachedValue<Value: Sendable>: Sendable {
     public var fetchedAt: Date
 }
 
-/// The lists the cache keeps, one table each. A collection key is the table name plus the
-/// query it was fetched with: `tasks`, `tasks?status=running`.
-public enum CacheCollection: String, Sendable, CaseIterable {
-    case daemons, contracts, tasks, directives
-    case listenSessions = "listen_sessions"
+/// Where a kind of list keeps its snapshots: a row per item (collection key, position, id,
+/// JSON) in the table every kind shares, `list_items`, with the kind's name; tasks keep a
+/// table of their own of the same shape (found by id, indexed for search). A collection key
+/// is the collection's name plus the query it was fetched with: `tasks`,
+/// `tasks?status=running`.
+public struct CacheCollection: Sendable, Hashable {
+    /// The table every kind's snapshots share unless it names its own.
+    static let sharedTable = "list_items"
 
-    public func key(query: String = "") -> String { query.isEmpty ? rawValue : "\(rawValue)?\(query)" }
+    /// The collection keys' prefix, and the rows' `kind` in the shared table.
+    public let name: String
+    /// The table holding the snapshots.
+    let table: String
+
+    /// A kind's rows in the shared table.
+    public static func shared(_ name: String) -> CacheCollection {
+        CacheCollection(name: name, table: sharedTable)
+    }
+
+    public static let daemons = shared("daemons")
+    public static let contracts = shared("contracts")
+    public static let directives = shared("directives")
+    public static let listenSessions = shared("listen_sessions")
+    public static let tasks = CacheCollection(name: "tasks", table: "tasks")
+
+    var isShared: Bool { table == Self.sharedTable }
+
+    public func key(query: String = "") -> String { query.isEmpty ? name : "\(name)?\(query)" }
 }

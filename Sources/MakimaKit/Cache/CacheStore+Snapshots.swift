@@ -1,6 +1,6 @@
 import Foundation
 
-/// Lists (stored and read through their `ListResource`): `replace` swaps one collection's
+/// Lists (stored and read through their `ListKind`): `replace` swaps one collection's
 /// snapshot in a single transaction (a reader or a crash sees the old list or the new one,
 /// never a mix); `load` returns it with its fetch time, or nil if it was never fetched.
 extension CacheStore {
@@ -52,19 +52,24 @@ extension CacheStore {
             if bytes > budget { break }
             rows.append((item.id, json))
         }
-        let table = collection.rawValue
+        let table = collection.table
+        // The shared table's rows also say their kind.
+        let insertSQL =
+            collection.isShared
+            ? "INSERT INTO \(table) (collection, position, id, json, kind) VALUES (?1, ?2, ?3, ?4, ?5)"
+            : "INSERT INTO \(table) (collection, position, id, json) VALUES (?1, ?2, ?3, ?4)"
         try withDatabase { db in
             try db.transaction {
                 let delete = try db.prepare("DELETE FROM \(table) WHERE collection = ?1")
                 try delete.bind(key, at: 1)
                 try delete.step()
-                let insert = try db.prepare(
-                    "INSERT INTO \(table) (collection, position, id, json) VALUES (?1, ?2, ?3, ?4)")
+                let insert = try db.prepare(insertSQL)
                 for (position, row) in rows.enumerated() {
                     try insert.bind(key, at: 1)
                     try insert.bind(position, at: 2)
                     try insert.bind(row.id, at: 3)
                     try insert.bind(row.json, at: 4)
+                    if collection.isShared { try insert.bind(collection.name, at: 5) }
                     try insert.step()
                     insert.reset()
                 }
@@ -83,7 +88,7 @@ extension CacheStore {
         query: String
     ) throws(CacheError) -> CacheSnapshot<Item>? {
         let key = collection.key(query: query)
-        let table = collection.rawValue
+        let table = collection.table
         let stored: (rows: [String], fetchedAt: Double)? = try withDatabase { db in
             let stamp = try db.prepare("SELECT fetched_at FROM collections WHERE key = ?1")
             try stamp.bind(key, at: 1)

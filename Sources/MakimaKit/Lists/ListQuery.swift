@@ -1,91 +1,52 @@
 import Foundation
 
-/// What the list queries are: the cache keys collections by it, the refresh coordinator
-/// de-duplicates in-flight requests by it, and the stores file results under it.
-public enum ListQuery: Hashable, Sendable, CustomStringConvertible {
-    case daemons
-    case contracts(status: ContractStatus?)
-    case tasks(status: TaskStatus?, contractID: String?)
-    /// The newest `limit` tasks, one page (Home's recent tasks: a large mesh's every task would
-    /// be read, cached and sorted to show a few).
-    case recentTasks(limit: Int)
-    case directives(pendingOnly: Bool)
-    case listenSessions(limit: Int?)
-
-    /// The one place a query meets its resource (item type, cache table, store slot) and the
-    /// endpoint that answers it. Adding a kind of list means a case here and an entry in
-    /// `ListResources`.
-    public var route: (resource: any AnyListResource, endpoint: Endpoint) {
-        switch self {
-        case .daemons: return (ListResources.daemons, .daemons)
-        case .contracts(let s): return (ListResources.contracts, .contracts(status: s))
-        case .tasks(let s, let c):
-            return (ListResources.tasks, .tasks(status: s, contractID: c, limit: ListPaging.pageSize))
-        case .recentTasks(let l): return (ListResources.tasks, .tasks(status: nil, contractID: nil, limit: l))
-        case .directives(let p): return (ListResources.directives, .directives(pending: p ? true : nil))
-        case .listenSessions(let l): return (ListResources.listenSessions, .listenSessions(limit: l))
-        }
-    }
-
-    public var resource: any AnyListResource { route.resource }
-
-    /// Home's recent tasks card: the newest dozen (as many rows as a Home card is given).
-    public static let homeRecentTasks = ListQuery.recentTasks(limit: 12)
-
+/// One list of one kind, as asked for: the cache keys its snapshot by it, the refresh
+/// coordinator de-duplicates in-flight requests by it, and the stores file results under it.
+/// A kind makes its queries (`ListKind.query`); the constructors the dashboard uses
+/// (`.daemons`, `.contracts(status:)`, …) sit beside each kind's entry in `Lists/Kinds`.
+public struct ListQuery: Hashable, Sendable, CustomStringConvertible {
+    /// The kind of list: its endpoint, its decoding, its cache rows, its store.
+    public let kind: any AnyListKind
+    /// The cache key of the query's snapshot, and what tells two queries of a kind apart.
+    public let description: String
+    /// The parameters sent with the request, in order; nil values are not sent.
+    let parameters: [ListParameter]
     /// How many pages a fetch reads: a list asked for with its own limit is one page, the
     /// others are read whole (within `ListPaging`'s bounds), so counts made from them are right.
-    public var maxPages: Int {
-        switch self {
-        case .listenSessions(limit: .some), .recentTasks: return 1
-        default: return ListPaging.maxPages
-        }
+    public let maxPages: Int
+
+    init(kind: any AnyListKind, description: String, parameters: [ListParameter], maxPages: Int) {
+        self.kind = kind
+        self.description = description
+        self.parameters = parameters
+        self.maxPages = maxPages
     }
 
-    /// The cache key of the query's snapshot: its endpoint path and the parameters sent.
-    public var description: String {
-        switch self {
-        case .daemons: return "daemons"
-        case .contracts(let s): return "contracts?status=\(s?.rawValue ?? "")"
-        case .tasks(let s, let c): return "tasks?status=\(s?.rawValue ?? "")&contract_id=\(c ?? "")"
-        case .recentTasks(let l): return "tasks?limit=\(l)"
-        case .directives(let p): return "directives?pending=\(p)"
-        case .listenSessions(let l): return "listen?limit=\(l.map(String.init) ?? "")"
-        }
+    /// The request that answers the query (the first page of it).
+    public var endpoint: Endpoint { kind.endpoint(for: self) }
+
+    /// The value of a parameter the query was made with (nil: not sent).
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name }?.value
+    }
+
+    public static func == (a: ListQuery, b: ListQuery) -> Bool {
+        a.kind.name == b.kind.name && a.description == b.description
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind.name)
+        hasher.combine(description)
     }
 }
 
-/// The registry of list kinds: where each one's items live in the cache and in the stores.
-public enum ListResources {
-    public static let daemons = ListResource<Daemon>(cache: .daemons) { hub, _, change in change(&hub.daemons.list) }
+/// One query parameter: its name on the wire and its value (nil: left out of the request).
+public struct ListParameter: Hashable, Sendable {
+    public let name: String
+    public let value: String?
 
-    public static let contracts = ListResource<Contract>(cache: .contracts) { hub, query, change in
-        guard case .contracts(let status) = query else { return }
-        var l = hub.contracts.list(status)
-        change(&l)
-        hub.contracts.lists[status] = l
-    }
-
-    public static let tasks = ListResource<MeshTask>(cache: .tasks) { hub, query, change in
-        let f: TasksStore.Filter
-        switch query {
-        case .tasks(let status, let contractID): f = TasksStore.Filter(status: status, contractID: contractID)
-        case .recentTasks(let limit): f = TasksStore.Filter(limit: limit)
-        default: return
-        }
-        var l = hub.tasks.list(f)
-        change(&l)
-        hub.tasks.lists[f] = l
-    }
-
-    public static let directives = ListResource<Directive>(cache: .directives) { hub, query, change in
-        if case .directives(pendingOnly: true) = query {
-            change(&hub.directives.pending)
-        } else {
-            change(&hub.directives.list)
-        }
-    }
-
-    public static let listenSessions = ListResource<ListenSession>(cache: .listenSessions) { hub, query, change in
-        if case .listenSessions(limit: 1) = query { change(&hub.listen.latest) } else { change(&hub.listen.list) }
+    public init(_ name: String, _ value: String?) {
+        self.name = name
+        self.value = value
     }
 }

@@ -3,18 +3,49 @@ import Observation
 
 /// All stores together, and the one function that changes them. Home is not a store of its
 /// own data: it reads the others (`MeshSummary`), so nothing is held twice.
+///
+/// Each kind of list has one store, registered here by its kind's name when first used (a
+/// `ListStore` the hub makes, or the store the kind names: `tasks`); what every list store
+/// does together (`markAllStale`, `forgetServer`, `keepDetails`) goes through that registry.
+/// The kinds' files add the typed reads (`hub.daemons`, `hub.contracts`…).
 @MainActor
 public final class StoreHub {
-    public let daemons = DaemonsStore()
-    public let contracts = ContractsStore()
     public let tasks = TasksStore()
-    public let directives = DirectivesStore()
-    public let listen = ListenStore()
     public let connection = ConnectionStore()
     public let notifications = NotificationsStore()
     public let missing = MissingStore()
+    /// Every kind's store, by kind name.
+    private var kindStores: [String: (kind: any AnyListKind, store: any ListKindStore)] = [:]
+    /// What the panes on the stack read (`keepDetails`): a store made later pins its share too.
+    var pinnedLinks: [DeepLink] = []
 
-    public init() {}
+    public init() {
+        _ = ListKinds.tasks.store(in: self)
+    }
+
+    /// The keyed store of `kind` (made on first use). Two kinds with one name are a programming
+    /// error: their items would share a store.
+    public func listStore<Item>(_ kind: ListKind<Item>) -> ListStore<Item> {
+        if let known = kindStores[kind.name] {
+            guard let typed = known.store as? ListStore<Item> else {
+                preconditionFailure("two kinds of list are named \(kind.name)")
+            }
+            return typed
+        }
+        let store = ListStore<Item>()
+        return register(store, for: kind) as? ListStore<Item> ?? store
+    }
+
+    /// Registers a kind's own store under its name (once; later calls return the first).
+    func register(_ store: any ListKindStore, for kind: any AnyListKind) -> any ListKindStore {
+        if let known = kindStores[kind.name] { return known.store }
+        kindStores[kind.name] = (kind, store)
+        store.keepDetails(Set(pinnedLinks.compactMap(kind.detailID(of:))))
+        return store
+    }
+
+    /// Every list store made so far, with its kind.
+    var listStores: [(kind: any AnyListKind, store: any ListKindStore)] { Array(kindStores.values) }
 
     public func apply(_ update: SyncUpdate) {
         switch update {
@@ -51,7 +82,7 @@ public final class StoreHub {
     }
 
     private func applyList(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date, fromCache: Bool) {
-        guard query.resource.apply(payload, to: self, query: query, fetchedAt: fetchedAt, fromCache: fromCache) else {
+        guard query.kind.apply(payload, to: self, query: query, fetchedAt: fetchedAt, fromCache: fromCache) else {
             connection.lastNotice = "ignored a result that did not match its query (\(query))"
             return
         }
@@ -59,6 +90,6 @@ public final class StoreHub {
 
     /// Loading/failure marks for any list, whatever its item type.
     private func mutateList(_ query: ListQuery, _ change: (inout ListStateAny) -> Void) {
-        query.resource.mark(self, query: query, change)
+        query.kind.mark(self, query: query, change)
     }
 }

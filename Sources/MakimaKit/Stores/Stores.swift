@@ -5,31 +5,6 @@ import Observation
 // network threads never touch them, they post `SyncUpdate`s that `StoreHub.apply` runs there.
 
 @MainActor @Observable
-public final class DaemonsStore {
-    public var list = ListState<Daemon>()
-    public init() {}
-    public var onlineCount: Int { list.items.filter { $0.status.isOnline }.count }
-    public var offlineCount: Int { list.items.count - onlineCount }
-}
-
-@MainActor @Observable
-public final class ContractsStore {
-    public var lists: [ContractStatus?: ListState<Contract>] = [:]
-    /// Contracts fetched one by one (detail panes), bounded (`BoundedMap`).
-    public var details = BoundedMap<String, Contract>()
-    public init() {}
-    public func list(_ status: ContractStatus?) -> ListState<Contract> { lists[status] ?? ListState() }
-    /// Active contracts from the best list we have: the `active` filter, else the unfiltered
-    /// one; either way only those whose status says active (a server may ignore the filter).
-    public var active: [Contract] {
-        if let l = lists[.some(.active)], l.hasLoaded || !l.items.isEmpty {
-            return l.items.filter { $0.status == .active }
-        }
-        return list(nil).items.filter { $0.status == .active }
-    }
-}
-
-@MainActor @Observable
 public final class TasksStore {
     public struct Filter: Hashable, Sendable {
         public var status: TaskStatus?
@@ -173,32 +148,6 @@ public final class TasksStore {
                 orders[filter]?.generation = now
             }
         }
-    }
-}
-
-@MainActor @Observable
-public final class DirectivesStore {
-    public var list = ListState<Directive>()
-    public var pending = ListState<Directive>()
-    public init() {}
-    /// Directives waiting on a supervisor question: the `pending` list once loaded, else the full one.
-    public var pendingQuestions: [Directive] {
-        (pending.hasLoaded ? pending.items : list.items).filter(\.hasPendingQuestion)
-    }
-    public var pendingQuestionCount: Int { pendingQuestions.count }
-}
-
-@MainActor @Observable
-public final class ListenStore {
-    public var list = ListState<ListenSession>()
-    public var latest = ListState<ListenSession>()
-    /// Sessions fetched one by one with their transcript (the transcript pane), bounded (`BoundedMap`).
-    public var details = BoundedMap<String, ListenSession>()
-    public init() {}
-    /// The most recently started session, from the `limit=1` list once loaded, else the full one.
-    public var latestSession: ListenSession? {
-        (latest.hasLoaded || list.items.isEmpty ? latest.items : list.items)
-            .max { ($0.startedAt ?? .distantPast) < ($1.startedAt ?? .distantPast) }
     }
 }
 

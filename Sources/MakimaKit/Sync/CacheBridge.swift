@@ -33,11 +33,11 @@ public struct CacheBridge: Sendable {
 
     /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal.
     public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
-        try query.resource.store(payload, in: cache, query: query.description, fetchedAt: fetchedAt)
+        try query.kind.store(payload, in: cache, query: query, fetchedAt: fetchedAt)
     }
 
     private func load(_ q: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
-        try q.resource.load(from: cache, query: q.description)
+        try q.kind.load(from: cache, query: q)
     }
 }
 

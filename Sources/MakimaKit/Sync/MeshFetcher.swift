@@ -7,8 +7,7 @@ public struct MeshFetcher: Sendable {
     public init(client: APIClient) { self.client = client }
 
     public func list(_ query: ListQuery) throws -> ListPayload {
-        let (resource, endpoint) = query.route
-        return try resource.fetch(endpoint, maxPages: query.maxPages, with: client)
+        try query.kind.fetch(query, with: client)
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {

@@ -12,13 +12,8 @@ import Foundation
 /// `RefreshCoordinator` keeps the requests bounded (never two in flight for one list, backoff
 /// after errors); this only says when to ask.
 public struct RefreshPolicy: Sendable {
-    /// Seconds a list of this kind stays fresh.
-    public static func period(of query: ListQuery) -> TimeInterval {
-        switch query {
-        case .daemons, .contracts, .directives, .listenSessions: return 30
-        case .tasks, .recentTasks: return 300
-        }
-    }
+    /// Seconds a list of this kind stays fresh: its kind's `refreshPeriod`.
+    public static func period(of query: ListQuery) -> TimeInterval { query.kind.refreshPeriod }
 
     /// The most lists remembered (scopes make many task lists); past it, all are forgotten and
     /// simply count as due.

@@ -31,7 +31,7 @@ extension HomeMeshModel {
         m.topContracts = hub.contracts.active
             .sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
             .prefix(Self.cardRows).map { ContractLine(name: oneLine($0.name), phase: oneLine($0.phase), id: $0.id) }
-        let activeList = hub.contracts.lists[.some(.active)]
+        let activeList = hub.contracts.lists[.contracts(status: .active)]
         m.contracts = .of(
             activeList.map { $0.hasLoaded ? $0 : hub.contracts.list(nil) } ?? hub.contracts.list(nil), now: now)
 

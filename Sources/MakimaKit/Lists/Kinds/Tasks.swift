@@ -1,0 +1,59 @@
+import Foundation
+
+extension ListKinds {
+    /// `GET /mesh/tasks?status=&contract_id=`, pages of `ListPaging.pageSize`. Status events
+    /// keep the loaded lists current, so they get a slow safety refresh (5 min). Tasks keep a
+    /// cache table of their own (a task is found by id in it, its title and plan are indexed
+    /// for search) and a store of their own (`TasksStore`: the lists in the Tasks pane's order,
+    /// moved by status events, and the tasks' output).
+    public static let tasks = ListKind<MeshTask>(
+        name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
+        filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
+        detailID: { if case .task(let id) = $0 { id } else { nil } },
+        custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
+            let filter = TasksStore.Filter(query)
+            var l = hub.tasks.list(filter)
+            change(&l)
+            hub.tasks.lists[filter] = l
+        })
+}
+
+extension ListQuery {
+    public static func tasks(status: TaskStatus?, contractID: String?) -> ListQuery {
+        ListKinds.tasks.query([ListParameter("status", status?.rawValue), ListParameter("contract_id", contractID)])
+    }
+
+    /// The newest `limit` tasks, one page (Home's recent tasks: a large mesh's every task would
+    /// be read, cached and sorted to show a few).
+    public static func recentTasks(limit: Int) -> ListQuery {
+        ListKinds.tasks.query([ListParameter("limit", String(limit))], onePage: true)
+    }
+
+    /// Home's recent tasks card: the newest dozen (as many rows as a Home card is given).
+    public static let homeRecentTasks = ListQuery.recentTasks(limit: 12)
+}
+
+extension TasksStore.Filter {
+    /// The store's list for a tasks query (the status, the contract, or the newest `limit`).
+    init(_ query: ListQuery) {
+        self.init(
+            status: query.parameter("status").map(TaskStatus.init(rawValue:)),
+            contractID: query.parameter("contract_id"), limit: query.parameter("limit").flatMap { Int($0) })
+    }
+}
+
+extension TasksStore: ListKindStore {
+    public func markStale() {
+        for (filter, state) in lists where state.hasLoaded || !state.items.isEmpty { lists[filter]?.isStale = true }
+    }
+
+    public func forget() {
+        lists = [:]
+        details.removeAll()
+        outputs = [:]
+    }
+
+    public func keepDetails(_ ids: Set<String>) {
+        if details.pinned != ids { details.pin(ids) }
+    }
+}

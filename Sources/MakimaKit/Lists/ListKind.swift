@@ -1,0 +1,151 @@
+import Foundation
+
+/// The kinds of list the dashboard knows, one static entry each (`ListKinds.daemons`, …), each
+/// in its own file under `Lists/Kinds` with its queries and its store's conveniences.
+public enum ListKinds {}
+
+/// One kind of list, described once: its endpoint and item type (how it is fetched and
+/// decoded), its rows in the cache (`CacheCollection`: the shared snapshot table unless it
+/// names one of its own), its refresh period, the filters a pane steps through, which deep
+/// links name one of its items, and the store that shows it (a keyed `ListStore` made by the
+/// hub, unless the kind names a store of its own). The sync engine's fetch (`MeshFetcher`),
+/// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
+/// carries instead of switching over the kinds.
+public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where Item.ID == String {
+    /// Unique among the kinds: the key of its store in the hub.
+    public let name: String
+    /// The endpoint's path under the API base (`["mesh", "daemons"]`).
+    public let path: [String]
+    /// The page size sent when a fetch reads every page (nil: the server's default).
+    public let pageLimit: Int?
+    /// Seconds a list of this kind stays fresh (`RefreshPolicy`).
+    public let refreshPeriod: TimeInterval
+    /// The values a pane's `f` steps through after "all" (a status the server filters by).
+    public let filters: [String]
+    /// Where its snapshots are kept.
+    public let cache: CacheCollection
+    /// The id of the item a deep link names, when the link names one of this kind's items:
+    /// those items are kept in its store's details while a pane on the stack shows them.
+    let linkedID: @Sendable (DeepLink) -> String?
+    /// A store of the kind's own instead of the hub's keyed `ListStore<Item>`.
+    let custom: CustomListStore<Item>?
+
+    public init(
+        name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
+        cache: CacheCollection? = nil, detailID: @escaping @Sendable (DeepLink) -> String? = { _ in nil },
+        custom: CustomListStore<Item>? = nil
+    ) {
+        self.name = name
+        self.path = path
+        self.pageLimit = pageLimit
+        self.refreshPeriod = refreshPeriod
+        self.filters = filters
+        self.cache = cache ?? .shared(name)
+        self.linkedID = detailID
+        self.custom = custom
+    }
+
+    /// A list of this kind. Its cache key is `key`, or the kind's name with the parameters
+    /// (`contracts?status=active`); `onePage` reads only the first page (a list asked for with
+    /// its own limit).
+    public func query(_ parameters: [ListParameter] = [], key: String? = nil, onePage: Bool = false) -> ListQuery {
+        let shown = parameters.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+        return ListQuery(
+            kind: self, description: key ?? (shown.isEmpty ? name : "\(name)?\(shown)"), parameters: parameters,
+            maxPages: onePage ? 1 : ListPaging.maxPages)
+    }
+}
+
+/// A kind's own store (tasks: the store status events keep in order), in place of the hub's
+/// keyed `ListStore`: the store itself, for what every kind's store does (`ListKindStore`), and
+/// the list state a query is filed under, handed to `change` (UI thread).
+public struct CustomListStore<Item: Sendable>: Sendable {
+    let store: @MainActor @Sendable (StoreHub) -> any ListKindStore
+    let slot: @MainActor @Sendable (StoreHub, ListQuery, (inout ListState<Item>) -> Void) -> Void
+
+    public init(
+        store: @escaping @MainActor @Sendable (StoreHub) -> any ListKindStore,
+        slot: @escaping @MainActor @Sendable (StoreHub, ListQuery, (inout ListState<Item>) -> Void) -> Void
+    ) {
+        self.store = store
+        self.slot = slot
+    }
+}
+
+/// A `ListKind` whatever its item type: what the engine, the cache, the refresh policy and the
+/// hub call.
+public protocol AnyListKind: Sendable {
+    var name: String { get }
+    var refreshPeriod: TimeInterval { get }
+    func endpoint(for query: ListQuery) -> Endpoint
+    /// Every page of the list (at most `query.maxPages`, see `ListPager`).
+    func fetch(_ query: ListQuery, with client: APIClient) throws -> ListPayload
+    func store(_ payload: ListPayload, in cache: CacheStore, query: ListQuery, fetchedAt: Date) throws(CacheError)
+    func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)?
+    /// Files `payload` under the query's list; false when the payload holds other items.
+    @MainActor func apply(_ payload: ListPayload, to hub: StoreHub, query: ListQuery, fetchedAt: Date, fromCache: Bool)
+        -> Bool
+    @MainActor func mark(_ hub: StoreHub, query: ListQuery, _ change: (inout ListStateAny) -> Void)
+    /// The kind's store in `hub` (made and registered there on first use).
+    @MainActor func store(in hub: StoreHub) -> any ListKindStore
+    func detailID(of link: DeepLink) -> String?
+}
+
+extension ListKind: AnyListKind {
+    public func endpoint(for query: ListQuery) -> Endpoint {
+        var sent = query.parameters.map { ($0.name, $0.value) }
+        if query.maxPages > 1, let pageLimit { sent.append(("limit", String(pageLimit))) }
+        return Endpoint(path, sent)
+    }
+
+    public func fetch(_ query: ListQuery, with client: APIClient) throws -> ListPayload {
+        let pager = try client.listBlocking(Item.self, endpoint(for: query), maxPages: query.maxPages)
+        return ListPayload(pager.items, bound: pager.bound)
+    }
+
+    public func store(_ payload: ListPayload, in cache: CacheStore, query: ListQuery, fetchedAt: Date)
+        throws(CacheError)
+    {
+        guard let items = payload.items(as: Item.self) else { return }
+        try cache.replace(items, in: self.cache, query: query.description, fetchedAt: fetchedAt)
+    }
+
+    public func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
+        try cache.load(Item.self, from: self.cache, query: query.description).map {
+            (ListPayload($0.items), $0.fetchedAt)
+        }
+    }
+
+    @MainActor
+    public func apply(_ payload: ListPayload, to hub: StoreHub, query: ListQuery, fetchedAt: Date, fromCache: Bool)
+        -> Bool
+    {
+        guard let items = payload.items(as: Item.self) else { return false }
+        slot(hub, query) { state in
+            // A cache snapshot never overwrites data the server already gave this session.
+            if fromCache && state.hasLoaded && !state.isStale { return }
+            state.succeed(items, at: fetchedAt)
+            state.isStale = fromCache
+        }
+        return true
+    }
+
+    @MainActor
+    public func mark(_ hub: StoreHub, query: ListQuery, _ change: (inout ListStateAny) -> Void) {
+        slot(hub, query) { ListStateAny.mutate(&$0, change) }
+    }
+
+    @MainActor
+    public func store(in hub: StoreHub) -> any ListKindStore {
+        if let custom { return hub.register(custom.store(hub), for: self) }
+        return hub.listStore(self)
+    }
+
+    public func detailID(of link: DeepLink) -> String? { linkedID(link) }
+
+    @MainActor
+    private func slot(_ hub: StoreHub, _ query: ListQuery, _ change: (inout ListState<Item>) -> Void) {
+        if let custom { return custom.slot(hub, query, change) }
+        hub.listStore(self).update(query, change)
+    }
+}
