@@ -17,7 +17,7 @@ enum PaneRegistry {
             make: { HomePane() }),
         PaneSpec(
             id: .contracts, shortTitle: "CNTR", term: .contracts,
-            filterCycle: [nil, "active", "completed", "archived"],
+            filterCycle: [nil] + ListKinds.contracts.filters,
             queries: { status, _ in [.contracts(status: status.map(ContractStatus.init(rawValue:)))] },
             build: {
                 .list(
@@ -28,7 +28,7 @@ enum PaneRegistry {
             make: { ListPane(id: .contracts) }),
         PaneSpec(
             id: .tasks, shortTitle: "TASK", term: nil,
-            filterCycle: [nil, "running", "pending", "queued", "completed", "failed", "cancelled"],
+            filterCycle: [nil] + ListKinds.tasks.filters,
             // `c` narrows the list to one contract, picked from the contracts the stores hold.
             scope: .contract,
             queries: { status, contract in

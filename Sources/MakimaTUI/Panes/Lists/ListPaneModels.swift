@@ -6,18 +6,7 @@ import MakimaKit
 @MainActor
 public enum ListPaneModels {
     public static func contracts(_ hub: StoreHub, status: ContractStatus?, now: Date) -> ListPaneViewModel {
-        let state = hub.contracts.list(status)
-        let rows = state.items.map { c in
-            var r = RowLine()
-            r.column(oneLine(c.name), 44, CellStyle(fg: .foreground))
-            r.column(oneLine(c.phase).uppercased(), 12, CellStyle(fg: .foregroundMuted))
-            r.column(c.status.rawValue.uppercased(), 10, StatusStyle.contractStyle(c.status))
-            r.column(ago(c.updatedAt, now: now), nil, CellStyle(fg: .foregroundMuted))
-            return ListRow(id: c.id, line: r.line)
-        }
-        var m = model(rows, state, now: now, noun: "contract", filter: status?.rawValue ?? "all")
-        m.columns = RowLine.header([("name", 44), ("phase", 12), ("status", 10), ("updated", nil)])
-        return m
+        ListColumns.contracts.model(hub.contracts.list(status), filter: status?.rawValue ?? "all", now: now)
     }
 
     /// Tasks newest activity first (ties by id), so a live status change moves its row to the
@@ -84,48 +73,13 @@ public enum ListPaneModels {
 
     public static func daemons(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
         let state = hub.daemons.list
-        let rows = state.items.map { d in
-            var r = RowLine()
-            r.column(oneLine(d.hostname ?? d.id), 28, CellStyle(fg: .foreground))
-            r.column(d.status.rawValue.uppercased(), 8, StatusStyle.daemonStyle(d.status))
-            r.column(d.lastHeartbeat.map { "♥ " + ago($0, now: now) } ?? "♥ never", 14, CellStyle(fg: .foregroundMuted))
-            let load = d.maxConcurrentTasks.map { "\(d.runningTasks ?? 0)/\($0)" } ?? "\(d.runningTasks ?? 0)"
-            r.column(load, 6, CellStyle(fg: .body))
-            r.column(d.version.map { "v" + oneLine($0) } ?? "", nil, CellStyle(fg: .foregroundMuted))
-            return ListRow(id: d.id, line: r.line, searchText: r.line.text, sortKeys: daemonSortKeys(d))
-        }
         let online = state.items.filter { $0.status.isOnline }.count
-        var m = model(
-            rows, state, now: now, noun: "daemon", filter: "\(online) online / \(state.items.count - online) offline")
-        m.columns = RowLine.header([("host", 28), ("status", 8), ("heartbeat", 14), ("load", 6), ("version", nil)])
-        m.sorts = ["host", "status", "heartbeat", "load"]
-        return m
-    }
-
-    /// Keys for `sorts`: host A–Z; offline first, then busy, online; oldest heartbeat first
-    /// (the ones to look at); busiest first.
-    static func daemonSortKeys(_ d: Daemon) -> [String] {
-        let status = [DaemonStatus.offline: "0", .busy: "1", .online: "2"][d.status] ?? "3"
-        let beat = d.lastHeartbeat.map { String(format: "%020.3f", max(0, $0.timeIntervalSince1970)) } ?? ""
-        let load = d.maxConcurrentTasks.map { Double(d.runningTasks ?? 0) / Double(max(1, $0)) } ?? 0
-        return [
-            (d.hostname ?? d.id).lowercased(), status, beat, String(format: "%09.4f", max(0, 1000 - load * 100)),
-        ]
+        return ListColumns.daemons.model(
+            state, filter: "\(online) online / \(state.items.count - online) offline", now: now)
     }
 
     public static func listen(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
-        let state = hub.listen.list
-        let rows = state.items.map { s in
-            var r = RowLine()
-            r.column(ListenTitle.of(s), 40, CellStyle(fg: .foreground))
-            let started = ago(s.startedAt, now: now) + (s.endedAt == nil && s.startedAt != nil ? " · live" : "")
-            r.column(started, 16, CellStyle(fg: s.endedAt == nil ? .accent : .foregroundMuted))
-            r.column(oneLine(s.transcriptPreview ?? ""), nil, CellStyle(fg: .bodySoft, attributes: .italic))
-            return ListRow(id: s.id, line: r.line)
-        }
-        var m = model(rows, state, now: now, noun: "session", filter: nil)
-        m.columns = RowLine.header([("session", 40), ("started", 16), ("transcript", nil)])
-        return m
+        ListColumns.listen.model(hub.listen.list, filter: nil, now: now)
     }
 
     /// Rows plus the header detail (filter · count · STALE age · error) and the empty message.
