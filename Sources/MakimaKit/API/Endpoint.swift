@@ -1,6 +1,7 @@
-/// Where each resource lives (docs/api.md, "Endpoints"): the one list of paths and query
-/// parameters, shared by the async calls (`APIClient+Endpoints`) and the sync engine's blocking
-/// fetches (`MeshFetcher`). Parameters left nil are not sent.
+/// Where each resource lives (docs/api.md, "Endpoints"): paths and query parameters for the
+/// async calls (`APIClient+Endpoints`). A list's path is its kind's (`ListKind.path`, which the
+/// sync engine's fetches use); the ones here add the async calls' parameters. Parameters left
+/// nil are not sent.
 public struct Endpoint: Sendable {
     public let segments: [String]
     public let query: [(String, String?)]
@@ -10,12 +11,12 @@ public struct Endpoint: Sendable {
         self.query = query
     }
 
-    public static let daemons = Endpoint(["mesh", "daemons"])
+    public static let daemons = Endpoint(ListKinds.daemons.path)
 
     /// `limit` is the page size asked for (the server may answer with fewer and a `next_cursor`).
     public static func tasks(status: TaskStatus?, contractID: String?, limit: Int? = nil) -> Endpoint {
         Endpoint(
-            ["mesh", "tasks"],
+            ListKinds.tasks.path,
             [("status", status?.rawValue), ("contract_id", contractID), ("limit", limit.map(String.init))])
     }
 
@@ -33,18 +34,18 @@ public struct Endpoint: Sendable {
     }
 
     public static func contracts(status: ContractStatus?) -> Endpoint {
-        Endpoint(["contracts"], [("status", status?.rawValue)])
+        Endpoint(ListKinds.contracts.path, [("status", status?.rawValue)])
     }
 
     public static func contract(id: String) -> Endpoint { Endpoint(["contracts", id]) }
 
     /// `pending: true` asks for directives waiting on a supervisor question only.
     public static func directives(pending: Bool?) -> Endpoint {
-        Endpoint(["directives"], [("pending", pending.map { $0 ? "true" : "false" })])
+        Endpoint(ListKinds.directives.path, [("pending", pending.map { $0 ? "true" : "false" })])
     }
 
     public static func listenSessions(limit: Int?) -> Endpoint {
-        Endpoint(["listen", "sessions"], [("limit", limit.map(String.init))])
+        Endpoint(ListKinds.listenSessions.path, [("limit", limit.map(String.init))])
     }
 
     public static func listenSession(id: String) -> Endpoint { Endpoint(["listen", "sessions", id]) }

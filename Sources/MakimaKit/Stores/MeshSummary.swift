@@ -41,23 +41,25 @@ public struct MeshSummary: Sendable, Equatable {
         .directives(pendingOnly: true), .listenSessions(limit: 1),
     ]
 
-    /// Fetches `queries` concurrently, files them in a fresh `StoreHub` and counts with `init(_:)`.
+    /// Fetches `queries` concurrently (each as its kind fetches it, on a thread of its own:
+    /// every page of a list counted from, docs/api.md "Paging"), files them in a fresh
+    /// `StoreHub` and counts with `init(_:)`.
     @MainActor
     public static func fetch(using client: APIClient) async throws -> MeshSummary {
-        // Every page of the lists counted from (docs/api.md, "Paging").
-        async let daemons = client.list(Daemon.self, .daemons)
-        async let tasks = client.tasks(status: .running)
-        async let contracts = client.list(Contract.self, .contracts(status: nil))
-        async let directives = client.list(Directive.self, .directives(pending: true))
-        async let sessions = client.listenSessions(limit: 1)
-        let payloads: [ListPayload] = try await [
-            .daemons(daemons.items), .tasks(tasks.items), .contracts(contracts.items),
-            .directives(directives.items), .listenSessions(sessions.items),
-        ]
+        let payloads = try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
+            for (i, query) in queries.enumerated() {
+                group.addTask {
+                    (i, try await onDedicatedThread("summary") { try query.kind.fetch(query, with: client) })
+                }
+            }
+            var payloads: [Int: ListPayload] = [:]
+            for try await (i, payload) in group { payloads[i] = payload }
+            return payloads
+        }
         let hub = StoreHub()
         let now = Date()
-        for (query, payload) in zip(queries, payloads) {
-            hub.apply(.list(query, payload, fetchedAt: now, fromCache: false))
+        for (i, query) in queries.enumerated() {
+            if let payload = payloads[i] { hub.apply(.list(query, payload, fetchedAt: now, fromCache: false)) }
         }
         return MeshSummary(hub)
     }

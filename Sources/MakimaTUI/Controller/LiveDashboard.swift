@@ -118,7 +118,7 @@ public final class LiveDashboard {
         let shown = session.topPane.id
         let first = shown.spec.queries(navigation.filter(shown), navigation.scopes[shown] ?? nil)
         apply(engine?.cachedSnapshot(for: first) ?? [])
-        let rest = CacheBridge.standardQueries.filter { !first.contains($0) }
+        let rest = PaneRegistry.startQueries.filter { !first.contains($0) }
         let current = engine
         session.bus.post { [weak self] in
             guard let self, let current, self.engine === current else { return }

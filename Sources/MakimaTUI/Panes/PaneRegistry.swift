@@ -71,6 +71,15 @@ enum PaneRegistry {
 
     private static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
+    /// The lists whose cached snapshots are read at start-up: the standard ones and every
+    /// pane's lists at its first filter, so a pane over a new kind of list starts from the
+    /// cache too.
+    static let startQueries: [ListQuery] = {
+        var seen = Set<ListQuery>()
+        let panes = all.flatMap { $0.queries($0.filterCycle.first ?? nil, nil) }
+        return (CacheBridge.standardQueries + panes).filter { seen.insert($0).inserted }
+    }()
+
     static func spec(_ id: PaneID) -> PaneSpec {
         guard let spec = byID[id] else { preconditionFailure("pane \(id) has no entry in PaneRegistry") }
         return spec
