@@ -145,7 +145,10 @@ extension ListKind: AnyListKind {
 
     @MainActor
     private func slot(_ hub: StoreHub, _ query: ListQuery, _ change: (inout ListState<Item>) -> Void) {
-        if let custom { return custom.slot(hub, query, change) }
+        if let custom {
+            _ = store(in: hub)  // registered before its first list, so stale marks reach it
+            return custom.slot(hub, query, change)
+        }
         hub.listStore(self).update(query, change)
     }
 }

@@ -23,12 +23,12 @@ public final class StoreHub {
         _ = ListKinds.tasks.store(in: self)
     }
 
-    /// The keyed store of `kind` (made on first use). Two kinds with one name are a programming
-    /// error: their items would share a store.
+    /// The keyed store of `kind` (made on first use). Two kinds with one name, or asking a kind
+    /// that names a store of its own for a keyed one, are programming errors.
     public func listStore<Item>(_ kind: ListKind<Item>) -> ListStore<Item> {
         if let known = kindStores[kind.name] {
             guard let typed = known.store as? ListStore<Item> else {
-                preconditionFailure("two kinds of list are named \(kind.name)")
+                preconditionFailure("the kind \(kind.name) has another store (two kinds of one name?)")
             }
             return typed
         }
