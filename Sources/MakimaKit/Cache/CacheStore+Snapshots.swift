@@ -33,9 +33,10 @@ extension CacheStore {
         }
     }
 
+    /// `whole`: the list was asked for without a filter (nil: when `query` is empty).
     func replace<Item: Encodable & Identifiable>(
         _ items: [Item], in collection: CacheCollection, query: String,
-        fetchedAt: Date
+        fetchedAt: Date, whole: Bool? = nil
     ) throws(CacheError) where Item.ID == String {
         let key = collection.key(query: query)
         let encoder = MakimaJSON.encoder()
@@ -80,7 +81,7 @@ extension CacheStore {
             }
         }
         // What was cut at the budget is not cached, so not indexed either.
-        try recordListSideTables(Array(items.prefix(rows.count)), query: query, fetchedAt: fetchedAt)
+        try recordListSideTables(Array(items.prefix(rows.count)), whole: whole ?? query.isEmpty, fetchedAt: fetchedAt)
     }
 
     func load<Item: Decodable & Sendable>(
@@ -134,9 +135,9 @@ extension CacheStore {
 
     /// What a saved list also feeds: the search index (task titles and plans) and the activity
     /// history (daemons online, from the whole list only, not a filtered one).
-    private func recordListSideTables<Item>(_ items: [Item], query: String, fetchedAt: Date) throws(CacheError) {
+    private func recordListSideTables<Item>(_ items: [Item], whole: Bool, fetchedAt: Date) throws(CacheError) {
         if let tasks = items as? [MeshTask] { try indexTaskTitles(tasks) }
-        if query.isEmpty, let daemons = items as? [Daemon] {
+        if whole, let daemons = items as? [Daemon] {
             try recordDaemonsOnline(daemons.count { $0.status.isOnline }, at: fetchedAt)
         }
     }

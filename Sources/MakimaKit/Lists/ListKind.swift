@@ -107,7 +107,10 @@ extension ListKind: AnyListKind {
         throws(CacheError)
     {
         guard let items = payload.items(as: Item.self) else { return }
-        try cache.replace(items, in: self.cache, query: query.description, fetchedAt: fetchedAt)
+        // A query's cache key is never empty: whether it is the whole list is its parameters'.
+        try cache.replace(
+            items, in: self.cache, query: query.description, fetchedAt: fetchedAt,
+            whole: query.parameters.allSatisfy { $0.value == nil })
     }
 
     public func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
