@@ -60,6 +60,14 @@ enum CacheSchema {
                 daemons_online INTEGER
             );
             """,
+        // 4 -> 5: the task table (one row per task, every task list a query over it; see
+        // `TaskRows`). The per-list task snapshots it replaces are dropped with their fetch
+        // times, so the next fetch fills it.
+        TaskRows.createSQL
+            + """
+            DELETE FROM tasks;
+            DELETE FROM collections WHERE key = 'tasks' OR key LIKE 'tasks?%';
+            """,
     ]
 
     static var version: Int { migrations.count }
@@ -67,7 +75,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "daemons", "contracts", "tasks", "directives", "listen_sessions", "task_events",
-        "task_activity", "activity_minutes",
+        "task_activity", "activity_minutes", "task_rows",
     ]
 
     enum Problem: Error {

@@ -41,6 +41,15 @@ public enum ListQuery: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The task list a query names, as a filter over the task table; nil for other kinds.
+    public var taskFilter: TasksStore.Filter? {
+        switch self {
+        case .tasks(let status, let contractID): return TasksStore.Filter(status: status, contractID: contractID)
+        case .recentTasks(let limit): return TasksStore.Filter(limit: limit)
+        default: return nil
+        }
+    }
+
     /// The cache key of the query's snapshot: its endpoint path and the parameters sent.
     public var description: String {
         switch self {
@@ -65,16 +74,11 @@ public enum ListResources {
         hub.contracts.lists[status] = l
     }
 
+    /// Task lists are queries over the task table (`TaskRows`): `CacheBridge` saves and reads
+    /// them there, and the store keeps only each list's state (`TasksStore.file`).
     public static let tasks = ListResource<MeshTask>(cache: .tasks) { hub, query, change in
-        let f: TasksStore.Filter
-        switch query {
-        case .tasks(let status, let contractID): f = TasksStore.Filter(status: status, contractID: contractID)
-        case .recentTasks(let limit): f = TasksStore.Filter(limit: limit)
-        default: return
-        }
-        var l = hub.tasks.list(f)
-        change(&l)
-        hub.tasks.lists[f] = l
+        guard let f = query.taskFilter else { return }
+        hub.tasks.file(f, change)
     }
 
     public static let directives = ListResource<Directive>(cache: .directives) { hub, query, change in

@@ -30,6 +30,9 @@ extension StoreHub {
         contracts.lists = [:]
         contracts.details.removeAll()
         tasks.lists = [:]
+        // The rows stay in that server's cache file; the table read now is an empty one
+        // until the next server's cache is opened (`TasksStore.useTable`).
+        tasks.useTable(TaskTable.inMemory())
         tasks.details.removeAll()
         tasks.outputs = [:]
         directives.list = ListState()

@@ -31,13 +31,25 @@ public struct CacheBridge: Sendable {
         return (updates, problem)
     }
 
-    /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal.
+    /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal. A task
+    /// list goes into the task table (`CacheStore.saveTaskList`): a pass over its pages, whose
+    /// end deletes what the list no longer holds when the list came whole.
     public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
+        if let filter = query.taskFilter {
+            let tasks = payload.items(as: MeshTask.self) ?? []
+            return try cache.saveTaskList(
+                tasks, filter: filter, key: query.description, fetchedAt: fetchedAt, whole: payload.bound == nil)
+        }
         try query.resource.store(payload, in: cache, query: query.description, fetchedAt: fetchedAt)
     }
 
+    /// A task list's rows stay in the table (the store reads them there): only its fetch time
+    /// comes back, with no items, so start-up reads nothing proportional to the mesh.
     private func load(_ q: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
-        try q.resource.load(from: cache, query: q.description)
+        if q.taskFilter != nil {
+            return try cache.taskListFetchedAt(key: q.description).map { (ListPayload([MeshTask]()), $0) }
+        }
+        return try q.resource.load(from: cache, query: q.description)
     }
 }
 
@@ -47,6 +59,8 @@ extension CacheBridge {
     @MainActor
     public func cachedSummary() -> (summary: MeshSummary, oldest: Date)? {
         let hub = StoreHub()
+        hub.tasks.useTable(TaskTable.reading(cache.file))
+        defer { hub.tasks.useTable(TaskTable.inMemory()) }
         var oldest: Date?
         for update in cachedUpdates(for: MeshSummary.queries).updates {
             if case .list(_, _, let at, _) = update { oldest = min(oldest ?? at, at) }
