@@ -158,7 +158,7 @@ public final class TasksStore {
     }
 
     /// The pane's order, as the table's indexes give it: newer first; equal times (or none) by id.
-    public static func before(_ a: MeshTask, _ b: MeshTask) -> Bool {
+    nonisolated public static func before(_ a: MeshTask, _ b: MeshTask) -> Bool {
         let (ta, tb) = (a.updatedAt ?? .distantPast, b.updatedAt ?? .distantPast)
         return ta == tb ? a.id < b.id : ta > tb
     }
