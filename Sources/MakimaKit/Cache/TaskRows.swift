@@ -211,9 +211,11 @@ enum TaskRows {
         let piece = longestPiece(needle)
         let useIndex = try piece.unicodeScalars.count >= 3 && fewCandidates(piece, in: db)
         let candidates = useIndex ? "AND rowid IN (SELECT rowid FROM task_rows_fts WHERE folded LIKE ?\(n + 3))" : ""
+        // A list of the newest few is searched among those few only.
+        let source = filter.limit.map { "(SELECT rowid, * FROM task_rows WHERE \(sql) \(order) LIMIT \(max(0, $0)))" }
         let select = try db.prepare(
             """
-            SELECT id FROM task_rows WHERE \(sql) AND instr(folded, ?\(n + 1)) > 0 \(candidates)
+            SELECT id FROM \(source ?? "task_rows") WHERE \(sql) AND instr(folded, ?\(n + 1)) > 0 \(candidates)
             \(order) LIMIT ?\(n + 2)
             """)
         try bind(values, to: select)
