@@ -49,8 +49,10 @@ enum TaskRows {
     static let columns = "id, status, contract_id, daemon_id, parent_id, title, created_at, updated_at, completed_at"
     /// The pane's order; every filter's index ends with these two columns.
     static let order = "ORDER BY updated_at DESC, id"
-    /// The most rows one `/` filter shows: a keystroke costs at most this many candidates.
-    static let maxMatches = 1_000
+    /// The most rows one `/` filter shows (the count then reads "200+": typing more narrows it).
+    static let maxMatches = 200
+    /// A piece too short for the trigram index is looked for among this many newest rows.
+    static let shortScanRows = 10_000
 
     /// The WHERE clause of a filter's scope, its parameters bound from `?1` on.
     static func scope(_ filter: TasksStore.Filter) -> (sql: String, values: [String]) {
@@ -199,20 +201,24 @@ enum TaskRows {
     }
 
     /// The ids of the filter's rows whose case-folded title holds `needle` (already folded), in
-    /// the pane's order, at most `maxMatches`; `capped` when there may be more.
+    /// the pane's order, at most `maxMatches`; `capped` when there may be more, `partial` when
+    /// only the newest `shortScanRows` were searched (a piece too short for the index).
     static func search(_ needle: String, in filter: TasksStore.Filter, db: SQLiteDatabase) throws -> (
-        ids: [String], capped: Bool
+        ids: [String], capped: Bool, partial: Bool
     ) {
         let (sql, values) = scope(filter)
         let n = values.count
         // A rare title piece is found through the trigram index (three characters without a
-        // LIKE wildcard), then sorted; a common one (or a short one) by reading the rows in
-        // order until enough match, which stops early precisely because matches are common.
+        // LIKE wildcard), then sorted; a common one by reading the rows in order until enough
+        // match, which stops early precisely because matches are common; a short one among
+        // the newest rows only.
         let piece = longestPiece(needle)
-        let useIndex = try piece.unicodeScalars.count >= 3 && fewCandidates(piece, in: db)
+        let indexed = piece.unicodeScalars.count >= 3
+        let useIndex = try indexed && fewCandidates(piece, in: db)
         let candidates = useIndex ? "AND rowid IN (SELECT rowid FROM task_rows_fts WHERE folded LIKE ?\(n + 3))" : ""
         // A list of the newest few is searched among those few only.
-        let source = filter.limit.map { "(SELECT rowid, * FROM task_rows WHERE \(sql) \(order) LIMIT \(max(0, $0)))" }
+        let newest = filter.limit.map { min($0, indexed ? Int.max : shortScanRows) } ?? (indexed ? nil : shortScanRows)
+        let source = newest.map { "(SELECT rowid, * FROM task_rows WHERE \(sql) \(order) LIMIT \(max(0, $0)))" }
         let select = try db.prepare(
             """
             SELECT id FROM \(source ?? "task_rows") WHERE \(sql) AND instr(folded, ?\(n + 1)) > 0 \(candidates)
@@ -226,7 +232,7 @@ enum TaskRows {
         var ids: [String] = []
         while try select.step() { if let id = select.text(0) { ids.append(id) } }
         let capped = ids.count > bound
-        return (Array(ids.prefix(bound)), capped && filter.limit == nil)
+        return (Array(ids.prefix(bound)), capped && filter.limit == nil, !indexed && filter.limit == nil)
     }
 
     /// Whether the trigram index holds at most `indexCandidates` titles with `piece`.
@@ -239,7 +245,7 @@ enum TaskRows {
     }
 
     /// Past this many candidates, reading the rows in order finds the first matches sooner.
-    static let indexCandidates = 5_000
+    static let indexCandidates = 1_500
 
     /// The longest run of `text` without a `LIKE` wildcard (`%`, `_`): what the index is asked.
     static func longestPiece(_ text: String) -> String {

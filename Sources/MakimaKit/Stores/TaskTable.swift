@@ -14,6 +14,7 @@ public final class TaskTable: Sendable {
     public let ownsWrites: Bool
     private let connection: Mutex<SQLiteDatabase?>
     private let stamp = Mutex<Int64>(0)
+    private let counts = Mutex<(version: Int64, byFilter: [TasksStore.Filter: Int])>((-1, [:]))
 
     private init(_ database: consuming sending SQLiteDatabase, ownsWrites: Bool) {
         self.ownsWrites = ownsWrites
@@ -54,7 +55,21 @@ public final class TaskTable: Sendable {
 
     // MARK: Reads
 
-    public func count(_ filter: TasksStore.Filter) -> Int { read(0) { try TaskRows.count(filter, in: $0) } }
+    /// Counts are kept until the table changes: another connection's commit (SQLite's
+    /// `data_version`) or a write of the store's own. A rebuild for a status not yet
+    /// committed (the overlay) costs no count.
+    public func count(_ filter: TasksStore.Filter) -> Int {
+        read(0) { db in
+            let version = try db.scalarInt("PRAGMA data_version") ?? 0
+            return try counts.withLock { counts in
+                if counts.version != version || counts.byFilter.count > 64 { counts = (version, [:]) }
+                if let n = counts.byFilter[filter] { return n }
+                let n = try TaskRows.count(filter, in: db)
+                counts.byFilter[filter] = n
+                return n
+            }
+        }
+    }
 
     public func rows(_ filter: TasksStore.Filter, offset: Int, limit: Int) -> [MeshTask] {
         read([]) { try TaskRows.rows(filter, offset: offset, limit: limit, in: $0) }
@@ -69,7 +84,10 @@ public final class TaskTable: Sendable {
     /// The ids whose title holds `needle` (case-folded here), in the list's order, at most
     /// `TaskRows.maxMatches`; `capped` when there are more.
     public func search(_ needle: String, in filter: TasksStore.Filter) -> (ids: [String], capped: Bool) {
-        read(([], false)) { try TaskRows.search(needle.lowercased(), in: filter, db: $0) }
+        let (ids, capped, partial) = read(([String](), false, false)) {
+            try TaskRows.search(needle.lowercased(), in: filter, db: $0)
+        }
+        return (ids, capped || (partial && count(filter) > TaskRows.shortScanRows))
     }
 
     // MARK: Writes (a table its store owns)
@@ -98,5 +116,6 @@ public final class TaskTable: Sendable {
             try db.transaction { try body(db, next) }
             return true
         }
+        counts.withLock { $0 = (-1, [:]) }
     }
 }
