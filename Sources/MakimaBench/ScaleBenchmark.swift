@@ -4,73 +4,139 @@ import Glibc
 import MakimaKit
 import MakimaTUI
 
-/// Figures for a large mesh (10,000 tasks, 500 daemons by default): the Tasks pane with every
-/// task in it, and the `/` filter typed one key at a time. Each keystroke is what the event
-/// loop does for it: `AppState.handle` (the filter refines its matches), `AppState.render` of
-/// the 200×50 screen and a flush through ncurses (`newterm` on /dev/null; only changed cells
-/// reach the terminal, as on a real screen).
+/// Figures for a large mesh (10,000 tasks, 500 daemons by default), read the way the dashboard
+/// reads it: the mesh is written to a cache file first (the task table a page at a time, as
+/// the list save thread writes it), then the stores read that file through the UI thread's
+/// own connection. Each keystroke is what the event loop does for it: `AppState.handle` (the
+/// filter asks the table), `AppState.render` of the 200×50 screen and a flush through ncurses
+/// (`newterm` on /dev/null; only changed cells reach the terminal, as on a real screen).
 ///
+/// - `home_cached_ms`: start-up from that cache: the cache opened, the cached lists read, the
+///   task table's counts and recent rows, Home's model and its first 200×50 frame (wall time);
+///   `home_running`: the running count it shows (the mesh's: every eighth batch of titles);
+/// - `tasks_first_frame_ms`: `3` from Home: the Tasks pane's model and first frame (CPU time);
+/// - `store_change_ms` / `_p99_ms`: a status event with Tasks shown, as the UI thread sees it:
+///   the event (its row shows the status at once), the model and frame; then the writer's
+///   commit announced (`.taskRowsChanged`), the model and frame again (CPU time of the UI
+///   thread; the commit itself runs on the writer thread and is not counted);
+///   `base_store_change_ms`: the same event through the builder that sorted and made every
+///   row from arrays in memory;
 /// - `keystroke_200x50_median_ms` / `_p99_ms`: one filter keystroke, typed and erased, as CPU
-///   time of the UI thread (the bench machine may be shared; `_wall_p99_ms` beside it);
-/// - `store_change_ms` / `_p99_ms`: a status event applied with Tasks shown, the pane's model
-///   built and handed to the pane, the frame's cells (CPU time of the UI thread);
-///   `base_store_change_ms`: the same through the builder that sorted and made every row;
-/// - `tasks_first_frame_ms`: `3` from Home, the list's order sorted once and the first frame;
+///   time of the UI thread (`_wall_p99_ms` beside it);
+/// - `rss_mb`: the process's resident memory with Tasks shown and Home built from the cache;
+///   `base_rss_mb`: the same once the lists are also held as the stores held them before
+///   (the whole list, the running list, the whole list in the pane's order);
+/// - `cache_mb`: the cache file; `cache_fill_s`: writing it (the save thread's work);
+///   `home_cache_open_ms`: the part of `home_cached_ms` spent opening the cache (its check
+///   reads every page); `rss_start_mb`: the process before the mesh;
 /// - `tasks`, `daemons`: the mesh's size.
 package enum ScaleBenchmark {
     /// What is typed: narrowing queries over the generated titles (ASCII and Japanese).
     static let queries = ["batch 0123", "監査ログ", "webhook sig", "flaky websocket"]
+    static let (width, height) = (200, 50)
 
     @MainActor
     package static func run(tasks: Int = 10_000, daemons: Int = 500, rounds: Int = 6, term: String = "xterm-256color")
         -> [String: Double]
     {
-        let (width, height) = (200, 50)
         TerminalLocale.configure()
+        var results: [String: Double] = [
+            "tasks": Double(tasks), "daemons": Double(daemons), "rss_start_mb": SyncBenchmark.residentMB(),
+        ]
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-scale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("cache.sqlite")
+        // A cap that holds the mesh: the task table's share is half of it.
+        let retention = CacheRetention(
+            eventsPerTask: 2_000, finishedTaskAge: 7 * 86_400,
+            maxBytes: max(64 << 20, 2 * tasks * CacheStore.bytesPerTaskRow + (16 << 20)))
+        let filled = Clocks.monotonic()
+        guard let writer = try? CacheStore.open(file: file, retention: retention).store,
+            (try? ScaleMesh.fill(writer, tasks: tasks, daemons: daemons)) != nil
+        else { return ["cache_error": 1] }
+        results["cache_fill_s"] = Clocks.monotonic() - filled
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        results["cache_mb"] = Double(size) / 1_048_576
+        writer.close()  // a dashboard starting has no other connection on its cache
+
+        // Start-up from the cache: Home's first full frame.
+        let startWall = Clocks.monotonic()
+        guard let cache = try? CacheStore.open(file: file, retention: retention).store else { return results }
+        results["home_cache_open_ms"] = (Clocks.monotonic() - startWall) * 1000
         let hub = StoreHub()
-        fill(hub, tasks: tasks, daemons: daemons)
+        hub.tasks.useTable(TaskTable.reading(cache.file))
+        for update in CacheBridge(cache: cache).cachedUpdates().updates { hub.apply(update) }
+        let now = ScaleMesh.base
         var app = AppState(
             masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
-        app.stack.jump(to: .tasks)
-        var results: [String: Double] = ["tasks": Double(tasks), "daemons": Double(daemons)]
+        let home = HomeMeshModel.from(hub, now: now)
+        app.stack.update(.home, as: HomePane.self) { $0.model.mesh = home }
+        _ = app.render(width: width, height: height)
+        results["home_cached_ms"] = (Clocks.monotonic() - startWall) * 1000
+        results["home_running"] = Double(home.runningCount)
 
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        // `3` from Home: the order sorted once from the list as it arrived, the first frame.
+        // `3` from Home: the Tasks pane's model and its first frame.
+        app.stack.jump(to: .tasks)
         let first = threadCPUTime()
         app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
         _ = app.render(width: width, height: height)
         results["tasks_first_frame_ms"] = (threadCPUTime() - first) * 1000
-        // A store change with Tasks shown: a status event, the model, the frame's cells; then the
-        // same through the builder it replaced (every row sorted and made).
+
+        // A store change with Tasks shown: the event, then its commit announced.
         var event = 0
         let change = samples(20) {
             event += 1
-            applyStatusEvent(hub, number: event, tasks: tasks)
-            let model = ListPaneModels.tasks(hub, status: nil, now: now)
-            app.stack.update(.tasks, as: ListPane.self) { $0.update(model) }
-            _ = app.render(width: width, height: height)
-        }.cpu
+            let e = statusEvent(number: event, tasks: tasks)
+            hub.apply(.events([e]))
+            showTasks(hub, &app, now: now)
+            let writerCPU = threadCPUTime()
+            _ = try? cache.appendEvents([e])  // the writer thread's work, not the UI's
+            let notCounted = threadCPUTime() - writerCPU
+            hub.apply(.taskRowsChanged)
+            showTasks(hub, &app, now: now)
+            return notCounted
+        }
         results["store_change_ms"] = change[change.count / 2]
         results["store_change_p99_ms"] = change[change.count - 1]
+
+        let keys = keystrokes(&app, rounds: rounds, term: term)
+        results.merge(keys) { a, _ in a }
+        results["rss_mb"] = SyncBenchmark.residentMB()
+
+        // The stores as they were: the lists held in memory, every row made on a change.
+        let held = ScaleMesh.inMemory(tasks: tasks, daemons: daemons)
+        results["base_rss_mb"] = SyncBenchmark.residentMB()
         let base = samples(3) {
             event += 1
-            applyStatusEvent(hub, number: event, tasks: tasks)
-            let model = ScaleBaseline.tasks(hub, status: nil, now: now)
+            hub.apply(.events([statusEvent(number: event, tasks: tasks)]))
+            let model = ScaleBaseline.tasks(held[0], hub, status: nil, now: now)
             app.stack.update(.tasks, as: ListPane.self) { $0.update(model) }
             _ = app.render(width: width, height: height)
-        }.cpu
+            return 0
+        }
         results["base_store_change_ms"] = base[base.count / 2]
-        app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
+        withExtendedLifetime(held) {}
+        cache.close()
+        return results
+    }
 
+    @MainActor
+    private static func showTasks(_ hub: StoreHub, _ app: inout AppState, now: Date) {
+        let model = ListPaneModels.tasks(hub, status: nil, now: now)
+        app.stack.update(.tasks, as: ListPane.self) { $0.update(model) }
+        _ = app.render(width: width, height: height)
+    }
+
+    /// The `/` filter typed a key at a time and erased, each key flushed through ncurses.
+    @MainActor
+    private static func keystrokes(_ app: inout AppState, rounds: Int, term: String) -> [String: Double] {
         guard let screen = try? NcursesScreen(nullDeviceTerm: term, width: width, height: height) else {
-            results["flush_error"] = 1
-            return results
+            return ["flush_error": 1]
         }
         defer { screen.end() }
         let backend = NcursesBackend(
             palette: ColorMapper.palette(for: .makima, capability: .palette256), utf8: TerminalLocale.isUTF8)
         backend.flush(app.render(width: width, height: height))
-
         var cpu: [Double] = []
         var wall: [Double] = []
         func key(_ k: Key) {
@@ -91,79 +157,32 @@ package enum ScaleBenchmark {
         cpu.sort()
         wall.sort()
         let p99 = min(cpu.count - 1, cpu.count * 99 / 100)
-        results["keystrokes"] = Double(cpu.count)
-        results["keystroke_200x50_median_ms"] = cpu[cpu.count / 2]
-        results["keystroke_200x50_p99_ms"] = cpu[p99]
-        results["keystroke_200x50_wall_p99_ms"] = wall[p99]
-        return results
+        return [
+            "keystrokes": Double(cpu.count), "keystroke_200x50_median_ms": cpu[cpu.count / 2],
+            "keystroke_200x50_p99_ms": cpu[p99], "keystroke_200x50_wall_p99_ms": wall[p99],
+        ]
     }
 
     /// A status event for a task spread over the list (most land off screen, as on a real mesh).
-    @MainActor
-    static func applyStatusEvent(_ hub: StoreHub, number: Int, tasks: Int) {
+    static func statusEvent(number: Int, tasks: Int) -> TaskEvent {
         let statuses: [TaskStatus] = [.running, .completed, .failed, .queued]
-        let at = Date(timeIntervalSince1970: 1_800_000_000 + Double(number))
-        hub.apply(
-            .events([
-                TaskEvent(
-                    eventID: Int64(number), taskID: "t-\((number * 7_919) % max(1, tasks))", seq: number,
-                    type: .status, ts: at,
-                    payload: .status(status: statuses[number % statuses.count], previous: nil, reason: nil))
-            ]))
+        return TaskEvent(
+            eventID: Int64(number), taskID: "t-\((number * 7_919) % max(1, tasks))", seq: number, type: .status,
+            ts: ScaleMesh.base.addingTimeInterval(Double(number)),
+            payload: .status(status: statuses[number % statuses.count], previous: nil, reason: nil))
     }
 
-    /// A mesh shaped like the dev server's `--seed-scale`: titles from a small set with a
-    /// batch number, mixed statuses, daemons and contracts on most tasks.
-    @MainActor
-    static func fill(_ hub: StoreHub, tasks: Int, daemons: Int) {
-        let titles = [
-            "Migrate ledger writes to batched upserts", "Fix flaky WebSocket reconnect test",
-            "Add rate limiting to /api/v1/orders", "監査ログのローテーション · rotate audit logs",
-            "Harden webhook signature checks", "翻訳ファイルの整理 · tidy localisation files",
-            "Investigate p99 latency spike in the mesh scheduler", "Trim the container image below 200 MB",
-        ]
-        let statuses: [TaskStatus] = [
-            .completed, .completed, .completed, .running, .failed, .cancelled, .queued, .pending,
-        ]
-        let base = Date(timeIntervalSince1970: 1_800_000_000)
-        let daemonList = (0..<daemons).map { i in
-            Daemon(
-                id: "d-\(i)", hostname: "host-\(i).mesh.local", status: i % 7 == 0 ? .offline : .online,
-                lastHeartbeat: base, version: "0.14.2", runningTasks: i % 4, maxConcurrentTasks: 4)
-        }
-        let contracts = (0..<max(1, tasks / 100)).map { i in
-            Contract(
-                id: "c-\(i)", name: "Contract \(i) · 契約", phase: "executing", status: i % 3 == 0 ? .completed : .active,
-                updatedAt: base)
-        }
-        var taskList: [MeshTask] = []
-        taskList.reserveCapacity(tasks)
-        for n in 0..<tasks {
-            let contract: String? = n % 7 == 0 ? nil : "c-\(n % contracts.count)"
-            let daemon: String? = daemons > 0 && n % 9 != 0 ? "d-\(n % daemons)" : nil
-            let title = titles[n % titles.count] + " · batch " + String(format: "%05d", n)
-            let age = Double(n) * 37
-            taskList.append(
-                MeshTask(
-                    id: "t-\(n)", contractID: contract, title: title,
-                    status: statuses[(n / titles.count) % statuses.count],
-                    daemonID: daemon, updatedAt: base.addingTimeInterval(-age)))
-        }
-        hub.apply(.list(.daemons, .daemons(daemonList), fetchedAt: base, fromCache: false))
-        hub.apply(.list(.contracts(status: nil), .contracts(contracts), fetchedAt: base, fromCache: false))
-        hub.apply(.list(.tasks(status: nil, contractID: nil), .tasks(taskList), fetchedAt: base, fromCache: false))
-    }
-
-    /// Milliseconds per run of `body` (CPU time of this thread), sorted, after one warm-up.
-    private static func samples(_ n: Int, _ body: () -> Void) -> (cpu: [Double], count: Int) {
-        body()
+    /// Milliseconds per run of `body` (CPU time of this thread, less the seconds `body` says
+    /// were another thread's work done here), sorted, after one warm-up.
+    private static func samples(_ n: Int, _ body: () -> Double) -> [Double] {
+        _ = body()
         var out: [Double] = []
         for _ in 0..<n {
             let start = threadCPUTime()
-            body()
-            out.append((threadCPUTime() - start) * 1000)
+            let excluded = body()
+            out.append((threadCPUTime() - start - excluded) * 1000)
         }
-        return (out.sorted(), n)
+        return out.sorted()
     }
 
     private static func threadCPUTime() -> Double {

@@ -19,6 +19,8 @@ import Testing
         #expect(problem == nil)
         #expect(updates.count == 2)
         let hub = StoreHub()
+        // Task lists are read where the dashboard reads them: the cache's task table.
+        hub.tasks.useTable(TaskTable.reading(bridge.cache.file))
         updates.forEach(hub.apply)
         #expect(hub.daemons.list.isStale)
         #expect(hub.daemons.onlineCount == 1)

@@ -32,14 +32,14 @@ import Testing
         let hub = StoreHub()
         let three = (0..<3).map { MeshTask(id: "r\($0)", status: .completed, updatedAt: t0) }
         hub.apply(.list(.recentTasks(limit: 3), .tasks(three), fetchedAt: t0, fromCache: false))
-        #expect(hub.tasks.list(.init(limit: 3)).items.map(\.id) == ["r0", "r1", "r2"])
+        #expect(hub.tasks.rows(.init(limit: 3)).map(\.id) == ["r0", "r1", "r2"])
         hub.apply(
             .events([
                 TaskEvent(
                     eventID: 1, taskID: "new", seq: 1, type: .status,
                     payload: .status(status: .running, previous: .queued, reason: nil))
             ]))
-        #expect(hub.tasks.list(.init(limit: 3)).items.map(\.id) == ["new", "r0", "r1"])
+        #expect(hub.tasks.rows(.init(limit: 3)).map(\.id) == ["new", "r0", "r1"])
         #expect(ListQuery.recentTasks(limit: 3).description == "tasks?limit=3")
     }
 }

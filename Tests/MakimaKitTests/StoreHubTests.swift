@@ -50,7 +50,7 @@ import Testing
                     eventID: 1, taskID: "t1", seq: 1, type: .status,
                     payload: .status(status: .completed, previous: .running, reason: nil))
             ]))
-        #expect(hub.tasks.list(.init(status: .running)).items.map(\.id) == ["t2"])
+        #expect(hub.tasks.rows(.init(status: .running)).map(\.id) == ["t2"])
         #expect(MeshSummary(hub).runningTasks == 1)
     }
 
@@ -80,12 +80,12 @@ import Testing
         // A task never listed starts: it is counted at once, and listed under all tasks too.
         hub.apply(status(2, "t3", .running))
         #expect(MeshSummary(hub).runningTasks == 3)
-        #expect(hub.tasks.list(.init()).items.contains { $0.id == "t3" && $0.status == .running })
+        #expect(hub.tasks.rows(.init()).contains { $0.id == "t3" && $0.status == .running })
         // Ends leave the running list; the unfiltered list keeps them with their new status.
         hub.apply(status(3, "t2", .completed))
         hub.apply(status(4, "t3", .failed))
         #expect(hub.tasks.running.map(\.id) == ["t1"])
-        #expect(hub.tasks.list(.init()).items.first { $0.id == "t2" }?.status == .completed)
+        #expect(hub.tasks.rows(.init()).first { $0.id == "t2" }?.status == .completed)
         // A list not loaded yet is not made up from events.
         #expect(hub.tasks.lists[.init(status: .failed)] == nil)
     }

@@ -19,7 +19,32 @@ final class RecordingEngine: DashboardEngine {
     /// A halted engine that has not finished stopping yet (a real one stops on a thread).
     var stillStopping = false
 
-    init(outbox: SyncOutbox) { self.outbox = outbox }
+    /// The cache the controller opened for this engine: task lists and statuses are written
+    /// there before the UI learns of them, as the real engine's save and writer threads do.
+    let cache: CacheStore?
+
+    init(outbox: SyncOutbox, cache: CacheStore? = nil) {
+        self.outbox = outbox
+        self.cache = cache
+    }
+
+    /// Posts an update the way `SyncEngine` does: a task list is saved to the cache's task table
+    /// and statuses committed there, each followed by `.taskRowsChanged`.
+    func deliver(_ update: SyncUpdate) {
+        guard let cache else { return outbox.post(update) }
+        switch update {
+        case .list(let q, let payload, let at, fromCache: false) where q.taskFilter != nil:
+            outbox.post(update)
+            try? CacheBridge(cache: cache).store(q, payload, fetchedAt: at)
+            outbox.post(.taskRowsChanged)
+        case .events(let events):
+            outbox.post(update)
+            _ = try? cache.appendEvents(events)
+            if events.contains(where: { $0.type == .status }) { outbox.post(.taskRowsChanged) }
+        default:
+            outbox.post(update)
+        }
+    }
 
     func start() { started += 1 }
     func stop() {}
@@ -76,8 +101,8 @@ final class ControllerHarness {
         setup.signIn = signIn
         configure(&setup)
         let engines = self.engines
-        live = LiveDashboard(session: session, setup: setup) { _, _, _, outbox in
-            let e = RecordingEngine(outbox: outbox)
+        live = LiveDashboard(session: session, setup: setup) { _, _, cache, outbox in
+            let e = RecordingEngine(outbox: outbox, cache: cache)
             engines.all.append(e)
             return e
         }
@@ -95,7 +120,7 @@ final class ControllerHarness {
 
     /// Posts updates the way the engine does (from its outbox, woken through the bus).
     func post(_ updates: SyncUpdate...) {
-        for u in updates { engine.outbox.post(u) }
+        for u in updates { engine.deliver(u) }
         settle()
     }
 

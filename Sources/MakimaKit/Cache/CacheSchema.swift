@@ -77,13 +77,21 @@ enum CacheSchema {
         DROP TABLE directives;
         DROP TABLE listen_sessions;
         """,
+        // 5 -> 6: the task table (one row per task, every task list a query over it; see
+        // `TaskRows`). The per-list task snapshots it replaces are dropped with their fetch
+        // times, so the next fetch fills it.
+        TaskRows.createSQL
+            + """
+            DELETE FROM tasks;
+            DELETE FROM collections WHERE key = 'tasks' OR key LIKE 'tasks?%';
+            """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "list_items", "tasks", "task_events", "task_activity", "activity_minutes",
+        "collections", "list_items", "tasks", "task_events", "task_activity", "activity_minutes", "task_rows",
     ]
 
     enum Problem: Error {

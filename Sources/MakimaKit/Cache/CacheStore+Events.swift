@@ -27,7 +27,8 @@ extension CacheStore {
         let (newest, finished) = Self.newestSeqs(in: events)
         let (rows, skipped) = try Self.rows(
             of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes)
-        let inserted = try write(rows, leftOut: skipped, newest: newest, finished: finished, keep: keep)
+        let inserted = try write(
+            rows, leftOut: skipped, newest: newest, finished: finished, keep: keep, statusesOf: events)
         // Indexed before the cap is applied: the index's pages count in the size it holds.
         try indexIfDue(now: Date())
         try pruneIfDue(now: Date())
@@ -91,9 +92,10 @@ extension CacheStore {
     /// events it did not hold).
     private func write(
         _ rows: [EventRow], leftOut skipped: [String: LeftOut], newest: [String: Int], finished: [String: Bool],
-        keep: Int
+        keep: Int, statusesOf events: [TaskEvent]
     ) throws(CacheError) -> Int {
-        let now = Date().timeIntervalSince1970
+        let clock = Date()
+        let now = clock.timeIntervalSince1970
         var inserted = 0
         var start = 0
         let chunkBytes = max(1, retention.maxBytes / 4)
@@ -114,6 +116,9 @@ extension CacheStore {
             inserted += try withDatabase { db in
                 try db.transaction {
                     let absent = try first ? Self.countAbsent(skipped, in: db) : 0
+                    // The task table's rows take the statuses in the same transaction (a
+                    // status left out of the window above still changes its task's row).
+                    if first { try Self.recordStatuses(of: events, now: clock, stamp: try nextTaskStamp(db), in: db) }
                     let n = try Self.insert(chunk, keep: keep, leftOutNew: absent, now: now, into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     return absent + n

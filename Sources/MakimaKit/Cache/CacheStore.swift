@@ -30,6 +30,8 @@ public final class CacheStore: Sendable {
     /// When the output search index last caught up with the events written (`indexIfDue`).
     let lastIndexed = Mutex<Date?>(nil)
     public static let maxEventsPerTransaction = 2_000
+    /// The task table's newest stamp (`TaskRows`), read from the table on first use.
+    let taskStamp = Mutex<Int64?>(nil)
 
     public let file: URL
     private let connection: Mutex<SQLiteDatabase?>

@@ -98,11 +98,21 @@ enum OutputSearchIndex {
                 try reach.step()
                 reach.reset()
             }
-            let titles = try db.prepare("SELECT json FROM tasks GROUP BY id")
+            let snapshots = try db.prepare("SELECT json FROM tasks GROUP BY id")
             var tasks: [MeshTask] = []
-            while try titles.step() {
-                if let json = titles.text(0), let task = CacheStore.decodeRows(MeshTask.self, [json]).items.first {
+            while try snapshots.step() {
+                if let json = snapshots.text(0), let task = CacheStore.decodeRows(MeshTask.self, [json]).items.first {
                     tasks.append(task)
+                }
+            }
+            // The task table keeps titles, not plans: a rebuilt index finds those tasks by title
+            // until their list is saved again.
+            let titles = try db.prepare(
+                "SELECT id, title, status FROM task_rows WHERE id NOT IN (SELECT id FROM tasks)")
+            while try titles.step() {
+                if let id = titles.text(0) {
+                    tasks.append(
+                        MeshTask(id: id, title: titles.text(1), status: TaskStatus(rawValue: titles.text(2) ?? "")))
                 }
             }
             try indexTitles(of: tasks, numbers: &numbers, in: db)

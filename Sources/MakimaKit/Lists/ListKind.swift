@@ -29,11 +29,13 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
     let linkedID: @Sendable (DeepLink) -> String?
     /// A store of the kind's own instead of the hub's keyed `ListStore<Item>`.
     let custom: CustomListStore<Item>?
+    /// Cache rows of the kind's own instead of snapshots in `cache`.
+    let customCache: CustomListCache?
 
     public init(
         name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
         cache: CacheCollection? = nil, detailID: @escaping @Sendable (DeepLink) -> String? = { _ in nil },
-        custom: CustomListStore<Item>? = nil
+        custom: CustomListStore<Item>? = nil, customCache: CustomListCache? = nil
     ) {
         self.name = name
         self.path = path
@@ -43,6 +45,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
         self.cache = cache ?? .shared(name)
         self.linkedID = detailID
         self.custom = custom
+        self.customCache = customCache
     }
 
     /// A list of this kind. Its cache key is `key`, or the kind's name with the parameters
@@ -69,6 +72,21 @@ public struct CustomListStore<Item: Sendable>: Sendable {
     ) {
         self.store = store
         self.slot = slot
+    }
+}
+
+/// A kind's own rows in the cache (tasks: one row per task, every list a query over them), in
+/// place of a snapshot per query: how a fetched list is saved, and what start-up reads back.
+public struct CustomListCache: Sendable {
+    let store: @Sendable (ListPayload, CacheStore, ListQuery, Date) throws(CacheError) -> Void
+    let load: @Sendable (CacheStore, ListQuery) throws(CacheError) -> (ListPayload, Date)?
+
+    public init(
+        store: @escaping @Sendable (ListPayload, CacheStore, ListQuery, Date) throws(CacheError) -> Void,
+        load: @escaping @Sendable (CacheStore, ListQuery) throws(CacheError) -> (ListPayload, Date)?
+    ) {
+        self.store = store
+        self.load = load
     }
 }
 
@@ -114,6 +132,7 @@ extension ListKind: AnyListKind {
     }
 
     public func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
+        if let customCache { return try customCache.load(cache, query) }
         try cache.load(Item.self, from: self.cache, query: query.description).map {
             (ListPayload($0.items), $0.fetchedAt)
         }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Counts are made from the items themselves (a server that ignores a filter still gives
 /// right numbers): online = status online or busy, offline = every other daemon; running =
-/// the running list as status events keep it (`TasksStore.running`).
+/// the task table's running rows as status events keep them (`TasksStore.runningCount`).
 public struct MeshSummary: Sendable, Equatable {
     public var daemonsOnline: Int
     public var daemonsOffline: Int
@@ -31,7 +31,7 @@ public struct MeshSummary: Sendable, Equatable {
     public init(_ hub: StoreHub) {
         self.init(
             daemonsOnline: hub.daemons.onlineCount, daemonsOffline: hub.daemons.offlineCount,
-            runningTasks: hub.tasks.running.count, activeContracts: hub.contracts.active.count,
+            runningTasks: hub.tasks.runningCount, activeContracts: hub.contracts.active.count,
             pendingQuestions: hub.directives.pendingQuestionCount, latestListenSession: hub.listen.latestSession)
     }
 

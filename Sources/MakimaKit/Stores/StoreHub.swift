@@ -66,6 +66,7 @@ public final class StoreHub {
             missing.links[.listen(s.id)] = nil
         case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)
+        case .taskRowsChanged: tasks.tableChanged()
         case .olderOutput(let taskID, let events, let from):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)

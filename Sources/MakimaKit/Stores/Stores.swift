@@ -17,13 +17,39 @@ public final class TasksStore {
             self.limit = limit
         }
     }
+    /// Each task list's state (fetched when, stale, loading, its error). Its `items` stay
+    /// empty: the rows are in the task table (`table`), every list a query over it.
     public var lists: [Filter: ListState<MeshTask>] = [:]
     /// Tasks fetched one by one (the output view, toasts' titles), bounded (`BoundedMap`).
     public var details = BoundedMap<String, MeshTask>()
     /// Output lines of the tasks in `outputRetention` only (see `TaskOutputLRU`).
     public var outputs: [String: TaskOutputBuffer] = [:]
     public private(set) var outputRetention = TaskOutputLRU()
+    /// Changes whenever the task table or the status overlay does: what a pane reading the
+    /// table observes (the table itself is not observable).
+    public private(set) var generation: UInt64 = 0
+    /// The task table: the cache's, read through a connection of the UI thread's own, or a
+    /// private one in memory (`TaskTable`).
+    @ObservationIgnored public private(set) var table = TaskTable.inMemory()
+    /// Statuses from events the cache writer has not committed yet (a table the store does not
+    /// write itself): shown on the rows and counted at once.
+    @ObservationIgnored private var overlay = StatusOverlay()
     public init() {}
+
+    /// Reads (and writes, when it owns it) another task table: a new server's cache, or none.
+    public func useTable(_ new: TaskTable) {
+        table.close()
+        table = new
+        overlay = StatusOverlay()
+        generation &+= 1
+    }
+
+    /// The task table changed (a list saved, statuses committed by the cache writer): every
+    /// window is read again, and overlay entries the table now agrees with are dropped.
+    public func tableChanged(now: Date = Date()) {
+        overlay.settle(with: table, now: now)
+        generation &+= 1
+    }
 
     /// A task's output is on screen: it is kept (from now on its events are appended), and
     /// the least recently viewed beyond the LRU's capacity are dropped.
@@ -42,57 +68,99 @@ public final class TasksStore {
 
     public func list(_ filter: Filter) -> ListState<MeshTask> { lists[filter] ?? ListState() }
 
-    /// Each shown list in the Tasks pane's order, kept in step with status events (a list that
-    /// arrives whole is sorted once, when first asked for). Derived data: not observed, since
-    /// reading `lists` is what marks a pane for a rebuild.
-    @ObservationIgnored private var orders: [Filter: TaskOrder] = [:]
-
-    /// The list for `filter` in the Tasks pane's order (`TaskOrder`): a full sort only when its
-    /// items were replaced since the last call.
-    public func order(_ filter: Filter) -> TaskOrder {
-        let state = list(filter)
-        if let o = orders[filter], o.generation == state.generation { return o }
-        let o = TaskOrder(state.items, generation: state.generation)
-        orders = orders.filter { lists[$0.key] != nil }  // bounded by the lists held
-        orders[filter] = o
-        return o
+    /// Files a list result or mark: items given go to the table (when the store writes it;
+    /// otherwise the list save thread has written them), never into the state.
+    func file(_ filter: Filter, _ change: (inout ListState<MeshTask>) -> Void) {
+        var state = list(filter)
+        let before = state.generation
+        change(&state)
+        if state.generation != before {
+            if table.ownsWrites { table.save(state.items, filter: filter, whole: true) }
+            state.items = []
+            generation &+= 1
+        }
+        lists[filter] = state
     }
 
-    /// The tasks running now: the `running` list, as status events keep it (a task that starts
-    /// is added at once, one that ends leaves at once), counting only items whose status says
-    /// running (a server may ignore the filter).
-    public var running: [MeshTask] { list(.init(status: .running)).items.filter { $0.status == .running } }
+    /// The list for `filter` as a window over the table (count now, rows when read).
+    public func window(_ filter: Filter) -> TaskRowsWindow {
+        _ = generation
+        return TaskRowsWindow(table: table, filter: filter, overlay: overlay.statuses)
+    }
 
-    /// The newest `count` tasks we know of, across every list. One pass keeping the newest
-    /// `count` (a large mesh's lists hold tens of thousands of tasks; Home asks on every change).
+    /// How many tasks the list holds, statuses known from events but not yet committed counted.
+    public func count(_ filter: Filter) -> Int {
+        _ = generation
+        return max(0, table.count(filter) + overlay.adjustment(for: filter, in: table))
+    }
+
+    /// Every task of a list, in the pane's order (tests and short lists: at most `limit`).
+    public func rows(_ filter: Filter, limit: Int = 10_000) -> [MeshTask] {
+        let w = window(filter)
+        return (0..<min(w.count, limit)).map(w.task(at:))
+    }
+
+    /// The tasks running now, from the table as status events keep it (a task that starts
+    /// counts at once, one that ends leaves at once).
+    public var runningCount: Int { count(Filter(status: .running)) }
+    public var running: [MeshTask] { rows(Filter(status: .running)).filter { $0.status == .running } }
+
+    /// One task: its detail when fetched (the freshest copy), else its row.
+    public func task(id: String) -> MeshTask? {
+        if let t = details[id] { return t }
+        _ = generation
+        return table.task(id: id).map { t in
+            overlay.statuses[id].map {
+                var u = t
+                u.status = $0
+                return u
+            } ?? t
+        }
+    }
+
+    /// The newest `count` tasks we know of: the table's newest (one indexed query) and the
+    /// details fetched one by one (bounded), each task once.
     public func recent(_ count: Int) -> [MeshTask] {
         guard count > 0 else { return [] }
-        var seen = Set<String>()
-        var top: [MeshTask] = []  // newest first, at most `count`
-        func consider(_ t: MeshTask) {
-            guard seen.insert(t.id).inserted else { return }
-            let at = t.updatedAt ?? .distantPast
-            if top.count == count, at <= (top[count - 1].updatedAt ?? .distantPast) { return }
-            let i = top.firstIndex { at > ($0.updatedAt ?? .distantPast) } ?? top.count
-            top.insert(t, at: i)
-            if top.count > count { top.removeLast() }
+        let newest = window(Filter(limit: count))
+        var byID: [String: MeshTask] = [:]
+        for i in 0..<newest.count {
+            let t = newest.task(at: i)
+            byID[t.id] = t
         }
-        // Details first: they are the freshest copy of a task.
-        for t in details.values.sorted(by: { $0.id < $1.id }) { consider(t) }
-        for (_, l) in lists.sorted(by: { "\($0.key)" < "\($1.key)" }) { for t in l.items { consider(t) } }
-        return top
+        for t in details.values { byID[t.id] = t }
+        return Array(byID.values.sorted(by: Self.before).prefix(count))
     }
 
-    func apply(events: [TaskEvent]) {
+    /// The pane's order, as the table's indexes give it: newer first; equal times (or none) by id.
+    nonisolated public static func before(_ a: MeshTask, _ b: MeshTask) -> Bool {
+        let (ta, tb) = (a.updatedAt ?? .distantPast, b.updatedAt ?? .distantPast)
+        return ta == tb ? a.id < b.id : ta > tb
+    }
+
+    func apply(events: [TaskEvent], now: Date = Date()) {
         guard let first = events.first?.taskID else { return }
+        var statuses: [(id: String, status: TaskStatus, at: Date)] = []
         // A burst is usually one task's events: applied as they are, without regrouping.
-        if events.allSatisfy({ $0.taskID == first }) { return apply(task: first, events) }
-        var byTask: [String: [TaskEvent]] = [:]
-        for e in events { byTask[e.taskID, default: []].append(e) }
-        for (task, list) in byTask { apply(task: task, list) }
+        if events.allSatisfy({ $0.taskID == first }) {
+            apply(task: first, events, now: now, statuses: &statuses)
+        } else {
+            var byTask: [String: [TaskEvent]] = [:]
+            for e in events { byTask[e.taskID, default: []].append(e) }
+            for (task, list) in byTask { apply(task: task, list, now: now, statuses: &statuses) }
+        }
+        guard !statuses.isEmpty else { return }
+        if table.ownsWrites {
+            table.setStatuses(statuses)
+        } else {
+            for (id, s, at) in statuses { overlay.note(id, s, at: at, now: now) }
+        }
+        generation &+= 1
     }
 
-    private func apply(task: String, _ list: [TaskEvent]) {
+    private func apply(
+        task: String, _ list: [TaskEvent], now: Date, statuses: inout [(id: String, status: TaskStatus, at: Date)]
+    ) {
         outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
         guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
             case .status(let s, _, _) = last.payload
@@ -101,53 +169,59 @@ public final class TasksStore {
             t.status = s
             details[task] = t
         }
-        updateStatus(task, s, at: last.ts)
+        statuses.append((task, s, last.ts ?? now))
     }
+}
 
-    /// Where the task with this id is in `items`. Read through a buffer pointer: iterating the
-    /// array copies each task (a retain per field), which on a 100,000-task list costs more
-    /// than the rest of a status event.
-    private static func position(of id: String, in items: [MeshTask]) -> Int? {
-        items.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
-    }
+/// Statuses the UI learnt from events before the cache writer committed them (a few dozen
+/// milliseconds: the writer gathers a batch for up to 50 ms). Bounded: past `capacity` the
+/// oldest go (their rows then show the table's status until the commit lands).
+struct StatusOverlay {
+    static let capacity = 1_024
+    /// Entries the table has not agreed with after this long are dropped (a newer list said otherwise).
+    static let patience: TimeInterval = 5
+    private(set) var statuses: [String: TaskStatus] = [:]
+    private var noted: [String: Date] = [:]
+    private var order: [String] = []
 
-    /// Status events move a task between filtered lists without waiting for the next poll: it
-    /// leaves the lists whose status filter it no longer matches and joins (at the top) the
-    /// loaded lists it now matches.
-    private func updateStatus(_ id: String, _ status: TaskStatus, at: Date?) {
-        var known =
-            details[id]
-            ?? lists.values.lazy.compactMap { l in Self.position(of: id, in: l.items).map { l.items[$0] } }.first
-        known?.status = status
-        if let at { known?.updatedAt = at }
-        let task = known ?? MeshTask(id: id, status: status, updatedAt: at)
-        // Each list is changed in place (`lists[filter]?…`): a copy of a 100,000-task list
-        // per event would cost more than everything else an event does.
-        for filter in Array(lists.keys) {
-            let matches =
-                (filter.status == nil || filter.status == status)
-                && (filter.contractID == nil || filter.contractID == task.contractID)
-            guard let generation = lists[filter]?.generation, let hasLoaded = lists[filter]?.hasLoaded else { continue }
-            var changes: [(old: MeshTask?, new: MeshTask?)] = []
-            if let i = lists[filter].flatMap({ Self.position(of: id, in: $0.items) }) {
-                changes.append((lists[filter]?.items[i], matches ? task : nil))
-                if matches { lists[filter]?.items[i] = task } else { lists[filter]?.items.remove(at: i) }
-            } else if matches && hasLoaded {
-                lists[filter]?.items.insert(task, at: 0)
-                changes.append((nil, task))
-                if let limit = filter.limit, let count = lists[filter]?.items.count, count > limit {
-                    for gone in lists[filter]?.items[limit...] ?? [] { changes.append((gone, nil)) }
-                    lists[filter]?.items.removeLast(count - limit)
-                }
-            } else {
-                continue
+    mutating func note(_ id: String, _ status: TaskStatus, at: Date, now: Date) {
+        if statuses[id] == nil { order.append(id) }
+        statuses[id] = status
+        noted[id] = now
+        if order.count > Self.capacity {
+            for gone in order.prefix(order.count - Self.capacity) {
+                statuses[gone] = nil
+                noted[gone] = nil
             }
-            // The order follows the same changes (binary searches) instead of a new sort.
-            if orders[filter]?.generation == generation, let now = lists[filter]?.generation {
-                for change in changes { orders[filter]?.replace(change.old, with: change.new) }
-                orders[filter]?.generation = now
+            order.removeFirst(order.count - Self.capacity)
+        }
+    }
+
+    /// Drops the entries the table now agrees with, and those it has not after `patience`.
+    mutating func settle(with table: TaskTable, now: Date) {
+        guard !statuses.isEmpty else { return }
+        for (id, s) in statuses {
+            let agreed = table.task(id: id)?.status == s
+            if agreed || now.timeIntervalSince(noted[id] ?? now) > Self.patience {
+                statuses[id] = nil
+                noted[id] = nil
             }
         }
+        order.removeAll { statuses[$0] == nil }
+    }
+
+    /// How many rows the overlay adds to (or takes from) a status-filtered count.
+    func adjustment(for filter: TasksStore.Filter, in table: TaskTable) -> Int {
+        guard let wanted = filter.status, filter.limit == nil, !statuses.isEmpty else { return 0 }
+        var delta = 0
+        for (id, s) in statuses {
+            let row = table.task(id: id)
+            if let c = filter.contractID, row?.contractID != c { continue }
+            let was = row?.status == wanted
+            let now = s == wanted
+            if was != now { delta += now ? 1 : -1 }
+        }
+        return delta
     }
 }
 

@@ -12,6 +12,9 @@ public enum SyncUpdate: Sendable {
     /// The server has no such object (a detail fetch answered 404).
     case detailNotFound(DeepLink)
     case events([TaskEvent])
+    /// The cache's task table changed (a task list saved, statuses committed): task windows
+    /// are read again.
+    case taskRowsChanged
     /// Older output read on demand (the viewer scrolled above the buffer, or the cache's
     /// newest lines for a view opening). `from`, when set, says the events are every event of
     /// the task from that seq up to the buffer's first (1: the output's start); nil claims

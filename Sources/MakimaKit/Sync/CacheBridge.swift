@@ -31,7 +31,8 @@ public struct CacheBridge: Sendable {
         return (updates, problem)
     }
 
-    /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal.
+    /// Writes a fresh list through its kind. A full disk is reported (the caller shows it),
+    /// never fatal.
     public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
         try query.kind.store(payload, in: cache, query: query, fetchedAt: fetchedAt)
     }
@@ -47,6 +48,8 @@ extension CacheBridge {
     @MainActor
     public func cachedSummary() -> (summary: MeshSummary, oldest: Date)? {
         let hub = StoreHub()
+        hub.tasks.useTable(TaskTable.reading(cache.file))
+        defer { hub.tasks.useTable(TaskTable.inMemory()) }
         var oldest: Date?
         for update in cachedUpdates(for: MeshSummary.queries).updates {
             if case .list(_, _, let at, _) = update { oldest = min(oldest ?? at, at) }

@@ -56,7 +56,7 @@ public final class SyncEngine: Sendable {
         self.cache = bridge
         // Every cache write fails alike on a full disk: said once, then when it changes.
         let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
-        let writer = cache.map { Self.cacheWriter(into: $0, problems: cacheProblems) }
+        let writer = cache.map { Self.cacheWriter(into: $0, problems: cacheProblems, outbox: outbox) }
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
@@ -82,11 +82,15 @@ public final class SyncEngine: Sendable {
 
     /// The cache's writer thread. Large batches, gathered for up to 50 ms: the cache leaves out
     /// what a batch itself pushes out of a task's window (`appendEvents`), so in a burst most
-    /// events are never encoded or written, and the rest goes in few transactions.
-    private static func cacheWriter(into store: CacheStore, problems: NoticeGate) -> BatchWriter<TaskEvent> {
+    /// events are never encoded or written, and the rest goes in few transactions. A batch
+    /// with statuses changed the task table's rows: the UI reads its windows again.
+    private static func cacheWriter(into store: CacheStore, problems: NoticeGate, outbox: SyncOutbox)
+        -> BatchWriter<TaskEvent>
+    {
         BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
             do {
                 try store.appendEvents(batch)
+                if batch.contains(where: { $0.type == .status }) { outbox.post(.taskRowsChanged) }
                 problems.succeeded()
             } catch {
                 problems.failed("\(error)")
@@ -110,6 +114,7 @@ public final class SyncEngine: Sendable {
                     saves.save {
                         do {
                             try bridge.store(query, payload, fetchedAt: fetchedAt)
+                            if query.taskFilter != nil { outbox.post(.taskRowsChanged) }
                             problems.succeeded()
                         } catch {
                             problems.failed("\(error)")

@@ -41,6 +41,13 @@ public struct ListWindow: Equatable, Sendable {
     private let idAt: @Sendable (Int) -> String
     private let rowAt: @Sendable (Int) -> ListRow
     private let searchTextAt: @Sendable (Int) -> String
+    /// A list that answers `/` itself (a query over its source, bounded): the rows matching a
+    /// filter as a window of their own. Nil: the list view matches every row's `searchText`.
+    let search: (@Sendable (String) -> ListWindow)?
+    /// Where the row with an id is, without reading the rows before it (nil: they are read).
+    private let positionOf: (@Sendable (String) -> Int?)?
+    /// More rows match than this window holds (a filter's window at its bound).
+    public let capped: Bool
 
     public init(rows: [ListRow]) {
         count = rows.count
@@ -49,12 +56,16 @@ public struct ListWindow: Equatable, Sendable {
         idAt = { rows[$0].id }
         rowAt = { rows[$0] }
         searchTextAt = { rows[$0].searchText }
+        search = nil
+        positionOf = nil
+        capped = false
     }
 
     /// `count` rows made by `row(i)`; `id(i)` and `searchText(i)` must agree with it and be cheap.
     public init(
         count: Int, id: @escaping @Sendable (Int) -> String, searchText: @escaping @Sendable (Int) -> String,
-        row: @escaping @Sendable (Int) -> ListRow
+        row: @escaping @Sendable (Int) -> ListRow, position: (@Sendable (String) -> Int?)? = nil,
+        search: (@Sendable (String) -> ListWindow)? = nil, capped: Bool = false
     ) {
         self.count = count
         given = nil
@@ -62,9 +73,17 @@ public struct ListWindow: Equatable, Sendable {
         idAt = id
         rowAt = row
         searchTextAt = searchText
+        self.search = search
+        positionOf = position
+        self.capped = capped
     }
 
     public func id(_ i: Int) -> String { idAt(i) }
+    /// The position of the row with this id, or nil.
+    public func position(of id: String) -> Int? {
+        if let positionOf { return positionOf(id) }
+        return (0..<count).first { idAt($0) == id }
+    }
     public func row(_ i: Int) -> ListRow { rowAt(i) }
     public func searchText(_ i: Int) -> String { searchTextAt(i) }
     /// Every row, made now (short lists and tests; a frame never needs them all).
@@ -103,6 +122,9 @@ public struct ListView: Equatable, Sendable {
     private var searchKeys: [FilterKey]?
     /// Indices into the window of the rows matching `filter`, in order (nil: every row).
     private var matches: [Int]?
+    /// The rows matching `filter` when the window answers `/` itself (`ListWindow.search`):
+    /// one bounded query per keystroke or change, no key per row.
+    private var searched: ListWindow?
 
     public init(rows: [ListRow] = [], emptyMessage: String = "no data yet") {
         self.emptyMessage = emptyMessage
@@ -119,26 +141,33 @@ public struct ListView: Equatable, Sendable {
     public var rows: [ListRow] { window.rows }
 
     /// The rows matching the filter (case-insensitive substring), in order.
-    public var visibleRows: [ListRow] { matches.map { $0.map(window.row) } ?? window.rows }
+    public var visibleRows: [ListRow] {
+        if let searched { return searched.rows }
+        return matches.map { $0.map(window.row) } ?? window.rows
+    }
 
     /// How many rows match the filter.
-    public var visibleCount: Int { matches?.count ?? window.count }
+    public var visibleCount: Int { searched?.count ?? matches?.count ?? window.count }
 
     /// The window position of the `i`th visible row.
     private func position(_ i: Int) -> Int { matches.map { $0[i] } ?? i }
 
+    /// The `i`th visible row, and its id.
+    private func visibleRow(_ i: Int) -> ListRow { searched?.row(i) ?? window.row(position(i)) }
+    private func visibleID(_ i: Int) -> String { searched?.id(i) ?? window.id(position(i)) }
+
     public var selectedRow: ListRow? {
-        (0..<visibleCount).contains(selection) ? window.row(position(selection)) : nil
+        (0..<visibleCount).contains(selection) ? visibleRow(selection) : nil
     }
 
     private var selectedID: String? {
-        (0..<visibleCount).contains(selection) ? window.id(position(selection)) : nil
+        (0..<visibleCount).contains(selection) ? visibleID(selection) : nil
     }
 
     /// The rows the last frame's viewport holds (the scroll offset as the last render left it).
     var rowsInView: [ListRow] {
         let start = min(scrollOffset, visibleCount)
-        return (start..<min(visibleCount, start + pageSize)).map { window.row(position($0)) }
+        return (start..<min(visibleCount, start + pageSize)).map(visibleRow)
     }
 
     /// Replaces the rows, keeping the selected row selected when it is still there.
@@ -151,8 +180,19 @@ public struct ListView: Equatable, Sendable {
         window = newWindow
         searchKeys = nil
         matches = nil
-        if !filter.isEmpty || isEditingFilter { matches = Self.match(FilterKey(filter), in: keys(), among: nil) }
+        searched = nil
+        if !filter.isEmpty || isEditingFilter { refilter(narrowing: false) }
         reselect(keep)
+    }
+
+    /// The matches of `filter`: the window's own search, or the rows' keys (searching only the
+    /// rows that matched before when `narrowing`).
+    private mutating func refilter(narrowing: Bool) {
+        if let search = window.search {
+            searched = filter.isEmpty ? nil : search(filter)
+            return
+        }
+        matches = filter.isEmpty ? nil : Self.match(FilterKey(filter), in: keys(), among: narrowing ? matches : nil)
     }
 
     private mutating func keys() -> [FilterKey] {
@@ -173,7 +213,7 @@ public struct ListView: Equatable, Sendable {
 
     /// Selects the row with this id, clearing a filter that hides it; false when absent.
     public mutating func select(rowID: String) -> Bool {
-        guard (0..<window.count).contains(where: { window.id($0) == rowID }) else { return false }
+        guard window.position(of: rowID) != nil else { return false }
         if visibleIndex(of: rowID) == nil { setFilter("") }
         select(visibleIndex(of: rowID) ?? 0)
         return true
@@ -189,7 +229,7 @@ public struct ListView: Equatable, Sendable {
     /// `/`: start editing the filter (the current text stays, to refine it).
     public mutating func beginFilter() {
         isEditingFilter = true
-        _ = keys()  // made once here, not on the first typed character
+        if window.search == nil { _ = keys() }  // made once here, not on the first typed character
     }
 
     /// Typing while the filter is edited. Returns false when not editing.
@@ -225,7 +265,7 @@ public struct ListView: Equatable, Sendable {
         guard new != filter else { return }
         let narrowing = !filter.isEmpty && new.hasPrefix(filter)
         filter = new
-        matches = new.isEmpty ? nil : Self.match(FilterKey(new), in: keys(), among: narrowing ? matches : nil)
+        refilter(narrowing: narrowing)
     }
 
     /// Indices of the keys holding `needle` (all of them for an empty needle), searching only
@@ -240,8 +280,10 @@ public struct ListView: Equatable, Sendable {
     private func visibleIndex(of id: String, near: Int = 0) -> Int? {
         let count = visibleCount
         let low = min(max(0, near - 2), count)
-        for i in low..<max(low, min(count, near + 3)) where window.id(position(i)) == id { return i }
-        return (0..<count).first { window.id(position($0)) == id }
+        for i in low..<max(low, min(count, near + 3)) where visibleID(i) == id { return i }
+        if let searched { return searched.position(of: id) }
+        if matches == nil { return window.position(of: id) }
+        return (0..<count).first { visibleID($0) == id }
     }
 
     private mutating func reselect(_ id: String?) {
@@ -259,7 +301,7 @@ public struct ListView: Equatable, Sendable {
             var prompt = StyledLine("/", CellStyle(fg: .accent, attributes: .bold))
             prompt.append(filter, CellStyle(fg: .foreground))
             if isEditingFilter { prompt.append("_", CellStyle(fg: .accent, attributes: .bold)) }
-            let count = " \(visibleCount)/\(window.count)"
+            let count = " \(visibleCount)\(searched?.capped == true ? "+" : "")/\(window.count)"
             buffer.write(prompt, x: area.x, y: area.y, maxX: area.maxX - CellWidth.of(count))
             buffer.write(count, x: area.maxX - CellWidth.of(count), y: area.y, style: CellStyle(fg: .foregroundMuted))
             area = area.inset(top: 1)
@@ -279,7 +321,7 @@ public struct ListView: Equatable, Sendable {
         scrollOffset = max(0, min(scrollOffset, max(0, visibleCount - pageSize)))
         let marker = context.glyphs.selectionMarker
         for (i, shown) in (scrollOffset..<min(visibleCount, scrollOffset + pageSize)).enumerated() {
-            let row = window.row(position(shown))
+            let row = visibleRow(shown)
             let line = row.line(fitting: area.width - 2)
             let y = area.y + i
             buffer.fill(area.row(i), style: .plain)

@@ -53,7 +53,7 @@ extension LiveDashboard {
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
-            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice:
+            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice, .taskRowsChanged:
                 break
             }
         }

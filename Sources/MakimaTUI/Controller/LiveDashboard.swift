@@ -100,6 +100,9 @@ public final class LiveDashboard {
                 notices.append("offline cache unavailable (\(error)); running without it")
             }
         }
+        // Task lists are windows over the cache's task table, read through a connection of
+        // the UI thread's own; without a cache the store keeps a table in memory.
+        hub.tasks.useTable(cache.map { TaskTable.reading($0.file) } ?? TaskTable.inMemory())
         let sink = OutboxSink()
         let bus = session.bus
         let outbox = SyncOutbox(wake: { bus.post { sink.drain() } })

@@ -34,12 +34,7 @@ extension TaskOutputController {
     private func answerGrep(_ pattern: String, hits: [OutputSearchHit], tasks: [String: MeshTask], failure: String?) {
         var known = tasks
         for id in Set(hits.map(\.taskID)) {
-            if let t = hub.tasks.details[id]
-                ?? hub.tasks.lists.values.lazy.compactMap({ $0.items.first { $0.id == id } })
-                .first
-            {
-                known[id] = t
-            }
+            if let t = hub.tasks.task(id: id) { known[id] = t }
         }
         let model = GrepResultsModel.from(hits, pattern: pattern, tasks: known, now: Date(), failure: failure)
         session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }

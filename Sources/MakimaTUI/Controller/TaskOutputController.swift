@@ -63,8 +63,7 @@ final class TaskOutputController {
 
     private func viewModel() -> TaskOutputViewModel {
         guard let id = view?.taskID else { return TaskOutputViewModel(taskID: "", title: "") }
-        let task =
-            hub.tasks.details[id] ?? hub.tasks.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
+        let task = hub.tasks.task(id: id)
         let buffer = hub.tasks.outputs[id] ?? TaskOutputBuffer()
         let lines = view?.lines.lines(of: buffer) ?? []
         let note =

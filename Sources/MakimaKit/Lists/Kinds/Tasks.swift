@@ -10,12 +10,19 @@ extension ListKinds {
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
         filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
         detailID: { if case .task(let id) = $0 { id } else { nil } },
-        custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
-            let filter = TasksStore.Filter(query)
-            var l = hub.tasks.list(filter)
-            change(&l)
-            hub.tasks.lists[filter] = l
-        })
+        custom: CustomListStore(store: { $0.tasks }) { hub, query, change in hub.tasks.file(TasksStore.Filter(query), change) },
+        // Task lists are queries over the task table (`TaskRows`): a fetched list is a pass
+        // over its pages, whose end deletes what the list no longer holds when it came whole;
+        // start-up reads back only its fetch time, nothing proportional to the mesh.
+        customCache: CustomListCache(
+            store: { payload, cache, query, fetchedAt throws(CacheError) in
+                try cache.saveTaskList(
+                    payload.items(as: MeshTask.self) ?? [], filter: TasksStore.Filter(query), key: query.description,
+                    fetchedAt: fetchedAt, whole: payload.bound == nil)
+            },
+            load: { cache, query throws(CacheError) in
+                try cache.taskListFetchedAt(key: query.description).map { (ListPayload([MeshTask]()), $0) }
+            }))
 }
 
 extension ListQuery {
@@ -31,6 +38,11 @@ extension ListQuery {
 
     /// Home's recent tasks card: the newest dozen (as many rows as a Home card is given).
     public static let homeRecentTasks = ListQuery.recentTasks(limit: 12)
+}
+
+extension ListQuery {
+    /// The task list a query names, as a filter over the task table; nil for other kinds.
+    public var taskFilter: TasksStore.Filter? { kind.name == ListKinds.tasks.name ? TasksStore.Filter(self) : nil }
 }
 
 extension TasksStore.Filter {
@@ -49,6 +61,9 @@ extension TasksStore: ListKindStore {
 
     public func forget() {
         lists = [:]
+        // The rows stay in that server's cache file; the table read now is an empty one
+        // until the next server's cache is opened (`useTable`).
+        useTable(TaskTable.inMemory())
         details.removeAll()
         outputs = [:]
     }

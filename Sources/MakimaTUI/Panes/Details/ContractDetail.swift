@@ -39,6 +39,9 @@ public struct ContractDetailModel: Equatable, Sendable {
             id: id, name: "…", phase: "", status: ContractStatus(rawValue: "loading"), tasksNote: "loading…")
     }
 
+    /// The most tasks the view lists (a contract's newest; the Tasks pane has them all).
+    static let maxTasks = 2_000
+
     /// The tasks query the view needs (the server filters by contract).
     public static func tasksQuery(_ id: String) -> ListQuery { .tasks(status: nil, contractID: id) }
 
@@ -50,11 +53,10 @@ public struct ContractDetailModel: Equatable, Sendable {
             ?? hub.contracts.lists.values.lazy.compactMap { $0.items.first { $0.id == id } }.first
         guard let c = contract else { return nil }
         let own = hub.tasks.list(.init(contractID: id))
-        // Every task the stores know for this contract (live status changes reach the
-        // unfiltered lists first), newest first.
+        // The contract's tasks in the task table (every list's, kept by status events), newest
+        // first, at most `maxTasks`, and those fetched one by one.
         var byID: [String: MeshTask] = [:]
-        for list in hub.tasks.lists.values { for t in list.items where t.contractID == id { byID[t.id] = t } }
-        for t in own.items { byID[t.id] = t }
+        for t in hub.tasks.rows(.init(contractID: id), limit: Self.maxTasks) { byID[t.id] = t }
         for t in hub.tasks.details.values where t.contractID == id { byID[t.id] = t }
         let tasks = byID.values.sorted {
             ($0.createdAt ?? $0.updatedAt ?? .distantPast, $0.id) > (

@@ -51,13 +51,11 @@ public struct DirectiveDetailModel: Equatable, Sendable {
     }
 }
 
-/// Finds a task in whatever the stores hold (its detail, else any list).
+/// Finds a task in whatever the stores hold (its detail, else the task table).
 @MainActor
 public enum TaskLookup {
     public static func find(_ id: String, in hub: StoreHub) -> MeshTask? {
-        if let t = hub.tasks.details[id] { return t }
-        for list in hub.tasks.lists.values { if let t = list.items.first(where: { $0.id == id }) { return t } }
-        return nil
+        hub.tasks.task(id: id)
     }
 }
 

@@ -12,28 +12,40 @@ public enum ListPaneModels {
     /// Tasks newest activity first (ties by id), so a live status change moves its row to the
     /// top. When the pane is wide enough the daemon and contract columns show past the age.
     ///
-    /// The order is the store's `TaskOrder`, kept in step with status events, and the rows are
-    /// made by the frame that draws them: a store change costs the daemon and contract names
-    /// (what the columns look up) and the rows in view, not the mesh's tasks.
+    /// The list is a window over the task table (`TasksStore.window`): a count, and rows read
+    /// by position when a frame draws them; `/` is a query over the table's title index. A
+    /// store change costs the count, the daemon and contract names (what the columns look up)
+    /// and the rows in view, not the mesh's tasks.
     public static func tasks(_ hub: StoreHub, status: TaskStatus?, contractID: String? = nil, now: Date)
         -> ListPaneViewModel
     {
         let filter = TasksStore.Filter(status: status, contractID: contractID)
         let state = hub.tasks.list(filter)
-        let order = hub.tasks.order(filter)
         let names = TaskRowNames(hub)
         let header = FittedRow(
             RowLine.headerColumns([("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil)]))
         let reserve = header.reserve
-        let window = ListWindow(
-            count: order.count, id: { order[$0].id }, searchText: { order[$0].displayTitle },
-            row: { taskRow(order[$0], names: names, reserve: reserve, now: now) })
+        let window = taskWindow(hub.tasks.window(filter)) { taskRow($0, names: names, reserve: reserve, now: now) }
         var label = status?.rawValue ?? "all"
         if let c = contractID { label += " · contract " + (names.contracts[c] ?? c) }
         var m = model(window, state, now: now, noun: "task", filter: label)
         m.fittedColumns = header
         m.columns = header.line(fitting: .max)
         return m
+    }
+
+    /// A task list as the list view reads it: rows made from the table's rows when drawn, and
+    /// `/` answered by the table (at most `TaskRows`' bound of matches).
+    static func taskWindow(_ rows: TaskRowsWindow, row: @escaping @Sendable (MeshTask) -> ListRow) -> ListWindow {
+        ListWindow(
+            count: rows.count, id: { rows.task(at: $0).id }, searchText: { rows.task(at: $0).displayTitle },
+            row: { row(rows.task(at: $0)) }, position: { rows.position(of: $0) },
+            search: { needle in
+                let found = rows.matching(needle)
+                return ListWindow(
+                    count: found.count, id: { found.ids[$0] }, searchText: { found.task(at: $0).displayTitle },
+                    row: { row(found.task(at: $0)) }, position: { found.position(of: $0) }, capped: found.capped)
+            })
     }
 
     /// One task's row; `/` matches titles only, not the other columns. The title narrows first

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A task list being written into the task table (`TaskRows`): begun, fed page by page as the
+/// pages arrive, then finished. Only a pass that saw the whole list deletes what it did not see.
+public struct TaskPass: Sendable {
+    public let filter: TasksStore.Filter
+    /// The collection key its fetch time is kept under (`ListQuery.description`).
+    public let key: String
+    let start: Int64
+    /// Rows the table may still take before its share of the cache is reached.
+    var room: Int
+    /// Some task was left out at the table's share: the pass cannot say what is gone.
+    public private(set) var cut = false
+
+    mutating func take(_ n: Int) -> Int {
+        let taken = max(0, min(n, room))
+        room -= taken
+        if taken < n { cut = true }
+        return taken
+    }
+}
+
+/// The writer's side of the task table. Called on the threads that save lists and append
+/// events, never on the UI thread; each call is one transaction.
+extension CacheStore {
+    /// The task table's share of the cache (`settings.cache.max_mb`): half of it, counted as
+    /// `bytesPerTaskRow` a row (the row, its three order indexes and its title's trigrams).
+    public var maxTaskRows: Int { retention.maxBytes / 2 / Self.bytesPerTaskRow }
+    /// Measured on the dev server's titles (`make bench`, cache figures); see docs/performance.md.
+    public static let bytesPerTaskRow = 512
+    /// Rows per transaction when a whole list is saved at once.
+    static let taskPageSize = 1_000
+
+    public func beginTaskPass(_ filter: TasksStore.Filter, key: String) throws(CacheError) -> TaskPass {
+        try withDatabase { db in
+            let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
+            return TaskPass(filter: filter, key: key, start: try nextTaskStamp(db), room: max(0, maxTaskRows - rows))
+        }
+    }
+
+    /// One page of the list, in one transaction. Past the table's share, tasks the table does
+    /// not hold yet are left out (those it holds are still updated).
+    public func writeTaskPage(_ tasks: [MeshTask], into pass: inout TaskPass) throws(CacheError) {
+        guard !tasks.isEmpty else { return }
+        var kept = tasks
+        if pass.room < tasks.count {
+            let known: Set<String> = try withDatabase { db in
+                let select = try db.prepare("SELECT 1 FROM task_rows WHERE id = ?1")
+                var known: Set<String> = []
+                for t in tasks {
+                    try select.bind(t.id, at: 1)
+                    if try select.step() { known.insert(t.id) }
+                    select.reset()
+                }
+                return known
+            }
+            let fresh = tasks.filter { !known.contains($0.id) }
+            let allowed = Set(fresh.prefix(pass.take(fresh.count)).map(\.id))
+            kept = tasks.filter { known.contains($0.id) || allowed.contains($0.id) }
+        } else {
+            _ = pass.take(tasks.count)
+        }
+        let page = kept
+        try withDatabase { db in
+            try db.transaction { try TaskRows.upsert(page, stamp: try nextTaskStamp(db), in: db) }
+        }
+    }
+
+    /// The list is over: its fetch time is kept, and when the pass saw all of it (`whole`, and
+    /// nothing left out at the share) the rows of its scope it did not see are deleted.
+    public func finishTaskPass(_ pass: TaskPass, fetchedAt: Date, whole: Bool) throws(CacheError) {
+        try withDatabase { db in
+            try db.transaction {
+                if whole && !pass.cut { try TaskRows.finishPass(pass.filter, since: pass.start, in: db) }
+                let stamp = try db.prepare("INSERT OR REPLACE INTO collections (key, fetched_at) VALUES (?1, ?2)")
+                try stamp.bind(pass.key, at: 1)
+                try stamp.bind(fetchedAt.timeIntervalSince1970, at: 2)
+                try stamp.step()
+            }
+        }
+    }
+
+    /// A list that arrived whole: begun, written a page at a time, finished.
+    public func saveTaskList(
+        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool
+    ) throws(CacheError) {
+        var pass = try beginTaskPass(filter, key: key)
+        for start in stride(from: 0, to: tasks.count, by: Self.taskPageSize) {
+            try writeTaskPage(Array(tasks[start..<min(start + Self.taskPageSize, tasks.count)]), into: &pass)
+        }
+        try finishTaskPass(pass, fetchedAt: fetchedAt, whole: whole)
+        // The output search index finds tasks by title too (`:grep`).
+        try indexTaskTitles(Array(tasks.prefix(maxTaskRows)))
+    }
+
+    /// When the task list under `key` was last saved, or nil.
+    public func taskListFetchedAt(key: String) throws(CacheError) -> Date? {
+        try withDatabase { db in
+            let select = try db.prepare("SELECT fetched_at FROM collections WHERE key = ?1")
+            try select.bind(key, at: 1)
+            return try select.step() ? Date(timeIntervalSince1970: select.double(0)) : nil
+        }
+    }
+
+    /// Status events, in the writer's transaction: each task's row takes its last status.
+    static func recordStatuses(of events: [TaskEvent], now: Date, stamp: Int64, in db: SQLiteDatabase) throws {
+        var last: [String: (status: TaskStatus, at: Date)] = [:]
+        for e in events { if case .status(let s, _, _) = e.payload { last[e.taskID] = (s, e.ts ?? now) } }
+        guard !last.isEmpty else { return }
+        try TaskRows.setStatus(last.map { ($0.key, $0.value.status, $0.value.at) }, stamp: stamp, in: db)
+    }
+
+    /// A stamp newer than every one written (call with the connection held).
+    func nextTaskStamp(_ db: SQLiteDatabase) throws -> Int64 {
+        try taskStamp.withLock { stamp in
+            let next = try (stamp ?? TaskRows.newestStamp(in: db)) + 1
+            stamp = next
+            return next
+        }
+    }
+}

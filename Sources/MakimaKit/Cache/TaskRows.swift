@@ -1,0 +1,263 @@
+import Foundation
+
+/// The task table: one row per task id, whatever lists it was seen in, with the columns a row
+/// of the Tasks pane and its filters need. A task list (`TasksStore.Filter`) is a query over
+/// it: a count, and the rows in `[offset, offset + n)` in the pane's order (newest activity
+/// first, ties by id), each filter served by an index.
+///
+/// Writes come in passes: a list fetched page by page writes each page (`upsert`), stamping
+/// its rows with a number newer than the pass's start; when the list is complete, the rows of
+/// the list's scope not stamped since the pass began are gone from the server (`finishPass`).
+/// A status event updates its task's row and stamps it too, so a task that started while a
+/// list was being fetched is not taken for gone by that list.
+///
+/// The `/` filter asks the trigram index over the case-folded titles (`task_rows_fts`, kept
+/// by triggers) for candidates and checks each with `instr`: user text is never FTS syntax.
+enum TaskRows {
+    static let createSQL = """
+        CREATE TABLE task_rows (
+            id TEXT PRIMARY KEY NOT NULL,
+            status TEXT NOT NULL,
+            contract_id TEXT,
+            daemon_id TEXT,
+            parent_id TEXT,
+            title TEXT NOT NULL,
+            folded TEXT NOT NULL,
+            created_at REAL,
+            updated_at REAL,
+            completed_at REAL,
+            seen INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX task_rows_order ON task_rows (updated_at DESC, id);
+        CREATE INDEX task_rows_by_status ON task_rows (status, updated_at DESC, id);
+        CREATE INDEX task_rows_by_contract ON task_rows (contract_id, updated_at DESC, id);
+        CREATE VIRTUAL TABLE task_rows_fts USING fts5(
+            folded, content = 'task_rows', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none');
+        CREATE TRIGGER task_rows_ai AFTER INSERT ON task_rows BEGIN
+            INSERT INTO task_rows_fts (rowid, folded) VALUES (new.rowid, new.folded);
+        END;
+        CREATE TRIGGER task_rows_ad AFTER DELETE ON task_rows BEGIN
+            INSERT INTO task_rows_fts (task_rows_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+        END;
+        CREATE TRIGGER task_rows_au AFTER UPDATE OF folded ON task_rows WHEN old.folded IS NOT new.folded BEGIN
+            INSERT INTO task_rows_fts (task_rows_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+            INSERT INTO task_rows_fts (rowid, folded) VALUES (new.rowid, new.folded);
+        END;
+        """
+
+    /// The columns a row is read with, in `task(from:)`'s order.
+    static let columns = "id, status, contract_id, daemon_id, parent_id, title, created_at, updated_at, completed_at"
+    /// The pane's order; every filter's index ends with these two columns.
+    static let order = "ORDER BY updated_at DESC, id"
+    /// The most rows one `/` filter shows (the count then reads "200+": typing more narrows it).
+    static let maxMatches = 200
+    /// A piece too short for the trigram index is looked for among this many newest rows.
+    static let shortScanRows = 10_000
+
+    /// The WHERE clause of a filter's scope, its parameters bound from `?1` on.
+    static func scope(_ filter: TasksStore.Filter) -> (sql: String, values: [String]) {
+        var terms: [String] = []
+        var values: [String] = []
+        if let s = filter.status {
+            values.append(s.rawValue)
+            terms.append("status = ?\(values.count)")
+        }
+        if let c = filter.contractID {
+            values.append(c)
+            terms.append("contract_id = ?\(values.count)")
+        }
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), values)
+    }
+
+    static func bind(_ values: [String], to statement: SQLiteStatement) throws {
+        for (i, v) in values.enumerated() { try statement.bind(v, at: Int32(i + 1)) }
+    }
+
+    // MARK: Writes
+
+    /// Inserts or updates `tasks`, stamping each with `stamp`.
+    static func upsert(_ tasks: some Sequence<MeshTask>, stamp: Int64, in db: SQLiteDatabase) throws {
+        let insert = try db.prepare(
+            """
+            INSERT INTO task_rows (id, status, contract_id, daemon_id, parent_id, title, folded, created_at,
+                updated_at, completed_at, seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (id) DO UPDATE SET status = excluded.status, contract_id = excluded.contract_id,
+                daemon_id = excluded.daemon_id, parent_id = excluded.parent_id, title = excluded.title,
+                folded = excluded.folded, created_at = excluded.created_at, updated_at = excluded.updated_at,
+                completed_at = excluded.completed_at, seen = excluded.seen
+            """)
+        for t in tasks {
+            let title = t.displayTitle
+            try insert.bind(t.id, at: 1)
+            try insert.bind(t.status.rawValue, at: 2)
+            try insert.bind(t.contractID, at: 3)
+            try insert.bind(t.daemonID, at: 4)
+            try insert.bind(t.parentID, at: 5)
+            try insert.bind(title, at: 6)
+            try insert.bind(title.lowercased(), at: 7)
+            try insert.bind(t.createdAt?.timeIntervalSince1970, at: 8)
+            try insert.bind(t.updatedAt?.timeIntervalSince1970, at: 9)
+            try insert.bind(t.completedAt?.timeIntervalSince1970, at: 10)
+            try insert.bind(stamp, at: 11)
+            _ = try insert.step()
+            insert.reset()
+        }
+    }
+
+    /// Deletes the rows of `filter`'s scope not stamped since `since` (the list no longer has
+    /// them). A list with a limit (the newest few) says nothing of the others: nothing goes.
+    static func finishPass(_ filter: TasksStore.Filter, since: Int64, in db: SQLiteDatabase) throws {
+        guard filter.limit == nil else { return }
+        let (sql, values) = scope(filter)
+        let delete = try db.prepare("DELETE FROM task_rows WHERE \(sql) AND seen < ?\(values.count + 1)")
+        try bind(values, to: delete)
+        try delete.bind(since, at: Int32(values.count + 1))
+        _ = try delete.step()
+    }
+
+    /// A status event: the task's row takes the status and the time (a task never listed gets
+    /// a row of its own, titled by its id), and is stamped.
+    static func setStatus(
+        _ changes: some Sequence<(id: String, status: TaskStatus, at: Date)>, stamp: Int64, in db: SQLiteDatabase
+    ) throws {
+        let update = try db.prepare(
+            """
+            INSERT INTO task_rows (id, status, title, folded, updated_at, seen) VALUES (?1, ?2, ?1, lower(?1), ?3, ?4)
+            ON CONFLICT (id) DO UPDATE SET status = excluded.status,
+                updated_at = max(coalesce(updated_at, excluded.updated_at), excluded.updated_at), seen = excluded.seen
+            """)
+        for c in changes {
+            try update.bind(c.id, at: 1)
+            try update.bind(c.status.rawValue, at: 2)
+            try update.bind(c.at.timeIntervalSince1970, at: 3)
+            try update.bind(stamp, at: 4)
+            _ = try update.step()
+            update.reset()
+        }
+    }
+
+    /// The newest stamp written (passes start past it).
+    static func newestStamp(in db: SQLiteDatabase) throws -> Int64 {
+        try db.scalarInt("SELECT coalesce(max(seen), 0) FROM task_rows") ?? 0
+    }
+
+    /// Every row (a server switch, or a test's fresh table).
+    static func deleteAll(in db: SQLiteDatabase) throws { try db.exec("DELETE FROM task_rows") }
+
+    // MARK: Reads
+
+    static func count(_ filter: TasksStore.Filter, in db: SQLiteDatabase) throws -> Int {
+        let (sql, values) = scope(filter)
+        let select = try db.prepare("SELECT count(*) FROM task_rows WHERE \(sql)")
+        try bind(values, to: select)
+        let n = try select.step() ? select.int(0) : 0
+        return filter.limit.map { min($0, n) } ?? n
+    }
+
+    /// The rows in `[offset, offset + limit)` of the filter's list, in the pane's order.
+    static func rows(_ filter: TasksStore.Filter, offset: Int, limit: Int, in db: SQLiteDatabase) throws -> [MeshTask] {
+        let (sql, values) = scope(filter)
+        let end = filter.limit.map { min($0, offset + limit) } ?? offset + limit
+        guard end > offset else { return [] }
+        let n = values.count
+        let select = try db.prepare(
+            "SELECT \(columns) FROM task_rows WHERE \(sql) \(order) LIMIT ?\(n + 1) OFFSET ?\(n + 2)")
+        try bind(values, to: select)
+        try select.bind(end - offset, at: Int32(n + 1))
+        try select.bind(offset, at: Int32(n + 2))
+        var out: [MeshTask] = []
+        while try select.step() { out.append(task(from: select)) }
+        return out
+    }
+
+    static func task(id: String, in db: SQLiteDatabase) throws -> MeshTask? {
+        let select = try db.prepare("SELECT \(columns) FROM task_rows WHERE id = ?1")
+        try select.bind(id, at: 1)
+        return try select.step() ? task(from: select) : nil
+    }
+
+    /// Where the task is in the filter's list, or nil when the list does not hold it: the rows
+    /// before it in the order, counted through the filter's index.
+    static func position(of id: String, in filter: TasksStore.Filter, db: SQLiteDatabase) throws -> Int? {
+        guard let row = try task(id: id, in: db),
+            filter.status == nil || filter.status == row.status,
+            filter.contractID == nil || filter.contractID == row.contractID
+        else { return nil }
+        let (sql, values) = scope(filter)
+        let n = values.count
+        let before: String
+        if row.updatedAt == nil {
+            before = "(updated_at IS NOT NULL OR id < ?\(n + 1))"
+        } else {
+            before = "(updated_at > ?\(n + 2) OR (updated_at = ?\(n + 2) AND id < ?\(n + 1)))"
+        }
+        let select = try db.prepare("SELECT count(*) FROM task_rows WHERE \(sql) AND \(before)")
+        try bind(values, to: select)
+        try select.bind(id, at: Int32(n + 1))
+        if let at = row.updatedAt { try select.bind(at.timeIntervalSince1970, at: Int32(n + 2)) }
+        let position = try select.step() ? select.int(0) : 0
+        if let limit = filter.limit, position >= limit { return nil }
+        return position
+    }
+
+    /// The ids of the filter's rows whose case-folded title holds `needle` (already folded), in
+    /// the pane's order, at most `maxMatches`; `capped` when there may be more, `partial` when
+    /// only the newest `shortScanRows` were searched (a piece too short for the index).
+    static func search(_ needle: String, in filter: TasksStore.Filter, db: SQLiteDatabase) throws -> (
+        ids: [String], capped: Bool, partial: Bool
+    ) {
+        let (sql, values) = scope(filter)
+        let n = values.count
+        // A rare title piece is found through the trigram index (three characters without a
+        // LIKE wildcard), then sorted; a common one by reading the rows in order until enough
+        // match, which stops early precisely because matches are common; a short one among
+        // the newest rows only.
+        let piece = longestPiece(needle)
+        let indexed = piece.unicodeScalars.count >= 3
+        let useIndex = try indexed && fewCandidates(piece, in: db)
+        let candidates = useIndex ? "AND rowid IN (SELECT rowid FROM task_rows_fts WHERE folded LIKE ?\(n + 3))" : ""
+        // A list of the newest few is searched among those few only.
+        let newest = filter.limit.map { min($0, indexed ? Int.max : shortScanRows) } ?? (indexed ? nil : shortScanRows)
+        let source = newest.map { "(SELECT rowid, * FROM task_rows WHERE \(sql) \(order) LIMIT \(max(0, $0)))" }
+        let select = try db.prepare(
+            """
+            SELECT id FROM \(source ?? "task_rows") WHERE \(sql) AND instr(folded, ?\(n + 1)) > 0 \(candidates)
+            \(order) LIMIT ?\(n + 2)
+            """)
+        try bind(values, to: select)
+        try select.bind(needle, at: Int32(n + 1))
+        let bound = filter.limit.map { min($0, maxMatches) } ?? maxMatches
+        try select.bind(bound + 1, at: Int32(n + 2))
+        if useIndex { try select.bind("%" + piece + "%", at: Int32(n + 3)) }
+        var ids: [String] = []
+        while try select.step() { if let id = select.text(0) { ids.append(id) } }
+        let capped = ids.count > bound
+        return (Array(ids.prefix(bound)), capped && filter.limit == nil, !indexed && filter.limit == nil)
+    }
+
+    /// Whether the trigram index holds at most `indexCandidates` titles with `piece`.
+    private static func fewCandidates(_ piece: String, in db: SQLiteDatabase) throws -> Bool {
+        let select = try db.prepare(
+            "SELECT count(*) FROM (SELECT rowid FROM task_rows_fts WHERE folded LIKE ?1 LIMIT ?2)")
+        try select.bind("%" + piece + "%", at: 1)
+        try select.bind(indexCandidates + 1, at: 2)
+        return try select.step() && select.int(0) <= indexCandidates
+    }
+
+    /// Past this many candidates, reading the rows in order finds the first matches sooner.
+    static let indexCandidates = 1_500
+
+    /// The longest run of `text` without a `LIKE` wildcard (`%`, `_`): what the index is asked.
+    static func longestPiece(_ text: String) -> String {
+        let pieces = text.split(whereSeparator: { (c: Character) in c == "%" || c == "_" })
+        return pieces.max { $0.count < $1.count }.map(String.init) ?? ""
+    }
+
+    private static func task(from s: SQLiteStatement) -> MeshTask {
+        func date(_ c: Int32) -> Date? { s.isNull(c) ? nil : Date(timeIntervalSince1970: s.double(c)) }
+        return MeshTask(
+            id: s.text(0) ?? "", contractID: s.text(2), parentID: s.text(4), title: s.text(5),
+            status: TaskStatus(rawValue: s.text(1) ?? "unknown"), daemonID: s.text(3), createdAt: date(6),
+            updatedAt: date(7), completedAt: date(8))
+    }
+}
