@@ -124,6 +124,7 @@ extension ListKind: AnyListKind {
     public func store(_ payload: ListPayload, in cache: CacheStore, query: ListQuery, fetchedAt: Date)
         throws(CacheError)
     {
+        if let customCache { return try customCache.store(payload, cache, query, fetchedAt) }
         guard let items = payload.items(as: Item.self) else { return }
         // A query's cache key is never empty: whether it is the whole list is its parameters'.
         try cache.replace(
@@ -133,7 +134,7 @@ extension ListKind: AnyListKind {
 
     public func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)? {
         if let customCache { return try customCache.load(cache, query) }
-        try cache.load(Item.self, from: self.cache, query: query.description).map {
+        return try cache.load(Item.self, from: self.cache, query: query.description).map {
             (ListPayload($0.items), $0.fetchedAt)
         }
     }
