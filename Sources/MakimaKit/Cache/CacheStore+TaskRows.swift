@@ -110,11 +110,15 @@ extension CacheStore {
     /// A pass writing at least this many rows trims the heap when it ends.
     static let trimAfterRows = 10_000
 
-    /// A list that arrived whole: begun, written a page at a time, finished.
+    /// A list that arrived whole: written a page at a time into `pass` (begun when its fetch
+    /// began, so a task another list or an event wrote meanwhile is not taken for gone), or a
+    /// pass begun now, then finished.
     public func saveTaskList(
-        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool
+        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool,
+        pass begun: TaskPass? = nil
     ) throws(CacheError) {
-        var pass = try beginTaskPass(filter, key: key)
+        var pass: TaskPass
+        if let begun { pass = begun } else { pass = try beginTaskPass(filter, key: key) }
         for start in stride(from: 0, to: tasks.count, by: Self.taskPageSize) {
             try writeTaskPage(Array(tasks[start..<min(start + Self.taskPageSize, tasks.count)]), into: &pass)
         }

@@ -34,13 +34,21 @@ public struct CacheBridge: Sendable {
     /// Writes a fresh list. A full disk is reported (the caller shows it), never fatal. A task
     /// list goes into the task table (`CacheStore.saveTaskList`): a pass over its pages, whose
     /// end deletes what the list no longer holds when the list came whole.
-    public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
+    public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date, pass: TaskPass? = nil)
+        throws(CacheError)
+    {
         if let filter = query.taskFilter {
             let tasks = payload.items(as: MeshTask.self) ?? []
             return try cache.saveTaskList(
-                tasks, filter: filter, key: query.description, fetchedAt: fetchedAt, whole: payload.bound == nil)
+                tasks, filter: filter, key: query.description, fetchedAt: fetchedAt, whole: payload.bound == nil,
+                pass: pass)
         }
         try query.resource.store(payload, in: cache, query: query.description, fetchedAt: fetchedAt)
+    }
+
+    /// The pass a task list's fetch writes into, begun before the fetch (nil for other kinds).
+    public func beginPass(for query: ListQuery) -> TaskPass? {
+        query.taskFilter.flatMap { try? cache.beginTaskPass($0, key: query.description) }
     }
 
     /// A task list's rows stay in the table (the store reads them there): only its fetch time
