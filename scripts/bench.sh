@@ -157,6 +157,12 @@ BIG_DAEMONS=${BIG_SCALE_DAEMONS:-5000}
 echo "bench: scale, $BIG_TASKS tasks / $BIG_DAEMONS daemons: a store change and filter keystrokes on Tasks" >&2
 "$BIN" bench scale --tasks "$BIG_TASKS" --daemons "$BIG_DAEMONS" >"$WORK/scale_big"
 for k in $SCALE_KEYS tasks; do figure "scale_big.$k" "$(value "scale.$k" "$WORK/scale_big")"; done
+# Memory and Home from the cache at the issue's mesh: 100,000 tasks and 2,000 daemons seen.
+echo "bench: scale, $BIG_TASKS tasks / 2000 daemons: RSS and Home from the cache, in process" >&2
+"$BIN" bench scale --tasks "$BIG_TASKS" --daemons 2000 >"$WORK/scale_rss"
+for k in rss_mb base_rss_mb home_from_cache_ms home_cache_open_ms cache_mb tasks daemons; do
+  figure "scale_rss.$k" "$(value "scale.$k" "$WORK/scale_rss")"
+done
 echo "bench: scale, the first Home frame with that mesh, $ROUNDS rounds from an empty cache and from a filled one" >&2
 python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/scale.db" --rate 0 --test-controls --quiet \
   --seed-scale "$SCALE_TASKS,$SCALE_DAEMONS" >"$WORK/ready-scale" 2>>"$WORK/server.log" &

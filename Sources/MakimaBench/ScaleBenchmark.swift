@@ -11,7 +11,7 @@ import MakimaTUI
 /// filter asks the table), `AppState.render` of the 200×50 screen and a flush through ncurses
 /// (`newterm` on /dev/null; only changed cells reach the terminal, as on a real screen).
 ///
-/// - `home_cached_ms`: start-up from that cache: the cache opened, the cached lists read, the
+/// - `home_from_cache_ms`: start-up from that cache: the cache opened, the cached lists read, the
 ///   task table's counts and recent rows, Home's model and its first 200×50 frame (wall time);
 ///   `home_running`: the running count it shows (the mesh's: every eighth batch of titles);
 /// - `tasks_first_frame_ms`: `3` from Home: the Tasks pane's model and first frame (CPU time);
@@ -27,8 +27,9 @@ import MakimaTUI
 ///   `base_rss_mb`: the same once the lists are also held as the stores held them before
 ///   (the whole list, the running list, the whole list in the pane's order);
 /// - `cache_mb`: the cache file; `cache_fill_s`: writing it (the save thread's work);
-///   `home_cache_open_ms`: the part of `home_cached_ms` spent opening the cache (its check
-///   reads every page); `rss_start_mb`: the process before the mesh;
+///   `home_cache_open_ms`: the part of `home_from_cache_ms` spent opening the cache (its check
+///   reads every page); `rss_start_mb`: the process before the mesh, `rss_filled_mb` once the
+///   cache is written, `rss_home_mb` once Home is drawn from it;
 /// - `tasks`, `daemons`: the mesh's size.
 package enum ScaleBenchmark {
     /// What is typed: narrowing queries over the generated titles (ASCII and Japanese).
@@ -58,6 +59,7 @@ package enum ScaleBenchmark {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         results["cache_mb"] = Double(size) / 1_048_576
         writer.close()  // a dashboard starting has no other connection on its cache
+        results["rss_filled_mb"] = SyncBenchmark.residentMB()
 
         // Start-up from the cache: Home's first full frame.
         let startWall = Clocks.monotonic()
@@ -72,7 +74,8 @@ package enum ScaleBenchmark {
         let home = HomeMeshModel.from(hub, now: now)
         app.stack.update(.home, as: HomePane.self) { $0.model.mesh = home }
         _ = app.render(width: width, height: height)
-        results["home_cached_ms"] = (Clocks.monotonic() - startWall) * 1000
+        results["home_from_cache_ms"] = (Clocks.monotonic() - startWall) * 1000
+        results["rss_home_mb"] = SyncBenchmark.residentMB()
         results["home_running"] = Double(home.runningCount)
 
         // `3` from Home: the Tasks pane's model and its first frame.

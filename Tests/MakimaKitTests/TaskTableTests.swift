@@ -106,6 +106,14 @@ import Testing
         #expect(table.rows(.init(status: .running), offset: 0, limit: 10).map(\.id) == ["t5", "t2"])
         try pass(store, [task(2), task(5)])
         #expect(table.rows(.init(), offset: 0, limit: 10).map(\.id) == ["t2", "t5"])
+        // The whole list's pass begins when its fetch does: a contract's list saved before it
+        // ends holds a newer task, which stays.
+        var all = try store.beginTaskPass(.init(), key: "tasks")
+        try store.saveTaskList(
+            [task(9, contract: "c9")], filter: .init(contractID: "c9"), key: "c9", fetchedAt: t0, whole: true)
+        try store.writeTaskPage([task(2), task(5)], into: &all)
+        try store.finishTaskPass(all, fetchedAt: t0, whole: true)
+        #expect(table.rows(.init(), offset: 0, limit: 10).map(\.id) == ["t2", "t5", "t9"])
     }
 
     @Test("/ finds titles by a case-folded piece, wildcards as text, in the list's order, bounded")

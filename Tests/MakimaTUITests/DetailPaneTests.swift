@@ -174,12 +174,13 @@ struct DetailPaneTests {
                 id: "t3", contractID: "c1", title: "Middle done", status: .completed,
                 createdAt: now.addingTimeInterval(-300)),
         ]
-        hub.apply(.list(ContractDetailModel.tasksQuery("c1"), .tasks(tasks), fetchedAt: now, fromCache: false))
+        // The whole list first: a whole list arriving later says which tasks are gone.
         hub.apply(
             .list(
                 .tasks(status: nil, contractID: nil),
                 .tasks([MeshTask(id: "x", contractID: "other", title: "Not ours", status: .running)]), fetchedAt: now,
                 fromCache: false))
+        hub.apply(.list(ContractDetailModel.tasksQuery("c1"), .tasks(tasks), fetchedAt: now, fromCache: false))
         let model = ContractDetailModel.from(hub, id: "c1", now: now)!
         #expect(model.tasks.map(\.id) == ["t2", "t3", "t1"])
         var pane = ContractDetailPane(model: model)

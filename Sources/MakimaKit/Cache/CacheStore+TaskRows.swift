@@ -1,5 +1,25 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// glibc's `malloc_trim(0)`: freed heap memory back to the system. Swift's Glibc module does
+/// not declare it (it lives in malloc.h), so it is looked up once by name.
+enum HeapTrim {
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let trim: Trim? = {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: Trim.self)
+        #else
+            return nil
+        #endif
+    }()
+
+    static func run() { _ = trim?(0) }
+}
+
 /// A task list being written into the task table (`TaskRows`): begun, fed page by page as the
 /// pages arrive, then finished. Only a pass that saw the whole list deletes what it did not see.
 public struct TaskPass: Sendable {
@@ -11,6 +31,8 @@ public struct TaskPass: Sendable {
     var room: Int
     /// Some task was left out at the table's share: the pass cannot say what is gone.
     public private(set) var cut = false
+    /// Tasks written so far.
+    var written = 0
 
     mutating func take(_ n: Int) -> Int {
         let taken = max(0, min(n, room))
@@ -61,6 +83,7 @@ extension CacheStore {
             _ = pass.take(tasks.count)
         }
         let page = kept
+        pass.written += page.count
         try withDatabase { db in
             try db.transaction { try TaskRows.upsert(page, stamp: try nextTaskStamp(db), in: db) }
         }
@@ -78,13 +101,24 @@ extension CacheStore {
                 try stamp.step()
             }
         }
+        // The pages of a large list (decoded, encoded, indexed) were freed, but glibc keeps
+        // freed memory inside its heap: handed back here, a mesh's history does not stay in
+        // the dashboard's resident memory after it was written.
+        if pass.written >= Self.trimAfterRows { HeapTrim.run() }
     }
 
-    /// A list that arrived whole: begun, written a page at a time, finished.
+    /// A pass writing at least this many rows trims the heap when it ends.
+    static let trimAfterRows = 10_000
+
+    /// A list that arrived whole: written a page at a time into `pass` (begun when its fetch
+    /// began, so a task another list or an event wrote meanwhile is not taken for gone), or a
+    /// pass begun now, then finished.
     public func saveTaskList(
-        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool
+        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool,
+        pass begun: TaskPass? = nil
     ) throws(CacheError) {
-        var pass = try beginTaskPass(filter, key: key)
+        var pass: TaskPass
+        if let begun { pass = begun } else { pass = try beginTaskPass(filter, key: key) }
         for start in stride(from: 0, to: tasks.count, by: Self.taskPageSize) {
             try writeTaskPage(Array(tasks[start..<min(start + Self.taskPageSize, tasks.count)]), into: &pass)
         }

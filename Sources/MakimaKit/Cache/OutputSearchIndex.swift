@@ -65,6 +65,7 @@ enum OutputSearchIndex {
             "SELECT COUNT(*) FROM sqlite_schema WHERE name IN ('output_search', 'output_search_prune', 'search_tasks')")
         if built == 1 && present == 3 { return }
         try rebuild(db)
+        HeapTrim.run()  // what a large mesh's rebuild took goes back to the system
     }
 
     /// Drops the index and fills it again from the cached events and task snapshots.
@@ -107,12 +108,19 @@ enum OutputSearchIndex {
             }
             // The task table keeps titles, not plans: a rebuilt index finds those tasks by title
             // until their list is saved again.
+            // A chunk at a time: a large mesh's titles are never all in memory at once.
+            try indexTitles(of: tasks, numbers: &numbers, in: db)
+            tasks.removeAll()
             let titles = try db.prepare(
                 "SELECT id, title, status FROM task_rows WHERE id NOT IN (SELECT id FROM tasks)")
             while try titles.step() {
                 if let id = titles.text(0) {
                     tasks.append(
                         MeshTask(id: id, title: titles.text(1), status: TaskStatus(rawValue: titles.text(2) ?? "")))
+                }
+                if tasks.count == 1_000 {
+                    try indexTitles(of: tasks, numbers: &numbers, in: db)
+                    tasks.removeAll(keepingCapacity: true)
                 }
             }
             try indexTitles(of: tasks, numbers: &numbers, in: db)

@@ -108,12 +108,15 @@ public final class SyncEngine: Sendable {
         return RefreshCoordinator(
             fetch: { query in
                 let name = String(query.description.prefix { $0 != "?" })
+                // A task list's pass begins before the fetch: what the table learns meanwhile
+                // (another list, a status event) is newer than this list and stays.
+                let pass = bridge?.beginPass(for: query)
                 let payload = try listBackoff.fetch(key: query.description, name: name) { try fetcher.list(query) }
                 if let bridge {
                     let fetchedAt = Date()
                     saves.save {
                         do {
-                            try bridge.store(query, payload, fetchedAt: fetchedAt)
+                            try bridge.store(query, payload, fetchedAt: fetchedAt, pass: pass)
                             if query.taskFilter != nil { outbox.post(.taskRowsChanged) }
                             problems.succeeded()
                         } catch {
