@@ -60,7 +60,7 @@ import Testing
                 ),
                 (
                     hub.tasks.list(.init()).isStale, hub.tasks.list(.init()).hasLoaded,
-                    hub.tasks.list(.init()).items.count
+                    hub.tasks.count(.init())
                 ),
                 (hub.directives.pending.isStale, hub.directives.pending.hasLoaded, hub.directives.pending.items.count),
                 (hub.listen.latest.isStale, hub.listen.latest.hasLoaded, hub.listen.latest.items.count),
