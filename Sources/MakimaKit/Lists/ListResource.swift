@@ -21,8 +21,12 @@ public struct ListResource<Item: Codable & Sendable & Identifiable>: Sendable wh
 
 /// A `ListResource` whatever its item type: what the engine, the cache and the hub call.
 public protocol AnyListResource: Sendable {
-    /// Every page of the list (at most `maxPages`, see `ListPager`).
-    func fetch(_ endpoint: Endpoint, maxPages: Int, with client: APIClient) throws -> ListPayload
+    /// Every page of the query's list (see `ListPager`), each handed to `sink` as it arrives;
+    /// returns what the sink gives at the end.
+    func fetch(_ query: ListQuery, maxBytes: Int, with client: APIClient, into sink: any ListSink) throws
+        -> ListPayload
+    /// This kind's default sink: the pages gathered, handed over whole (`ListCollector`).
+    func collector() -> any ListSink
     func store(_ payload: ListPayload, in cache: CacheStore, query: String, fetchedAt: Date) throws(CacheError)
     func load(from cache: CacheStore, query: String) throws(CacheError) -> (ListPayload, Date)?
     @MainActor func apply(_ payload: ListPayload, to hub: StoreHub, query: ListQuery, fetchedAt: Date, fromCache: Bool)
@@ -31,10 +35,21 @@ public protocol AnyListResource: Sendable {
 }
 
 extension ListResource: AnyListResource {
-    public func fetch(_ endpoint: Endpoint, maxPages: Int, with client: APIClient) throws -> ListPayload {
-        let pager = try client.listBlocking(Item.self, endpoint, maxPages: maxPages)
-        return ListPayload(pager.items, bound: pager.bound)
+    public func fetch(_ query: ListQuery, maxBytes: Int, with client: APIClient, into sink: any ListSink) throws
+        -> ListPayload
+    {
+        let pager = try client.listPagesBlocking(
+            Item.self, query.route.endpoint, maxPages: query.maxPages, maxBytes: maxBytes
+        ) { added, pager in
+            sink.take(
+                ListPage(
+                    query: query, items: ListPayload(added), number: pager.pages, received: pager.received,
+                    more: pager.next != nil))
+        }
+        return sink.end(query, bound: pager.bound)
     }
+
+    public func collector() -> any ListSink { ListCollector<Item>() }
 
     public func store(_ payload: ListPayload, in cache: CacheStore, query: String, fetchedAt: Date) throws(CacheError) {
         guard let items = payload.items(as: Item.self) else { return }
@@ -55,6 +70,7 @@ extension ListResource: AnyListResource {
             // A cache snapshot never overwrites data the server already gave this session.
             if fromCache && state.hasLoaded && !state.isStale { return }
             state.succeed(items, at: fetchedAt)
+            state.bound = payload.bound
             state.isStale = fromCache
         }
         return true
@@ -92,16 +108,19 @@ public struct ListPayload: Sendable {
 public struct ListStateAny {
     var isLoading: Bool
     var lastError: String?
+    var received: Int?
     mutating func fail(_ message: String) {
         isLoading = false
         lastError = message
+        received = nil
     }
     mutating func setLoading() { isLoading = true }
 
     static func mutate<T>(_ state: inout ListState<T>, _ change: (inout ListStateAny) -> Void) {
-        var any = ListStateAny(isLoading: state.isLoading, lastError: state.lastError)
+        var any = ListStateAny(isLoading: state.isLoading, lastError: state.lastError, received: state.received)
         change(&any)
         state.isLoading = any.isLoading
         state.lastError = any.lastError
+        state.received = any.received
     }
 }

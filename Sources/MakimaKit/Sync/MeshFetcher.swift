@@ -6,9 +6,13 @@ public struct MeshFetcher: Sendable {
 
     public init(client: APIClient) { self.client = client }
 
-    public func list(_ query: ListQuery) throws -> ListPayload {
-        let (resource, endpoint) = query.route
-        return try resource.fetch(endpoint, maxPages: query.maxPages, with: client)
+    /// Every page of the query's list, each handed to `sink` as it arrives (by default the
+    /// kind's `ListCollector`), bounded by `maxBytes` (see `ListPaging`).
+    public func list(_ query: ListQuery, maxBytes: Int = ListPaging.maxBytes, into sink: (any ListSink)? = nil) throws
+        -> ListPayload
+    {
+        let resource = query.resource
+        return try resource.fetch(query, maxBytes: maxBytes, with: client, into: sink ?? resource.collector())
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {
