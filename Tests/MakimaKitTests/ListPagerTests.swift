@@ -90,6 +90,7 @@ import Testing
         #expect(pager.next?.query.contains { $0.0 == "limit" && $0.1 == "12" } == true)
         try pager.take(page(["a"], next: "more"))
         #expect(pager.next == nil && pager.received == 1)
+        #expect(pager.bound == nil, "one page asked for is whole, not cut (nor backed off)")
         #expect(ListQuery.homeRecentTasks.maxPages == 1 && ListQuery.listenSessions(limit: 1).maxPages == 1)
         #expect(ListQuery.tasks(status: nil, contractID: nil).maxPages == ListPaging.maxPages)
     }

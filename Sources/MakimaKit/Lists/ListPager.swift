@@ -37,7 +37,8 @@ public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable whe
     private let limit: Int
     private let maxBytes: Int
 
-    /// `maxPages` 1 reads only the first page (a list asked for with its own `limit`).
+    /// `maxPages` 1 reads only the first page (a list asked for with its own `limit`); a read
+    /// that stops at fewer pages than `ListPaging.maxPages` was asked to, and is not cut.
     public init(_ first: Endpoint, maxPages: Int = ListPaging.maxPages, maxBytes: Int = ListPaging.maxBytes) {
         self.first = first
         upcoming = first
@@ -62,7 +63,9 @@ public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable whe
         // No cursor: the server says the list is complete.
         guard let cursor = page.nextCursor else { return added }
         if pages >= limit {
-            bound = .pages(limit)
+            // A read asked for fewer pages (a list with its own `limit`: one page) is what was
+            // asked for, not cut: it is neither said nor backed off (`ListBackoff`).
+            if limit == ListPaging.maxPages { bound = .pages(limit) }
         } else if bytes >= maxBytes {
             bound = .bytes(maxBytes)
         } else if added.isEmpty || !cursors.insert(cursor).inserted {
