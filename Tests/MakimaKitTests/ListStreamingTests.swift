@@ -81,6 +81,18 @@ import Testing
         #expect(state.received == nil && state.bound == .pages(2000) && state.items.count == 1)
     }
 
+    @Test("the byte budget of a read follows the cache's: 8 times settings.cache.max_mb, never under 192 MB")
+    func byteBudgetFollowsTheCache() {
+        #expect(ListPaging.maxBytes == 512 << 20, "the standard 64 MB cache")
+        #expect(
+            ListPaging.maxBytes(
+                cacheBudget: CacheRetention(settings: ["cache": .object(["max_mb": .number(256)])]).maxBytes) == 2048
+                << 20)
+        #expect(ListPaging.maxBytes(cacheBudget: 1 << 20) == ListPaging.minimumBytes)
+        #expect(ListPaging.maxBytes(cacheBudget: .max) == .max, "no overflow")
+        #expect(ListBound.bytes(512 << 20).description == "over 512 MB")
+    }
+
     @Test("after an open, each list is read once whoever asks; the next open reads it again")
     func oneReadPerListPerOpen() {
         let spawner = ManualSpawner()

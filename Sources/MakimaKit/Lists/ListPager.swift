@@ -116,7 +116,8 @@ public enum ListPaging {
     /// held under `cacheBudget` bytes (`CacheRetention.maxBytes`, `settings.cache.max_mb`):
     /// 512 MB at the standard 64 MB, where a 200,000-task mesh of long plans fits.
     public static func maxBytes(cacheBudget: Int) -> Int {
-        max(minimumBytes, cacheBudget.multipliedReportingOverflow(by: bytesPerCacheByte).partialValue)
+        let (bytes, overflow) = cacheBudget.multipliedReportingOverflow(by: bytesPerCacheByte)
+        return overflow ? .max : max(minimumBytes, bytes)
     }
     /// `maxBytes` for the standard cache budget (a read without a cache: `status`, `watch`).
     public static let maxBytes = maxBytes(cacheBudget: CacheRetention.standard.maxBytes)
