@@ -47,8 +47,8 @@ final class RefreshController {
     /// pane's are fetched now, not after the error backoff, each once however many parts of
     /// the program ask (`DashboardEngine.refreshAfterReconnect`: the engine reads Home's task
     /// lists on every open); every other list is marked stale and read again when a pane
-    /// shows it (the policy forgets when it was read). A long list streams, so its first page
-    /// comes first.
+    /// shows it (the policy forgets when it was read). A long list's read counts its pages in
+    /// the pane's title as they arrive.
     func reconnected() {
         guard let engine = live.engine, !live.unauthorized else { return }
         let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
