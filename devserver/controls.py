@@ -289,6 +289,16 @@ async def seeded(request: web.Request) -> web.Response:
     })
 
 
+async def requests(request: web.Request) -> web.Response:
+    log = request.app["requests"]
+    return json_response({"total": log.total, "recent": list(log.recent)})
+
+
+async def requests_reset(request: web.Request) -> web.Response:
+    request.app["requests"].reset()
+    return json_response({"total": 0})
+
+
 def add_routes(app: web.Application) -> None:
     r = app.router
     r.add_post("/_dev/drop_ws", drop_ws)
@@ -306,6 +316,8 @@ def add_routes(app: web.Application) -> None:
     r.add_get("/_dev/events", events)
     r.add_get("/_dev/output", output)
     r.add_get("/_dev/seeded", seeded)
+    r.add_get("/_dev/requests", requests)
+    r.add_post("/_dev/requests/reset", requests_reset)
     r.add_post("/_dev/unauthorized", unauthorized)
     r.add_post("/_dev/ws_reject", ws_reject)
     r.add_post("/_dev/reset", reset_faults)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 
 from aiohttp import web
 
@@ -17,6 +18,25 @@ log = logging.getLogger("devserver")
 SUBSCRIBE_PATH = "/api/v1/mesh/tasks/subscribe"
 OPEN_PATHS = {"/health", "/api/v1/health"}
 KEY_HEADER = "x-makima-api-key"
+
+
+class RequestLog:
+    """Every `/api/v1` request (health aside), as `METHOD /path?query`: the newest
+    `MAX_KEPT` and a total, for tests that count what a client asked (`/_dev/requests`)."""
+
+    MAX_KEPT = 10_000
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.recent: deque[str] = deque(maxlen=self.MAX_KEPT)
+
+    def note(self, method: str, path_qs: str) -> None:
+        self.total += 1
+        self.recent.append(f"{method} {path_qs}")
+
+    def reset(self) -> None:
+        self.total = 0
+        self.recent.clear()
 
 
 @web.middleware
@@ -71,6 +91,7 @@ async def gates(request: web.Request, handler):
     if not path.startswith("/api/v1/") or path in OPEN_PATHS:
         return await handler(request)
 
+    app["requests"].note(request.method, request.path_qs)
     faults = app["faults"]
     is_ws = path == SUBSCRIBE_PATH
     if faults.latency_ms:

@@ -589,7 +589,16 @@ async def check_scale(api: Api) -> None:
                 return items, pages
             check(pages < 10, "paging ends")
 
+    await api.dev("POST", "/_dev/requests/reset")
     every, pages = await read_all("")
+    logged = (await api.dev("GET", "/_dev/requests"))["recent"]
+    check(len(logged) == 3 and all(r.startswith("GET /api/v1/mesh/tasks?&limit=1000") for r in logged),
+          f"/_dev/requests logs each page read ({logged})")
+    plans = [len(t["plan"].encode()) for t in every if (t.get("tags") or [None])[0] == "scale"]
+    check(plans and min(plans) >= 200 and max(plans) > 2000 and all("_plan" not in t for t in every),
+          f"seeded plans run from a few hundred bytes to a few KB ({min(plans or [0])}–{max(plans or [0])})")
+    check(any(any(ord(c) > 0x3000 for c in t["title"]) for t in every)
+          and any(t["title"].isascii() for t in every), "seeded titles in Japanese and in English")
     check(pages == 3 and len(every) == 2500 and len({t["id"] for t in every}) == 2500,
           f"three pages hold every task once ({pages} pages, {len(every)} items)")
     stamps = [t["updated_at"] for t in every]
@@ -598,7 +607,8 @@ async def check_scale(api: Api) -> None:
     check(len(running) == seeded["running_tasks"] > 100 and all(t["status"] == "running" for t in running),
           f"the running list, paged, holds every running task ({len(running)}, seeded {seeded['running_tasks']})")
     await api.get("/api/v1/mesh/tasks?cursor=x1", expect=400)
-    ok(f"--seed-scale: {seeded['tasks']} tasks, {len(daemons)} daemons; /mesh/tasks pages by next_cursor")
+    ok(f"--seed-scale: {seeded['tasks']} tasks, {len(daemons)} daemons, realistic titles and plans; /mesh/tasks pages"
+       " by next_cursor; /_dev/requests logs the reads")
 
 
 async def main(keep: bool) -> int:

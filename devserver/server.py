@@ -66,6 +66,7 @@ def build_app(args: argparse.Namespace, store: Store) -> web.Application:
     app["keys"] = Keys(store)
     app["sim"] = Simulation(mesh, args.seed, args.rate)
     app["faults"] = controls.FaultState()
+    app["requests"] = middleware.RequestLog()
     app["clock"] = time.monotonic
     app["started"] = time.monotonic()
     api.add_routes(app, hub.serve)

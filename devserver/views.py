@@ -2,6 +2,7 @@
 that clients must ignore). Timestamp styles differ per field on purpose (see util.rfc3339)."""
 from __future__ import annotations
 
+import scaletext
 from store import Store, load_json
 from util import rfc3339
 
@@ -51,7 +52,13 @@ def task(row) -> dict:
         "completed_at": rfc3339(row["completed_at"], "s"),
         "last_seq": row["last_seq"],
     }
-    out.update(load_json(row["extra"], {}))
+    extra = load_json(row["extra"], {})
+    # A `--seed-scale` task keeps which plan of its seed's pool it has, not the text
+    # (scaletext.py): 200,000 plans of a few KB would make the database hundreds of MB.
+    pooled = extra.pop("_plan", None)
+    if pooled is not None:
+        out["plan"] = scaletext.pooled_plan(pooled[0], pooled[1], row["title"])
+    out.update(extra)
     return out
 
 

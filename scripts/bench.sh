@@ -184,4 +184,24 @@ for r in $(seq "$ROUNDS"); do
 done
 kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
 
+# The largest dev server mesh (realistic titles and plans), from start to READY, beside the
+# default mesh's start in the same run.
+SEED_TASKS=${SEED_BENCH_TASKS:-200000}
+echo "bench: dev server start, the default mesh and --seed-scale $SEED_TASKS,2000" >&2
+seed_ready_ms() {  # extra server flags...
+  rm -f "$WORK/seed.db" "$WORK/seed.db-wal" "$WORK/seed.db-shm" "$WORK/ready-seed"
+  local t0 t1
+  t0=$(date +%s%N)
+  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$WORK/seed.db" --rate 0 --quiet "$@" \
+    >"$WORK/ready-seed" 2>>"$WORK/server.log" &
+  SERVER=$!
+  for _ in $(seq 2400); do grep -q READY "$WORK/ready-seed" 2>/dev/null && break; sleep 0.05; done
+  t1=$(date +%s%N)
+  kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""
+  grep -q READY "$WORK/ready-seed" && echo $(((t1 - t0) / 1000000)) || echo -1
+}
+figure devserver.default_ready_ms "$(seed_ready_ms)"
+figure devserver.seed_ready_ms "$(seed_ready_ms --seed-scale "$SEED_TASKS,2000")"
+figure devserver.seed_tasks "$SEED_TASKS"
+
 python3 scripts/bench_table.py "$R" "$BIN"

@@ -163,6 +163,13 @@ def main(path: str, binary: str) -> None:
                      home("scale.home_empty_ms"), baseline, "counts are the server's"))
         rows.append(("scale: start-up → first full Home frame, from the cache", home("scale.home_cached_ms"), baseline, ""))
 
+    if samples.get("devserver.seed_ready_ms"):
+        seeded = med("devserver.seed_tasks") or 0
+        ready = med("devserver.seed_ready_ms")
+        rows.append((f"dev server: start with --seed-scale {seeded:,.0f} tasks (realistic titles and plans)",
+                     "did not start" if ready < 0 else fmt(ready / 1000, "s", 1),
+                     f"default mesh {fmt((med('devserver.default_ready_ms') or 0) / 1000, 's', 1)}", ""))
+
     widths = [max(len(r[i]) for r in rows + [("measure", "this build", "baseline, same run", "result")]) for i in range(4)]
     def line(r):
         return "| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |"

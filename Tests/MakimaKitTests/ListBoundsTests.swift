@@ -33,7 +33,7 @@ import Testing
             pager.take(try MakimaJSON.decode(ListEnvelope<Daemon>.self, from: Data(body.utf8)), bytes: 300)
         }
         #expect(pager.pages == 4)
-        #expect(pager.bound == .bytes)
+        #expect(pager.bound == .bytes(1_000))
     }
 
     @Test func aBoundedListBacksOffAndIsSaidOnce() throws {
@@ -43,7 +43,7 @@ import Testing
         var reads = 0
         func read() -> ListPayload {
             reads += 1
-            return ListPayload([Daemon(id: "d", hostname: "h", status: .online)], bound: .bytes)
+            return ListPayload([Daemon(id: "d", hostname: "h", status: .online)], bound: .bytes(1 << 20))
         }
         _ = backoff.fetch(key: "tasks", name: "tasks", read)
         _ = backoff.fetch(key: "tasks", name: "tasks", read)

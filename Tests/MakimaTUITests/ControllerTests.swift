@@ -263,7 +263,7 @@ struct ControllerTests {
         #expect(h.terminal.backend.flushCount == settled)
     }
 
-    @Test("back online after a loss: the pane on screen is fetched again at once, forced")
+    @Test("back online after a loss: Home's lists and the pane on screen are fetched at once, forced, once each")
     func reconnectRefresh() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
@@ -275,9 +275,14 @@ struct ControllerTests {
         #expect(h.engine.refreshed.isEmpty)
         h.post(.connection(ConnectionStatus(phase: .online)))
         #expect(h.shows("WS//ONLINE"), "\(h.screen)")
-        #expect(h.engine.refreshed.map(\.query) == [.daemons])
+        let home = PaneID.home.spec.queries(nil, nil)
+        let asked = h.engine.refreshed.map(\.query)
+        #expect(
+            asked == home && home.contains(.daemons), "Daemons (on screen) is one of Home's lists, asked once: \(asked)"
+        )
         let allForced = h.engine.refreshed.allSatisfy { $0.force }
         #expect(allForced)
+        #expect(!asked.contains(.tasks(status: nil, contractID: nil)), "the whole task list waits until it is shown")
     }
 
     @Test("a 401 shows the banner on every pane and halts the engine; r and R ask again, never fetch with it")

@@ -8,7 +8,7 @@ extension APIClient {
     }
 
     /// Every page of the list (`ListPager`): `items` holds them all.
-    public func tasks(status: TaskStatus? = nil, contractID: String? = nil) async throws -> ListPager<MeshTask> {
+    public func tasks(status: TaskStatus? = nil, contractID: String? = nil) async throws -> PagedList<MeshTask> {
         try await list(MeshTask.self, .tasks(status: status, contractID: contractID, limit: ListPaging.pageSize))
     }
 

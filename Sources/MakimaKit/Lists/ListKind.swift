@@ -96,8 +96,12 @@ public protocol AnyListKind: Sendable {
     var name: String { get }
     var refreshPeriod: TimeInterval { get }
     func endpoint(for query: ListQuery) -> Endpoint
-    /// Every page of the list (at most `query.maxPages`, see `ListPager`).
-    func fetch(_ query: ListQuery, with client: APIClient) throws -> ListPayload
+    /// Every page of the query's list (see `ListPager`), each handed to `sink` as it arrives;
+    /// returns what the sink gives at the end.
+    func fetch(_ query: ListQuery, maxBytes: Int, with client: APIClient, into sink: any ListSink) throws
+        -> ListPayload
+    /// This kind's default sink: the pages gathered, handed over whole (`ListCollector`).
+    func collector() -> any ListSink
     func store(_ payload: ListPayload, in cache: CacheStore, query: ListQuery, fetchedAt: Date) throws(CacheError)
     func load(from cache: CacheStore, query: ListQuery) throws(CacheError) -> (ListPayload, Date)?
     /// Files `payload` under the query's list; false when the payload holds other items.
@@ -116,10 +120,21 @@ extension ListKind: AnyListKind {
         return Endpoint(path, sent)
     }
 
-    public func fetch(_ query: ListQuery, with client: APIClient) throws -> ListPayload {
-        let pager = try client.listBlocking(Item.self, endpoint(for: query), maxPages: query.maxPages)
-        return ListPayload(pager.items, bound: pager.bound)
+    public func fetch(_ query: ListQuery, maxBytes: Int, with client: APIClient, into sink: any ListSink) throws
+        -> ListPayload
+    {
+        let pager = try client.listPagesBlocking(
+            Item.self, endpoint(for: query), maxPages: query.maxPages, maxBytes: maxBytes
+        ) { added, pager in
+            sink.take(
+                ListPage(
+                    query: query, items: ListPayload(added), number: pager.pages, received: pager.received,
+                    more: pager.next != nil))
+        }
+        return sink.end(query, bound: pager.bound)
     }
+
+    public func collector() -> any ListSink { ListCollector<Item>() }
 
     public func store(_ payload: ListPayload, in cache: CacheStore, query: ListQuery, fetchedAt: Date)
         throws(CacheError)
@@ -148,6 +163,7 @@ extension ListKind: AnyListKind {
             // A cache snapshot never overwrites data the server already gave this session.
             if fromCache && state.hasLoaded && !state.isStale { return }
             state.succeed(items, at: fetchedAt)
+            state.bound = payload.bound
             state.isStale = fromCache
         }
         return true

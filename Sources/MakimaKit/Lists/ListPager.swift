@@ -1,8 +1,11 @@
 import Foundation
 
 /// Reads a list the server sends in pages: each answer's `next_cursor` is sent back as
-/// `cursor` until an answer has none. The server is not trusted to end the list, nor to keep
-/// it small: the pager stops at `maxItems` items, `maxPages` pages or `maxBytes` bytes read,
+/// `cursor` until an answer has none. The pager keeps no items: `take` returns what each page
+/// adds and the caller hands it on (`ListSink`), so a list of 200,000 tasks is never held by
+/// the read as well as by whoever keeps it. There is no cap on how many items a list may
+/// have; the server is still not trusted to end the list: the pager stops at `maxPages`
+/// pages or `maxBytes` bytes read (sized against the cache's budget, `ListPaging.maxBytes`),
 /// at a cursor it has already sent, and at a page that adds nothing new; an item seen on an
 /// earlier page (a list that moved while it was read) is kept once, where it was first seen.
 /// One item larger than `ListPaging.maxItemBytes` is dropped before decoding
@@ -11,7 +14,8 @@ import Foundation
 /// `next` gives the request for the next page (nil: the list is complete or a bound was
 /// reached); the caller runs it, blocking or async, and hands the answer to `take`.
 public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable where Item.ID == String {
-    public private(set) var items: [Item] = []
+    /// Items kept so far (each id once).
+    public private(set) var received = 0
     /// Pages read so far.
     public private(set) var pages = 0
     /// Bytes of the page bodies read so far.
@@ -22,14 +26,19 @@ public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable whe
     public private(set) var bound: ListBound?
     /// True when the list was cut at a bound rather than ended by the server.
     public var truncated: Bool { bound != nil }
-    private var seen = Set<String>()
+    /// The ids seen, as their hashes: 8 bytes an item instead of a copy of each id (a list of
+    /// 200,000 tasks kept 200,000 id strings here). Swift's hash is seeded per process, so a
+    /// server cannot make two ids collide on purpose; by chance, two of 200,000 ids share a
+    /// 64-bit hash about once in 10^9 reads, and the second is then dropped as a repeat.
+    private var seen = Set<Int>()
     private var cursors = Set<String>()
     private let first: Endpoint
     private var upcoming: Endpoint?
     private let limit: Int
     private let maxBytes: Int
 
-    /// `maxPages` 1 reads only the first page (a list asked for with its own `limit`).
+    /// `maxPages` 1 reads only the first page (a list asked for with its own `limit`); a read
+    /// that stops at fewer pages than `ListPaging.maxPages` was asked to, and is not cut.
     public init(_ first: Endpoint, maxPages: Int = ListPaging.maxPages, maxBytes: Int = ListPaging.maxBytes) {
         self.first = first
         upcoming = first
@@ -41,93 +50,145 @@ public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable whe
     public var next: Endpoint? { upcoming }
 
     /// Takes the answer to `next`: the decoded page, the size of its body and how many items
-    /// were dropped from it for their size.
-    public mutating func take(_ page: ListEnvelope<Item>, bytes pageBytes: Int = 0, oversized: Int = 0) {
+    /// were dropped from it for their size. Returns the items it added (those not on an
+    /// earlier page), in the server's order.
+    @discardableResult
+    public mutating func take(_ page: ListEnvelope<Item>, bytes pageBytes: Int = 0, oversized: Int = 0) -> [Item] {
         pages += 1
         bytes += pageBytes
         oversizedItems += oversized
-        var added = 0
-        for item in page.items where seen.insert(item.id).inserted {
-            guard items.count < ListPaging.maxItems else {
-                bound = .items
-                break
-            }
-            items.append(item)
-            added += 1
-        }
+        let added = page.items.filter { seen.insert($0.id.hashValue).inserted }
+        received += added.count
         upcoming = nil
         // No cursor: the server says the list is complete.
-        guard let cursor = page.nextCursor, bound == nil else { return }
+        guard let cursor = page.nextCursor else { return added }
         if pages >= limit {
-            bound = .pages
+            // A read asked for fewer pages (a list with its own `limit`: one page) is what was
+            // asked for, not cut: it is neither said nor backed off (`ListBackoff`).
+            if limit == ListPaging.maxPages { bound = .pages(limit) }
         } else if bytes >= maxBytes {
-            bound = .bytes
-        } else if added == 0 || !cursors.insert(cursor).inserted {
+            bound = .bytes(maxBytes)
+        } else if added.isEmpty || !cursors.insert(cursor).inserted {
             bound = .noProgress
         } else {
             upcoming = first.page(cursor)
         }
+        return added
     }
 }
 
 /// Why a paged list was cut.
-public enum ListBound: String, Sendable, Equatable, CustomStringConvertible {
-    case items, pages, bytes, noProgress
+public enum ListBound: Sendable, Equatable, CustomStringConvertible {
+    /// The read reached its most pages (the number).
+    case pages(Int)
+    /// The read reached its most bytes (the number).
+    case bytes(Int)
+    /// A page brought nothing new, or a cursor came back.
+    case noProgress
 
     public var description: String {
         switch self {
-        case .items: "over \(ListPaging.maxItems) items"
-        case .pages: "over \(ListPaging.maxPages) pages"
-        case .bytes: "over \(ListPaging.maxBytes >> 20) MB"
+        case .pages(let n): "over \(n) pages"
+        case .bytes(let n): "over \(n >> 20) MB"
         case .noProgress: "its pages stopped adding items"
         }
     }
 }
 
-/// The bounds every paged list read keeps to.
+/// The bounds every paged list read keeps to. None is a number of items: a mesh keeps its
+/// history, and a list of any length is read whole unless the server misbehaves (a cursor
+/// that never ends, pages that bring nothing new) or the list is larger than what the cache
+/// could keep of it.
 public enum ListPaging {
     /// The page size asked for where a request takes one (`limit`); servers may send fewer.
     public static let pageSize = 1000
-    /// A list longer than this is cut here (a 10,000-task mesh fits five times over).
-    public static let maxItems = 50_000
-    public static let maxPages = 200
-    /// The most one read of a list takes from the server, all pages together: a mesh of
-    /// 200,000 tasks (about 840 bytes each) fits.
-    public static let maxBytes = 192 << 20
+    /// The most requests one read makes: 2,000,000 tasks in pages of 1,000, or 200,000 from a
+    /// server that answers pages of 100. A server paging forever costs this many requests
+    /// once, then the list backs off (`ListBackoff`).
+    public static let maxPages = 2_000
+    /// How many bytes of list the read takes per byte of cache budget: a list is read to be
+    /// kept, and its wire form (field names, quotes, fields the client ignores) is larger than
+    /// what the cache keeps of it.
+    public static let bytesPerCacheByte = 8
+    /// The least one read may take, whatever the budget.
+    public static let minimumBytes = 192 << 20
+    /// The most one read of a list takes from the server, all pages together, for a cache
+    /// held under `cacheBudget` bytes (`CacheRetention.maxBytes`, `settings.cache.max_mb`):
+    /// 512 MB at the standard 64 MB, where a 200,000-task mesh of long plans fits.
+    public static func maxBytes(cacheBudget: Int) -> Int {
+        let (bytes, overflow) = cacheBudget.multipliedReportingOverflow(by: bytesPerCacheByte)
+        return overflow ? .max : max(minimumBytes, bytes)
+    }
+    /// `maxBytes` for the standard cache budget (a read without a cache: `status`, `watch`).
+    public static let maxBytes = maxBytes(cacheBudget: CacheRetention.standard.maxBytes)
     /// One list item larger than this is dropped (tasks, daemons, contracts are a few
     /// hundred bytes to a few KB; what is longer than this is not a list entry).
     public static let maxItemBytes = 256 << 10
 }
 
+/// A list read whole into memory (`status`, `watch`, `MeshSummary`): the items and how the
+/// read went.
+public struct PagedList<Item: Decodable & Identifiable & Sendable>: Sendable where Item.ID == String {
+    public var items: [Item] = []
+    public var pages = 0
+    public var bytes = 0
+    public var oversizedItems = 0
+    public var bound: ListBound?
+    public var truncated: Bool { bound != nil }
+
+    init(_ items: [Item], _ pager: ListPager<Item>) {
+        self.items = items
+        pages = pager.pages
+        bytes = pager.bytes
+        oversizedItems = pager.oversizedItems
+        bound = pager.bound
+    }
+}
+
 extension APIClient {
-    /// Every page of a list (see `ListPager`), each request on the calling thread.
-    public func listBlocking<Item: Decodable & Identifiable & Sendable>(
+    /// Every page of a list (see `ListPager`), each request on the calling thread; each page's
+    /// new items go to `page` as it arrives, with the pager as it stands after it.
+    public func listPagesBlocking<Item: Decodable & Identifiable & Sendable>(
         _ type: Item.Type, _ endpoint: Endpoint, maxPages: Int = ListPaging.maxPages,
-        maxBytes: Int = ListPaging.maxBytes
+        maxBytes: Int = ListPaging.maxBytes, page: ([Item], ListPager<Item>) throws -> Void
     ) throws -> ListPager<Item> where Item.ID == String {
         var pager = ListPager<Item>(endpoint, maxPages: maxPages, maxBytes: maxBytes)
         while let request = pager.next {
             let body = try sendBlocking(.get, request.segments, query: request.query).body
-            try take(body, into: &pager)
+            let added = try take(body, into: &pager)
+            try page(added, pager)
         }
         return pager
     }
 
-    /// Every page of a list (see `ListPager`).
+    /// Every page of a list, gathered (see `ListPager`), each request on the calling thread.
+    public func listBlocking<Item: Decodable & Identifiable & Sendable>(
+        _ type: Item.Type, _ endpoint: Endpoint, maxPages: Int = ListPaging.maxPages,
+        maxBytes: Int = ListPaging.maxBytes
+    ) throws -> PagedList<Item> where Item.ID == String {
+        var items: [Item] = []
+        let pager = try listPagesBlocking(type, endpoint, maxPages: maxPages, maxBytes: maxBytes) { added, _ in
+            items += added
+        }
+        return PagedList(items, pager)
+    }
+
+    /// Every page of a list, gathered (see `ListPager`).
     public func list<Item: Decodable & Identifiable & Sendable>(
         _ type: Item.Type, _ endpoint: Endpoint, maxPages: Int = ListPaging.maxPages,
         maxBytes: Int = ListPaging.maxBytes
-    ) async throws -> ListPager<Item> where Item.ID == String {
+    ) async throws -> PagedList<Item> where Item.ID == String {
         var pager = ListPager<Item>(endpoint, maxPages: maxPages, maxBytes: maxBytes)
+        var items: [Item] = []
         while let request = pager.next {
             let body = try await send(.get, request.segments, query: request.query).body
-            try take(body, into: &pager)
+            items += try take(body, into: &pager)
         }
-        return pager
+        return PagedList(items, pager)
     }
 
-    private func take<Item>(_ body: Data, into pager: inout ListPager<Item>) throws {
+    private func take<Item>(_ body: Data, into pager: inout ListPager<Item>) throws -> [Item] {
         let (kept, dropped) = ListItemSizes.droppingOversized(body, limit: ListPaging.maxItemBytes)
-        pager.take(try decode(ListEnvelope<Item>.self, from: kept), bytes: body.count, oversized: dropped)
+        return pager.take(try decode(ListEnvelope<Item>.self, from: kept), bytes: body.count, oversized: dropped)
     }
 }

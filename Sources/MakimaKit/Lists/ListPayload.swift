@@ -26,16 +26,19 @@ public struct ListPayload: Sendable {
 public struct ListStateAny {
     var isLoading: Bool
     var lastError: String?
+    var received: Int?
     mutating func fail(_ message: String) {
         isLoading = false
         lastError = message
+        received = nil
     }
     mutating func setLoading() { isLoading = true }
 
     static func mutate<T>(_ state: inout ListState<T>, _ change: (inout ListStateAny) -> Void) {
-        var any = ListStateAny(isLoading: state.isLoading, lastError: state.lastError)
+        var any = ListStateAny(isLoading: state.isLoading, lastError: state.lastError, received: state.received)
         change(&any)
         state.isLoading = any.isLoading
         state.lastError = any.lastError
+        state.received = any.received
     }
 }

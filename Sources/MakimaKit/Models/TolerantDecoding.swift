@@ -311,3 +311,13 @@ public struct ListEnvelope<Element: Decodable & Sendable>: Decodable, Sendable {
             .init(codingPath: decoder.codingPath, debugDescription: "expected a list or an object with 'items'"))
     }
 }
+
+extension ListEnvelope {
+    /// A page made in memory, not decoded (tests and benchmarks of paging).
+    package init(items: [Element], nextCursor: String?) {
+        self.items = items
+        skipped = 0
+        nextAfterSeq = nil
+        self.nextCursor = nextCursor
+    }
+}

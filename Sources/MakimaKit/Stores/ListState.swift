@@ -15,6 +15,11 @@ public struct ListState<Item: Sendable>: Sendable {
     public var isStale = false
     public var isLoading = false
     public var lastError: String?
+    /// While a read of the list is under way: how many items it has received so far
+    /// (`SyncUpdate.listProgress`); nil otherwise.
+    public var received: Int?
+    /// Why the last list the server gave was cut short (`ListPager`); nil when it was whole.
+    public var bound: ListBound?
 
     public init(items: [Item] = [], fetchedAt: Date? = nil, isStale: Bool = false) {
         self.items = items
@@ -30,11 +35,13 @@ public struct ListState<Item: Sendable>: Sendable {
         isStale = false
         isLoading = false
         lastError = nil
+        received = nil
     }
 
     public mutating func fail(_ message: String) {
         isLoading = false
         lastError = message
+        received = nil
     }
 
     /// Seconds since the data was fetched (nil if never).

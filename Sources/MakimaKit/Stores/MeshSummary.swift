@@ -49,7 +49,7 @@ public struct MeshSummary: Sendable, Equatable {
         let payloads = try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
             for (i, query) in queries.enumerated() {
                 group.addTask {
-                    (i, try await onDedicatedThread("summary") { try query.kind.fetch(query, with: client) })
+                    (i, try await onDedicatedThread("summary") { try MeshFetcher(client: client).list(query) })
                 }
             }
             var payloads: [Int: ListPayload] = [:]

@@ -55,6 +55,8 @@ public final class StoreHub {
             mutateList(query) { (s: inout ListStateAny) in s.fail(message) }
         case .listLoading(let query):
             mutateList(query) { (s: inout ListStateAny) in s.setLoading() }
+        case .listProgress(let query, let received):
+            mutateList(query) { (s: inout ListStateAny) in if s.isLoading { s.received = received } }
         case .contract(let c):
             contracts.details[c.id] = c
             missing.links[.contract(c.id)] = nil

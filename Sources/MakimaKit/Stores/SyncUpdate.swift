@@ -6,6 +6,9 @@ public enum SyncUpdate: Sendable {
     case list(ListQuery, ListPayload, fetchedAt: Date, fromCache: Bool)
     case listFailed(ListQuery, message: String)
     case listLoading(ListQuery)
+    /// A read of the list is under way and has received this many items so far (throttled,
+    /// only for reads of more than one page; see `ListSink`).
+    case listProgress(ListQuery, received: Int)
     case contract(Contract)
     case task(MeshTask)
     case listenSession(ListenSession)

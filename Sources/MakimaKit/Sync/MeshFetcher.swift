@@ -6,8 +6,12 @@ public struct MeshFetcher: Sendable {
 
     public init(client: APIClient) { self.client = client }
 
-    public func list(_ query: ListQuery) throws -> ListPayload {
-        try query.kind.fetch(query, with: client)
+    /// Every page of the query's list, each handed to `sink` as it arrives (by default the
+    /// kind's `ListCollector`), bounded by `maxBytes` (see `ListPaging`).
+    public func list(_ query: ListQuery, maxBytes: Int = ListPaging.maxBytes, into sink: (any ListSink)? = nil) throws
+        -> ListPayload
+    {
+        try query.kind.fetch(query, maxBytes: maxBytes, with: client, into: sink ?? query.kind.collector())
     }
 
     public func outputPage(taskID: String, afterSeq: Int, limit: Int) throws -> TaskOutputPage {

@@ -7,6 +7,10 @@ import Synchronization
 /// `resume()` (after re-authentication). A server's `Retry-After` (429/503) holds every
 /// refresh of that query, forced ones too, for as long as it asked (at most
 /// `maxRetryAfter`). Results go out as `SyncUpdate`s.
+///
+/// A reconnect reads each list at most once: after `opened()` (a WebSocket open),
+/// `refreshAfterOpen` fetches a list only if no fetch of it started since, so the engine's
+/// lists for every open and the dashboard's for the screen it shows never read one list twice.
 public final class RefreshCoordinator: Sendable {
     public struct Failure: Sendable {
         public var message: String
@@ -26,8 +30,14 @@ public final class RefreshCoordinator: Sendable {
         var notBefore: [ListQuery: Date] = [:]
         /// Set by a `Retry-After`: not even a forced refresh goes out before it.
         var serverHold: [ListQuery: Date] = [:]
+        /// The lists whose fetch started since the last `opened()`.
+        var sinceOpen = Set<ListQuery>()
         var stopped = false
     }
+
+    /// The most lists `sinceOpen` remembers (scopes make many task lists); past it a list is
+    /// not noted, and at worst fetched again after the same open.
+    static let sinceOpenCapacity = 1024
 
     private let state = Mutex(State())
     private let fetch: @Sendable (ListQuery) throws -> ListPayload
@@ -73,6 +83,7 @@ public final class RefreshCoordinator: Sendable {
             }
             if !force, let nb = s.notBefore[query], t < nb { return false }
             s.inFlight.insert(query)
+            if s.sinceOpen.count < Self.sinceOpenCapacity { s.sinceOpen.insert(query) }
             return true
         }
         if let held {
@@ -82,6 +93,18 @@ public final class RefreshCoordinator: Sendable {
         deliver(.listLoading(query))
         spawn { [self] in run(query) }
         return true
+    }
+
+    /// A WebSocket opened: what was fetched before it may have missed what happened while it
+    /// was down, so every list counts as not fetched since.
+    public func opened() { state.withLock { $0.sinceOpen = [] } }
+
+    /// A forced refresh of `query`, unless a fetch of it started since the last `opened()`
+    /// (one full read per list per reconnect, whoever asks). Returns whether a fetch started.
+    @discardableResult
+    public func refreshAfterOpen(_ query: ListQuery) -> Bool {
+        if state.withLock({ $0.sinceOpen.contains(query) }) { return false }
+        return refresh(query, force: true)
     }
 
     public func resume() {

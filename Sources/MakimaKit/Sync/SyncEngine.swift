@@ -22,10 +22,14 @@ public final class SyncEngine: Sendable {
         /// Lists fetched on every WebSocket open. The resync replays only tasks the client has
         /// seen: a task that started and ended while it was away sends nothing on the socket,
         /// and these lists (into the stores and the cache) are how it is learnt; its output is
-        /// fetched over REST when its view opens (`follow`). Ignored with `onlyTasks`.
-        public var openQueries: [ListQuery] = [
-            .tasks(status: nil, contractID: nil), .tasks(status: .running, contractID: nil),
-        ]
+        /// fetched over REST when its view opens (`follow`). Home's task lists: the running
+        /// ones (its count) and the newest page; the whole task list, which may be 100,000
+        /// tasks, is read again when a pane shows it (the dashboard marks it stale). Each is
+        /// read once per open, whoever else asks (`refreshAfterOpen`). Ignored with `onlyTasks`.
+        public var openQueries: [ListQuery] = [.tasks(status: .running, contractID: nil), .homeRecentTasks]
+        /// Where each read of a list puts its pages (`ListSink`): by default the kind's
+        /// `ListCollector`, which hands the stores the whole list when the read ends.
+        public var listSink: @Sendable (ListQuery) -> any ListSink = { $0.kind.collector() }
         public init() {}
     }
 
@@ -73,7 +77,7 @@ public final class SyncEngine: Sendable {
         self.listSaves = listSaves
         let coordinator = Self.refreshCoordinator(
             fetcher: fetcher, cache: bridge, saves: listSaves, problems: cacheProblems, outbox: outbox,
-            spawner: options.spawner)
+            options: options)
         self.coordinator = coordinator
         supervisor = try Self.supervisor(
             client: client, apiKey: apiKey, options: options, pipeline: pipeline, coordinator: coordinator,
@@ -98,20 +102,28 @@ public final class SyncEngine: Sendable {
         }
     }
 
-    /// List fetches: each answer goes to the outbox and, with a cache, into it. A list cut at a
-    /// bound is read again less often (said once, as a notice).
+    /// List fetches: each page goes to the query's sink as it arrives (with a progress figure
+    /// for a long read), the result to the outbox and, with a cache, into it. A read takes at
+    /// most `ListPaging.maxBytes(cacheBudget:)` of the cache's budget; a list cut at a bound is
+    /// read again less often (said once, as a notice).
     private static func refreshCoordinator(
         fetcher: MeshFetcher, cache bridge: CacheBridge?, saves: ListSaveQueue, problems: NoticeGate,
-        outbox: SyncOutbox, spawner: Spawner
+        outbox: SyncOutbox, options: Options
     ) -> RefreshCoordinator {
         let listBackoff = ListBackoff(notice: { outbox.post(.notice($0)) })
+        let maxBytes = ListPaging.maxBytes(cacheBudget: (bridge?.cache.retention ?? .standard).maxBytes)
+        let makeSink = options.listSink
+        let spawner = options.spawner
         return RefreshCoordinator(
             fetch: { query in
                 let name = String(query.description.prefix { $0 != "?" })
                 // A task list's pass begins before the fetch: what the table learns meanwhile
                 // (another list, a status event) is newer than this list and stays.
                 let pass = bridge?.beginPass(for: query)
-                let payload = try listBackoff.fetch(key: query.description, name: name) { try fetcher.list(query) }
+                let payload = try listBackoff.fetch(key: query.description, name: name) {
+                    let sink = ProgressReportingSink(makeSink(query)) { outbox.post($0) }
+                    return try fetcher.list(query, maxBytes: maxBytes, into: sink)
+                }
                 if let bridge {
                     let fetchedAt = Date()
                     saves.save {
@@ -141,8 +153,8 @@ public final class SyncEngine: Sendable {
             throw .invalidURL("no WebSocket URL for this server")
         }
         // Forced: the outage that ended may have left these lists backing off after errors.
-        // A server that keeps dropping the socket costs two list fetches per reconnect, which
-        // the supervisor's backoff spaces out.
+        // A server that keeps dropping the socket costs these fetches per reconnect, which the
+        // supervisor's backoff spaces out.
         let openQueries = options.onlyTasks == nil ? options.openQueries : []
         return try WebSocketSupervisor(
             url: wsURL, apiKey: apiKey, options: options.webSocket, policy: options.backoff,
@@ -154,7 +166,8 @@ public final class SyncEngine: Sendable {
                 }
             },
             onOpen: {
-                for query in openQueries { coordinator.refresh(query, force: true) }
+                coordinator.opened()
+                for query in openQueries { coordinator.refreshAfterOpen(query) }
                 return pipeline.resyncRequest()
             },
             onTexts: { pipeline.receive(frames: $0) })
@@ -192,6 +205,11 @@ public final class SyncEngine: Sendable {
     /// A list fetch (polling or the refresh key); see `RefreshCoordinator`.
     @discardableResult
     public func refresh(_ query: ListQuery, force: Bool = false) -> Bool { coordinator.refresh(query, force: force) }
+
+    /// A list the screen needs after a reconnect: fetched now (forced) unless it was already
+    /// fetched since the WebSocket opened (`RefreshCoordinator.refreshAfterOpen`).
+    @discardableResult
+    public func refreshAfterReconnect(_ query: ListQuery) -> Bool { coordinator.refreshAfterOpen(query) }
 
     /// Whether a fetch of that list is in flight.
     public func isRefreshing(_ query: ListQuery) -> Bool { coordinator.isInFlight(query) }

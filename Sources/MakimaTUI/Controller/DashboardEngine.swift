@@ -22,10 +22,18 @@ protocol DashboardEngine: AnyObject {
     func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate]
     func cachedOutput(taskID: String) -> [TaskEvent]
     func refresh(_ query: ListQuery, force: Bool)
+    /// A list the screen needs after a reconnect: fetched unless the engine already read it
+    /// since its WebSocket opened (one read per list per reconnect).
+    func refreshAfterReconnect(_ query: ListQuery)
     func retryNow()
     func follow(taskID: String)
     func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int)
     func loadDetail(_ link: DeepLink)
+}
+
+extension DashboardEngine {
+    /// An engine that keeps no record of its opens: a forced refresh.
+    func refreshAfterReconnect(_ query: ListQuery) { refresh(query, force: true) }
 }
 
 /// Makes the engine once the controller knows the server (the outbox wakes the UI bus).
@@ -67,6 +75,7 @@ final class LiveSyncEngine: DashboardEngine {
     func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate] { engine.cachedSnapshot(for: queries) }
     func cachedOutput(taskID: String) -> [TaskEvent] { engine.cachedOutput(taskID: taskID) }
     func refresh(_ query: ListQuery, force: Bool) { _ = engine.refresh(query, force: force) }
+    func refreshAfterReconnect(_ query: ListQuery) { _ = engine.refreshAfterReconnect(query) }
     func retryNow() { engine.retryNow() }
     func follow(taskID: String) { engine.follow(taskID: taskID) }
     func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int) {

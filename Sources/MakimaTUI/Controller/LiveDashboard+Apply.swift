@@ -53,7 +53,8 @@ extension LiveDashboard {
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
-            case .list, .listFailed, .listLoading, .contract, .listenSession, .notifications, .notice, .taskRowsChanged:
+            case .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications, .notice,
+                .taskRowsChanged:
                 break
             }
         }
@@ -64,12 +65,7 @@ extension LiveDashboard {
             let opened = engine.connectionsOpened
             if hub.connection.connectionsOpened != opened { hub.connection.connectionsOpened = opened }
         }
-        // Back online: what is on screen is fetched now, not after the error backoff.
-        if reconnected {
-            let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
-            refreshing.refresh(pane, force: true)
-            if session.topPane.isTopLevel { refreshing.poll(pane) }
-        }
+        if reconnected { refreshing.reconnected() }
         if outputChanged {
             taskOutput.view?.stale = true
             session.setNeedsDisplay()

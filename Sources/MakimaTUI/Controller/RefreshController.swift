@@ -30,7 +30,7 @@ final class RefreshController {
 
     func refresh(_ pane: PaneID, force: Bool) {
         guard live.engine != nil, !live.unauthorized else { return }
-        fetch(pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil), force: force)
+        fetch(queries(of: pane), force: force)
     }
 
     /// Asks the engine for `queries` and notes it in the refresh policy.
@@ -43,6 +43,31 @@ final class RefreshController {
         }
     }
 
+    /// Back online after a loss, when events may have been missed: Home's lists and the shown
+    /// pane's are fetched now, not after the error backoff, each once however many parts of
+    /// the program ask (`DashboardEngine.refreshAfterReconnect`: the engine reads Home's task
+    /// lists on every open); every other list is marked stale and read again when a pane
+    /// shows it (the policy forgets when it was read). A long list's read counts its pages in
+    /// the pane's title as they arrive.
+    func reconnected() {
+        guard let engine = live.engine, !live.unauthorized else { return }
+        let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
+        live.hub.markAllStale()
+        policy.forgetAll()
+        var asked = queries(of: .home)
+        for q in queries(of: pane) where !asked.contains(q) { asked.append(q) }
+        let now = live.now()
+        for q in asked {
+            engine.refreshAfterReconnect(q)
+            policy.asked(q, at: now)
+        }
+        if session.topPane.isTopLevel { poll(pane) }
+    }
+
+    private func queries(of pane: PaneID) -> [ListQuery] {
+        pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil)
+    }
+
     // MARK: Polling
 
     /// A pane is on screen: its lists older than their period (`RefreshPolicy`) are fetched
@@ -51,10 +76,10 @@ final class RefreshController {
         session.cancelTimer(id: "poll")
         if pane == .home { live.loadActivity() }
         guard live.engine != nil, !live.unauthorized else { return }
-        let queries = pane.spec.queries(navigation.filter(pane), navigation.scopes[pane] ?? nil)
+        let shown = queries(of: pane)
         let now = live.now()
-        fetch(policy.due(queries, now: now), force: false)
-        guard let next = policy.nextDue(queries, now: now) else { return }
+        fetch(policy.due(shown, now: now), force: false)
+        guard let next = policy.nextDue(shown, now: now) else { return }
         session.schedule(after: max(1, next.timeIntervalSince(now)), id: "poll") { [weak self] in
             guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
             self.poll(pane)

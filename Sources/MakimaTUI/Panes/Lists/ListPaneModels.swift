@@ -94,7 +94,10 @@ public enum ListPaneModels {
         ListColumns.listen.model(hub.listen.list, filter: nil, now: now)
     }
 
-    /// Rows plus the header detail (filter · count · STALE age · error) and the empty message.
+    /// Rows plus the header detail (filter · count · progress · STALE age · cut · error) and
+    /// the empty message. While a long read is under way the title says how far it has come
+    /// (`ALL · 43,000 / …`, after the count of the list still shown when there is one); a list
+    /// the server gave cut at a bound says so (`CUT: over 512 MB`).
     package static func model<T>(_ rows: [ListRow], _ state: ListState<T>, now: Date, noun: String, filter: String?)
         -> ListPaneViewModel
     {
@@ -108,7 +111,10 @@ public enum ListPaneModels {
         var detail: [String] = []
         if let filter { detail.append(filter.uppercased()) }
         if state.hasLoaded || rows.count > 0 { detail.append("\(rows.count) \(noun)\(rows.count == 1 ? "" : "s")") }
-        if let marker = freshness.marker { detail.append(marker) }
+        let progress = state.isLoading ? state.received : nil
+        if let progress { detail.append("\(groupedDigits(progress)) / …") }
+        if let marker = freshness.marker, !(progress != nil && freshness == .loading) { detail.append(marker) }
+        if let bound = state.bound { detail.append("CUT: \(bound)") }
         if case .failed(_, let message) = freshness { detail.append(message) }
         let empty: String
         switch freshness {
