@@ -62,16 +62,16 @@ package enum TaskViewIngestBenchmark {
         var frames = 0
         func frame() {
             // `LiveDashboard.rebuildShown` before the frame, then the frame itself.
-            if taskViewOpen && bindings.isDirty(.detail) {
-                let model = bindings.build(.detail) { () -> TaskOutputViewModel? in
-                    guard let buffer = hub.tasks.outputs["t0"] else { return nil }
-                    var model = TaskOutputViewModel(
-                        taskID: "t0", title: "burst", lines: lines.lines(of: buffer),
-                        firstLineNumber: lines.firstLineNumber)
-                    model.links = lines.linkURLs
-                    return model
-                }
-                if let model { app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) } }
+            // What the build reads from the stores is read with tracking armed; the conversion
+            // itself reads none.
+            if taskViewOpen && bindings.isDirty(.detail),
+                let buffer = bindings.build(.detail, { hub.tasks.outputs["t0"] })
+            {
+                var model = TaskOutputViewModel(
+                    taskID: "t0", title: "burst", lines: lines.lines(of: buffer), firstLineNumber: lines.firstLineNumber
+                )
+                model.links = lines.linkURLs
+                app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
             }
             _ = app.render(width: width, height: height)
             frames += 1
@@ -197,15 +197,13 @@ final class BurstWatcher {
             switch shown {
             case .taskView(let taskID):
                 let hub = self.hub
-                let model = bindings.build(.detail) { () -> TaskOutputViewModel? in
-                    guard let buffer = hub.tasks.outputs[taskID] else { return nil }
+                if let buffer = bindings.build(.detail, { hub.tasks.outputs[taskID] }) {
                     var model = TaskOutputViewModel(
                         taskID: taskID, title: "burst", lines: lines.lines(of: buffer),
                         firstLineNumber: lines.firstLineNumber)
                     model.links = lines.linkURLs
-                    return model
+                    app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) }
                 }
-                if let model { app.stack.update(.tasks, as: TaskOutputPane.self) { $0.update(model) } }
             case .home:
                 let hub = self.hub
                 let mesh = bindings.build(.home) { HomeMeshModel.from(hub, now: Date()) }

@@ -53,6 +53,19 @@ struct RedrawPathTests {
         #expect(h.shows("burst-40"), "\(h.screen)")
     }
 
+    @Test("output of a task whose output is not kept draws no frame while the task view is shown")
+    func otherTasksOutputDrawsNothing() throws {
+        let h = try openTaskView()
+        defer { h.cleanUp() }
+        h.post(.events([output(1, "here\n")]))  // (the first batch also pins the task's detail)
+        let before = h.terminal.backend.flushCount
+        h.post(.events([output(1, "elsewhere\n", task: "t9")]))
+        #expect(h.terminal.backend.flushCount == before)
+        h.post(.events([output(2, "here again\n")]))
+        #expect(h.terminal.backend.flushCount == before + 1)
+        #expect(h.shows("here again"), "\(h.screen)")
+    }
+
     @Test("output of a task not on screen draws no frame while Home is shown")
     func hiddenTaskViewDrawsNothing() throws {
         let h = try openTaskView()

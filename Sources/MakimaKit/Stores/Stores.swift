@@ -118,7 +118,10 @@ public final class TasksStore {
     }
 
     private func apply(task: String, _ list: [TaskEvent]) {
-        outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
+        // Kept tasks only; the rest is in the cache. Looked up first: even a change through
+        // `?.` to a task not held counts as a change of `outputs` to whoever read it (the
+        // output view on screen).
+        if outputs[task] != nil { outputs[task]?.append(list) }
         guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
             case .status(let s, _, _) = last.payload
         else { return }

@@ -21,10 +21,18 @@ struct OutputView {
 final class TaskOutputController {
     @ObservationIgnored unowned let live: LiveDashboard
     /// The task whose output is on screen (nil: the view is not shown). Not observed: the
-    /// build itself keeps its converted lines here.
+    /// build itself keeps its converted lines here. Its `didSet` does not read `oldValue`, so
+    /// a build changes the converted lines in place (with `oldValue` kept alive, each build
+    /// copied every line converted so far).
     @ObservationIgnored var view: OutputView? {
-        didSet { if oldValue?.taskID != view?.taskID { hub.tasks.endReading(except: view?.taskID) } }
+        didSet {
+            guard view?.taskID != readingTask else { return }
+            readingTask = view?.taskID
+            hub.tasks.endReading(except: readingTask)
+        }
     }
+    /// The task of `view` at its last change: older output read for any other is let go.
+    @ObservationIgnored private var readingTask: String?
     /// The view was opened with no output held and waits for the engine's first answer (the
     /// history after the cache, or a refused key): it says "loading output…" until then.
     /// Observed: the view's model reads it.
