@@ -98,7 +98,8 @@ package enum SyncBenchmark {
             if let first = taskIDs.first { await MainActor.run { hub.tasks.keepOutput(of: first) } }
             let watcher: BurstWatcher? =
                 switch (shown, taskIDs.first) {
-                case (.taskView, let first?): await MainActor.run { BurstWatcher.taskView(hub: hub, taskID: first) }
+                case (.taskView, let first?):
+                    try await MainActor.run { try BurstWatcher.taskView(hub: hub, taskID: first) }
                 case (.home, _): try await MainActor.run { try BurstWatcher.home(hub: hub) }
                 default: nil
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// Desktop notifications for task completed, task failed and supervisor question, used from one
 /// thread (the dashboard's UI thread, or `watch`'s loop).
@@ -11,6 +12,9 @@ import Foundation
 /// Coalescing: at most one desktop notification per `minimumInterval`; what arrives in between
 /// waits in one digest and goes out as a summary ("5 tasks failed") when the caller calls
 /// `flush` after `Delivery.flushAfter` seconds.
+///
+/// Observable: the dashboard's Settings pane shows `preferences`, and is rebuilt when they change.
+@Observable
 public final class DesktopNotifier {
     public struct Delivery: Sendable, Equatable {
         /// Write these to the terminal (empty: nothing to write).
@@ -23,8 +27,8 @@ public final class DesktopNotifier {
     public var preferences: NotificationPreferences
     public static let minimumInterval = 2.0
     private let worker: NotifierWorker?
-    private var waiting = NotificationDigest()
-    private var lastDelivery = -Double.infinity
+    @ObservationIgnored private var waiting = NotificationDigest()
+    @ObservationIgnored private var lastDelivery = -Double.infinity
     /// Whether the terminal reads UTF-8 (`TerminalLocale`), asked at each delivery: under any
     /// other locale the notification's bytes are ASCII, as everything else written there.
     private let utf8Terminal: @Sendable () -> Bool

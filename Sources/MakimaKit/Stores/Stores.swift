@@ -161,7 +161,10 @@ public final class TasksStore {
     private func apply(
         task: String, _ list: [TaskEvent], now: Date, statuses: inout [(id: String, status: TaskStatus, at: Date)]
     ) {
-        outputs[task]?.append(list)  // kept tasks only; the rest is in the cache
+        // Kept tasks only; the rest is in the cache. Looked up first: even a change through
+        // `?.` to a task not held counts as a change of `outputs` to whoever read it (the
+        // output view on screen).
+        if outputs[task] != nil { outputs[task]?.append(list) }
         guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
             case .status(let s, _, _) = last.payload
         else { return }
@@ -227,6 +230,19 @@ struct StatusOverlay {
 
 @MainActor @Observable
 public final class ConnectionStore {
+    /// Whether the dashboard has a key the server takes. With one, what the connection says is
+    /// `link`; without, this says why not (Home's Network row reads both).
+    public enum Access: Sendable, Equatable {
+        case signedIn
+        /// No server configured yet.
+        case notConfigured
+        /// The operator signed out (the key and profile were removed).
+        case signedOut
+        /// The server refused the key (401): nothing is fetched until a key is taken again.
+        case keyRefused
+    }
+
+    public var access = Access.signedIn
     public var link: ConnectionStatus = .idle
     public var lastNotice: String?
     /// The stream's counters and how many connections the engine opened (Settings' figures),

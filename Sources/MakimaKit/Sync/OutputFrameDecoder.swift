@@ -41,77 +41,96 @@ enum OutputFrameDecoder {
             self.lastTaskID = lastTaskID
         }
 
-        mutating func event() -> TaskEvent? {
+        /// The fields of the frame read so far, each at most once.
+        private struct Fields {
             var eventID: Int?
             var seq: Int?
             var taskID: String?
             var isOutput = false
-            var date: Date?
             var tsSeen = false
+            var date: Date?
             var body: (text: String, stream: String?)?
+
+            /// The event, when every field it needs was there; every string cleaned as the
+            /// Codable path cleans it.
+            func event() -> TaskEvent? {
+                guard let eventID, let seq, seq >= 1, let taskID, isOutput, let body else { return nil }
+                return TaskEvent(
+                    eventID: Int64(eventID), taskID: taskID, seq: seq, type: .output, ts: date,
+                    payload: .output(
+                        text: UntrustedText.cleanKeepingSGR(body.text),
+                        stream: body.stream.map(UntrustedText.clean) ?? "assistant"))
+            }
+        }
+
+        mutating func event() -> TaskEvent? {
+            var fields = Fields()
             guard take(0x7B) else { return nil }  // {
             if peek() == 0x7D { return nil }
             repeat {
-                guard let key = string() else { return nil }
-                guard take(0x3A) else { return nil }  // :
-                switch key {
-                case "event_id":
-                    guard eventID == nil, let v = integer() else { return nil }
-                    eventID = v
-                case "seq":
-                    guard seq == nil, let v = integer() else { return nil }
-                    seq = v
-                case "task_id":
-                    guard taskID == nil else { return nil }
-                    let keyStart = i
-                    if peek() == 0x22 {
-                        // Ids are tokens (ResourceID); anything else is left to the Codable path,
-                        // which refuses it, so both paths accept exactly the same ids.
-                        if let raw = plainString(), var last = lastTaskID,
-                            last.withUTF8({ $0.elementsEqual(raw) })
-                        {
-                            taskID = last
-                            break
-                        }
-                        guard let s = string(at: keyStart), ResourceID.isValid(s) else { return nil }
-                        taskID = s
-                        lastTaskID = s
-                    } else {
-                        guard let v = integer() else { return nil }
-                        taskID = String(v)
-                    }
-                case "type":
-                    guard !isOutput, let s = string(), s == "task.output" else { return nil }
-                    isOutput = true
-                case "ts":
-                    guard !tsSeen else { return nil }
-                    tsSeen = true
-                    if literal("null") { break }
-                    // Read straight from the bytes when the string has no escapes and no
-                    // padding (the usual case); otherwise as a String, trimmed by `parse`.
-                    let start = i
-                    if let raw = plainString(), let first = raw.first, let last = raw.last,
-                        first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
-                    {
-                        date = RFC3339.parse(utf8: raw)
-                        break
-                    }
-                    guard let s = string(at: start) else { return nil }
-                    date = RFC3339.parse(s)
-                case "data":
-                    guard body == nil, let d = data() else { return nil }
-                    body = d
-                default:
-                    guard skipValue() else { return nil }
-                }
+                guard let key = string(), take(0x3A), field(key, into: &fields) else { return nil }  // :
             } while take(0x2C)  // ,
             guard take(0x7D), atEnd() else { return nil }  // }
-            guard let eventID, let seq, seq >= 1, let taskID, isOutput, let body else { return nil }
-            return TaskEvent(
-                eventID: Int64(eventID), taskID: taskID, seq: seq, type: .output, ts: date,
-                payload: .output(
-                    text: UntrustedText.cleanKeepingSGR(body.text),
-                    stream: body.stream.map(UntrustedText.clean) ?? "assistant"))
+            return fields.event()
+        }
+
+        /// Reads the value of field `key` into `fields`; false when it is one this decoder
+        /// leaves to the Codable path (a second copy of a field, another type, another shape).
+        private mutating func field(_ key: String, into fields: inout Fields) -> Bool {
+            switch key {
+            case "event_id":
+                guard fields.eventID == nil, let v = integer() else { return false }
+                fields.eventID = v
+            case "seq":
+                guard fields.seq == nil, let v = integer() else { return false }
+                fields.seq = v
+            case "task_id":
+                guard fields.taskID == nil, let id = taskID() else { return false }
+                fields.taskID = id
+            case "type":
+                guard !fields.isOutput, let s = string(), s == "task.output" else { return false }
+                fields.isOutput = true
+            case "ts":
+                guard !fields.tsSeen, let date = timestamp() else { return false }
+                fields.tsSeen = true
+                fields.date = date
+            case "data":
+                guard fields.body == nil, let d = data() else { return false }
+                fields.body = d
+            default:
+                return skipValue()
+            }
+            return true
+        }
+
+        /// A task id: the previous frame's string when the bytes are the same, else a new one.
+        private mutating func taskID() -> String? {
+            let start = i
+            guard peek() == 0x22 else { return integer().map { String($0) } }
+            // Ids are tokens (ResourceID); anything else is left to the Codable path, which
+            // refuses it, so both paths accept exactly the same ids.
+            if let raw = plainString(), var last = lastTaskID, last.withUTF8({ $0.elementsEqual(raw) }) {
+                return last
+            }
+            guard let s = string(at: start), ResourceID.isValid(s) else { return nil }
+            lastTaskID = s
+            return s
+        }
+
+        /// `ts`: null, or an RFC 3339 instant (nil inside when it does not parse, as the Codable
+        /// path reads it); nil when it is not a string.
+        private mutating func timestamp() -> Date?? {
+            if literal("null") { return .some(nil) }
+            // Read straight from the bytes when the string has no escapes and no padding (the
+            // usual case); otherwise as a String, trimmed by `parse`.
+            let start = i
+            if let raw = plainString(), let first = raw.first, let last = raw.last,
+                first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
+            {
+                return .some(RFC3339.parse(utf8: raw))
+            }
+            guard let s = string(at: start) else { return nil }
+            return .some(RFC3339.parse(s))
         }
 
         /// `{"text": "...", "stream": "..."}`, other keys skipped; `stream` may be missing or null.
@@ -232,20 +251,21 @@ enum OutputFrameDecoder {
                     i += 1
                     return s
                 }
-                if b == 0x5C { break }
+                if b == 0x5C { return unescaped(from: start) }
                 if b < 0x20 { return nil }
                 i += 1
             }
-            // Escapes only shrink the text, so the rest of the frame bounds the decoded size:
-            // the string is written in place, one allocation (no byte array copied again).
+            return nil
+        }
+
+        /// The string that starts at `start`, `i` being on its first backslash. Escapes only
+        /// shrink the text, so the rest of the frame bounds the decoded size: the string is
+        /// written in place, one allocation (no byte array copied again).
+        private mutating func unescaped(from start: Int) -> String? {
             var ok = false
             let decoded = String(unsafeUninitializedCapacity: bytes.count - start) { out in
                 var n = i - start
                 if n > 0 { out.baseAddress!.update(from: bytes.baseAddress! + start, count: n) }
-                func put(_ b: UInt8) {
-                    out[n] = b
-                    n += 1
-                }
                 while i < bytes.count {
                     // Copy the run up to the next quote, backslash or control byte in one go.
                     let runStart = i
@@ -257,42 +277,53 @@ enum OutputFrameDecoder {
                     guard i < bytes.count else { return 0 }
                     let b = bytes[i]
                     i += 1
-                    switch b {
-                    case 0x22:
+                    if b == 0x22 {
                         ok = true
                         return n
-                    case 0x5C:
-                        guard i < bytes.count else { return 0 }
-                        let e = bytes[i]
-                        i += 1
-                        switch e {
-                        case 0x22, 0x5C, 0x2F: put(e)
-                        case 0x62: put(0x08)
-                        case 0x66: put(0x0C)
-                        case 0x6E: put(0x0A)
-                        case 0x72: put(0x0D)
-                        case 0x74: put(0x09)
-                        case 0x75:
-                            guard let unit = hex4() else { return 0 }
-                            var scalar = UInt32(unit)
-                            if (0xD800...0xDBFF).contains(unit) {
-                                guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return 0 }
-                                i += 2
-                                guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return 0 }
-                                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                            } else if (0xDC00...0xDFFF).contains(unit) {
-                                return 0
-                            }
-                            guard let v = Unicode.Scalar(scalar) else { return 0 }
-                            for unit in UTF8.encode(v)! { put(unit) }
-                        default: return 0
+                    }
+                    // A control byte (the run stops only on those), or an escape JSON forbids.
+                    guard b == 0x5C, let scalar = escape() else { return 0 }
+                    if scalar.isASCII {
+                        out[n] = UInt8(scalar.value)
+                        n += 1
+                    } else {
+                        for unit in UTF8.encode(scalar)! {
+                            out[n] = unit
+                            n += 1
                         }
-                    default: return 0  // a control byte (the run stops only on those)
                     }
                 }
                 return 0
             }
             return ok ? decoded : nil
+        }
+
+        /// The character of the escape after a backslash; nil for one JSON forbids.
+        private mutating func escape() -> Unicode.Scalar? {
+            guard i < bytes.count else { return nil }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case 0x22, 0x5C, 0x2F: return Unicode.Scalar(e)
+            case 0x62: return "\u{08}"
+            case 0x66: return "\u{0C}"
+            case 0x6E: return "\n"
+            case 0x72: return "\r"
+            case 0x74: return "\t"
+            case 0x75: return unicodeEscape()
+            default: return nil
+            }
+        }
+
+        /// `\uXXXX` after its `u`, a surrogate pair as one character; nil for a lone surrogate.
+        private mutating func unicodeEscape() -> Unicode.Scalar? {
+            guard let unit = hex4() else { return nil }
+            if (0xDC00...0xDFFF).contains(unit) { return nil }
+            guard (0xD800...0xDBFF).contains(unit) else { return Unicode.Scalar(UInt32(unit)) }
+            guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return nil }
+            i += 2
+            guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+            return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
         }
 
         private mutating func hex4() -> UInt16? {

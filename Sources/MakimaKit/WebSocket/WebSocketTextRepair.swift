@@ -128,51 +128,70 @@ struct WebSocketTextRepair {
         var i = 0
         var start = 0  // where the pending sequence began in this read (when not `passed`)
         while i < count {
-            if need == 0 {
-                // ASCII needs nothing: skipped eight bytes at a time (most of a text frame).
-                while i + 8 <= count,
-                    !ByteWord.hasNonASCII(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                {
-                    i += 8
-                }
-                guard i < count else { break }
-            }
-            let b = p[i]
             if need > 0 {
-                if have == 1 ? second.contains(b) : (0x80...0xBF).contains(b) {
-                    have += 1
-                    i += 1
-                } else if passed {
-                    // Its first bytes went on with an earlier fragment: complete it here.
-                    p[i] = have == 1 ? second.lowerBound : 0x80
-                    repairedBytes += 1
-                    have += 1
-                    i += 1
-                } else {
-                    replace(p + start, i - start)  // the ill-formed prefix; `b` starts afresh
-                    need = 0
-                    continue
-                }
-                if have == need {
-                    need = 0
-                    passed = false
-                }
+                if continueSequence(p, at: i, start: start) { i += 1 }
                 continue
             }
-            if b < 0x80 {
-                i += 1
-                continue
-            }
-            startSequence(lead: b)
-            if need == 0 {
-                replace(p + i, 1)
-            } else {
-                have = 1
-                start = i
-                passed = false
-            }
+            i = Self.skipASCII(p, from: i, count: count)
+            guard i < count else { break }
+            beginSequence(p, at: i, start: &start)
             i += 1
         }
+        return endOfRead(p, count: count, start: start, frameEnds: frameEnds)
+    }
+
+    /// The first position from `i` that holds a byte over 0x7F (or `count`): ASCII needs
+    /// nothing, and is skipped eight bytes at a time (most of a text frame).
+    private static func skipASCII(_ p: UnsafeMutablePointer<UInt8>, from i: Int, count: Int) -> Int {
+        var i = i
+        while i + 8 <= count, !ByteWord.hasNonASCII(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
+            i += 8
+        }
+        while i < count, p[i] < 0x80 { i += 1 }
+        return i
+    }
+
+    /// A byte over 0x7F with no sequence pending: it starts one, or is replaced.
+    private mutating func beginSequence(_ p: UnsafeMutablePointer<UInt8>, at i: Int, start: inout Int) {
+        startSequence(lead: p[i])
+        if need == 0 {
+            replace(p + i, 1)
+        } else {
+            have = 1
+            start = i
+            passed = false
+        }
+    }
+
+    /// The byte at `i` as the next of the pending sequence: taken (true), completed in place
+    /// when its first bytes already went on, or (false) the sequence is ill-formed: its
+    /// prefix is replaced and the byte is looked at again as a byte of its own.
+    private mutating func continueSequence(_ p: UnsafeMutablePointer<UInt8>, at i: Int, start: Int) -> Bool {
+        let b = p[i]
+        if have == 1 ? second.contains(b) : (0x80...0xBF).contains(b) {
+            have += 1
+        } else if passed {
+            // Its first bytes went on with an earlier fragment: complete it here.
+            p[i] = have == 1 ? second.lowerBound : 0x80
+            repairedBytes += 1
+            have += 1
+        } else {
+            replace(p + start, i - start)  // the ill-formed prefix; `b` starts afresh
+            need = 0
+            return false
+        }
+        if have == need {
+            need = 0
+            passed = false
+        }
+        return true
+    }
+
+    /// How many of the `count` bytes are final when the read ends: all of them, unless a
+    /// sequence (begun at `start`) is unfinished.
+    private mutating func endOfRead(_ p: UnsafeMutablePointer<UInt8>, count: Int, start: Int, frameEnds: Bool)
+        -> Int
+    {
         guard need > 0, !passed else { return count }
         if !frameEnds {
             need = 0  // cut by the end of the read: held back, judged again with the next one

@@ -1,6 +1,7 @@
 import CNcursesShim
 import Foundation
 import MakimaKit
+import Observation
 
 /// How to start the dashboard.
 public struct DashboardOptions: Sendable {
@@ -39,7 +40,10 @@ public struct DashboardOptions: Sendable {
 
 /// The running dashboard, as the data layer sees it. UI thread only; other threads go
 /// through `bus` (`session.bus.post { session.setConnectionPill(.online) }`).
-@MainActor
+///
+/// Observable: the theme and mouse reporting live here, and Settings, which shows them, is
+/// rebuilt when they change.
+@MainActor @Observable
 public final class DashboardSession {
     public let bus: UIBus
     private unowned let loop: EventLoop
@@ -132,7 +136,7 @@ public final class DashboardSession {
     public internal(set) var colorMode = ""
     /// The theme on screen, and how to change it live (Settings): nil when the terminal cannot.
     public internal(set) var themeName = ThemeSelection.defaultName
-    var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
+    @ObservationIgnored var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
 
     /// Loads `request` (a built-in name or a theme file) and draws with it from the next frame.
     /// Returns the theme's name, or why it could not be loaded (the theme on screen stays).

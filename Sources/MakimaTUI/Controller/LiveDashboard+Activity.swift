@@ -13,9 +13,7 @@ extension LiveDashboard {
         Self.activityQueue.async {
             guard let history = try? cache.activity(hours: 24) else { return }
             bus.post { [weak self] in
-                guard let self else { return }
-                self.session.updateHome { $0.activity = history }
-                if self.session.topPane.id == .home { self.session.setNeedsDisplay() }
+                self?.session.updateHome { $0.activity = history }
             }
         }
     }

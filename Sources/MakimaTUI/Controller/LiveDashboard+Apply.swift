@@ -4,12 +4,10 @@ import MakimaKit
 extension LiveDashboard {
     /// Applies a batch of engine updates to the stores. Which panes need a rebuild is not
     /// decided here: the stores are observed (`PaneBindings`), so a pane is marked dirty by
-    /// the very properties its model read. What remains is what lives outside the stores:
-    /// the connection pill, the 401 banner, notices and toasts, the output view's flags.
+    /// the very properties its model read (the task output view too). What remains is what
+    /// lives outside the stores: the connection pill, the 401 banner, notices and toasts.
     func apply(_ updates: [SyncUpdate]) {
-        var outputChanged = false
         var notices: [String] = []
-        let shownTask = taskOutput.view?.taskID
         var reconnected = false
         // Details the open panes read survive whatever this batch stores (`BoundedMap`).
         hub.keepDetails(of: session.detailLinks)
@@ -30,31 +28,19 @@ extension LiveDashboard {
             notifications.taskTitles.learn(from: update)
             if case .list(let q, _, let at, fromCache: false) = update { refreshing.policy.answered(q, at: at) }
             switch update {
-            case .events(let events):
-                if let shownTask, events.contains(where: { $0.taskID == shownTask }) { outputChanged = true }
-            case .olderOutput(let id, _, _), .outputCaughtUp(let id):
-                if id == shownTask {
-                    outputChanged = true
-                    taskOutput.view?.historyLoading = false
-                }
-            case .task(let t):
-                notifications.titleArrived(for: t.id)
-                if t.id == shownTask { outputChanged = true }
+            case .olderOutput(let id, _, _), .outputCaughtUp(let id): taskOutput.historyArrived(for: id)
+            case .task(let t): notifications.titleArrived(for: t.id)
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
                 session.setConnectionPill(unauthorized ? .auth : ConnectionPillState(status, now: Date()))
-                if !unauthorized { setNetworkRow(status.label, status.isOnline ? .ok : .warn) }
             case .unauthorized:
                 keyRefused()
-                if taskOutput.view != nil {
-                    outputChanged = true
-                    taskOutput.view?.historyLoading = false
-                }
+                taskOutput.historyArrived(for: nil)
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
-            case .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications, .notice,
-                .taskRowsChanged:
+            case .events, .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications,
+                .notice, .taskRowsChanged:
                 break
             }
         }
@@ -66,40 +52,49 @@ extension LiveDashboard {
             if hub.connection.connectionsOpened != opened { hub.connection.connectionsOpened = opened }
         }
         if reconnected { refreshing.reconnected() }
-        if outputChanged {
-            taskOutput.view?.stale = true
-            session.setNeedsDisplay()
-        }
         for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
         notifications.announce(hub.notifications.takeToasts())
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called
-    /// just before a frame), and the output view if its task's output changed. The build runs
-    /// inside observation tracking, which re-arms it.
+    /// just before a frame): a detail on top (the task output view included) through its
+    /// route, a top-level pane through its registry entry. The build runs inside observation
+    /// tracking, which re-arms it.
     func rebuildShown() {
-        if taskOutput.view?.stale == true {
-            taskOutput.view?.stale = false
-            taskOutput.rebuild()
-        }
         if navigation.rebuildDetail() { return }
         let top = session.topPane
-        guard !(top is TaskOutputPane), bindings.isDirty(top.id) else { return }
+        guard bindings.isDirty(top.id) else { return }
         let id = top.id
         guard case .configured = setup.access else {
-            bindings.build(id) {}
-            if case .notConfigured(let message) = setup.access, id != .home {
+            // Without a server the panes say so, and Home is the welcome screen with its
+            // Network row. Bound all the same: signing in changes the connection's access,
+            // which brings the pane back to its registry build.
+            let hub = self.hub
+            let network = bindings.build(id) { StatusRow.network(hub.connection) }
+            if id == .home {
+                session.updateHome {
+                    $0.mesh = nil
+                    $0.setStatusRow(network)
+                }
+            } else if case .notConfigured(let message) = setup.access {
                 session.updateList(id, ListPaneViewModel(emptyMessage: message))
             }
             return
         }
-        var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
-            self.settings.settingsFacts()
+        // The filter and scope are read inside the build: changing them rebuilds the pane.
+        let content = bindings.build(id) {
+            var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
+                self.settings.settingsFacts()
+            }
+            source.scope = navigation.scopes[id] ?? nil
+            return id.spec.build(source)
         }
-        source.scope = navigation.scopes[id] ?? nil
-        let content = bindings.build(id) { id.spec.build(source) }
         switch content {
-        case .home(let mesh): session.updateHome { $0.mesh = mesh }
+        case .home(let mesh, let network):
+            session.updateHome {
+                $0.mesh = mesh
+                $0.setStatusRow(network)
+            }
         case .list(let model):
             session.updateList(id, model)
             navigation.selectPending(in: id)

@@ -1,8 +1,8 @@
 import Foundation
 import MakimaKit
 
-/// The connection's state on screen outside the stores: the 401 and what it stops, and Home's
-/// Network row.
+/// A refused key and what it stops. Whether the key is refused is the connection store's
+/// (`ConnectionStore.access`): Home's Network row and the task view's note read it there.
 extension LiveDashboard {
     static let refusedKey = "the server refused the API key — r retries it · K enters a new key"
 
@@ -11,16 +11,11 @@ extension LiveDashboard {
     /// screen stays, marked stale. `r` asks the server again (`retryKey`), `K` takes a new key.
     func keyRefused() {
         guard !unauthorized else { return }
-        unauthorized = true
+        hub.connection.access = .keyRefused
         session.cancelTimer(id: "poll")
         engine?.halt()
         session.setConnectionPill(.auth)
         hub.markAllStale()
         session.setBanner(NoticeLine(Self.refusedKey, level: .danger))
-        setNetworkRow("KEY REFUSED", .danger)
-    }
-
-    func setNetworkRow(_ value: String, _ level: StatusRow.Level) {
-        session.updateHome { $0.setStatusRow(StatusRow("Network", value, level)) }
     }
 }

@@ -22,12 +22,12 @@ public final class LiveDashboard {
         let top = self.session.topPane
         switch slot {
         case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
-        case .detail: guard !top.isTopLevel, !(top is TaskOutputPane) else { return }
+        case .detail: guard !top.isTopLevel else { return }
         }
         self.session.setNeedsDisplay()
     }
     /// The server refused the key (`keyRefused`); a sign-in or an accepted key clears it.
-    var unauthorized = false
+    var unauthorized: Bool { hub.connection.access == .keyRefused }
     /// Wall time for the ages the models show (tests move it with their loop clock).
     var now: @MainActor () -> Date = { Date() }
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
@@ -75,7 +75,7 @@ public final class LiveDashboard {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
                 session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
-                setNetworkRow("NOT CONFIGURED", .warn)
+                hub.connection.access = .notConfigured
                 if setup.signIn != nil { signIn.showOnboarding() }
             }
             return
@@ -114,7 +114,6 @@ public final class LiveDashboard {
         }
         sink.target = self
         refreshing.policy.forgetAll()
-        session.updateHome { $0.mesh = HomeMeshModel() }
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
         // frame is drawn.

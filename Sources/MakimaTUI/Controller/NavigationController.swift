@@ -1,21 +1,24 @@
 import Foundation
 import MakimaKit
+import Observation
 
 /// Navigation, one concern of the dashboard: which pane is shown, drilling down (detail panes
 /// pushed on the stack by their `Routes` entry, kept bound to the stores, "not found" when
 /// the server has no such object), each list pane's filter and scope, and the row waiting to
 /// be selected. `LiveDashboard` holds one and forwards requests to it.
-@MainActor
+///
+/// Observable: a pane's model reads its filter and scope here, so changing them rebuilds it.
+@MainActor @Observable
 final class NavigationController {
-    unowned let live: LiveDashboard
+    @ObservationIgnored unowned let live: LiveDashboard
     /// Each pane's current filter (absent: the first of its cycle).
     var filters: [PaneID: String?] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
     var scopes: [PaneID: String?] = [:]
     /// When each detail was opened: a list fetched after this that lacks it means "not found".
-    var detailOpened: [DeepLink: Date] = [:]
+    @ObservationIgnored var detailOpened: [DeepLink: Date] = [:]
     /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
-    var pendingSelection: [PaneID: String] = [:]
+    @ObservationIgnored var pendingSelection: [PaneID: String] = [:]
 
     init(live: LiveDashboard) { self.live = live }
 
@@ -29,13 +32,13 @@ final class NavigationController {
     func nextFilter(_ pane: PaneID) {
         guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
         filters[pane] = .some(next)
-        live.bindings.markDirty(pane)
         live.refreshing.refresh(pane, force: false)
     }
 
     func shown(_ pane: PaneID) {
         if !(session.topPane is TaskOutputPane) { live.taskOutput.view = nil }
         session.cancelTimer(id: "poll")
+        // The clock: the ages it showed when it was last on screen have moved on since.
         live.bindings.markDirty(pane)
         live.refreshing.poll(pane)
     }
@@ -69,9 +72,9 @@ final class NavigationController {
         detailOpened[link] = now
         let (route, id) = Routes.route(link)
         route.open(live, id, now)
-        guard route.rebuild != nil else { return }
+        // A detail on top is not polled; it is built (bound to the stores) before the next
+        // frame, being another than the one built last (`PaneBindings.detailNeedsBuild`).
         session.cancelTimer(id: "poll")
-        live.bindings.markDirty(.detail)
     }
 
     /// Selects row `id` of a list pane now, or once its list holds it.
@@ -92,7 +95,7 @@ final class NavigationController {
     func rebuildDetail() -> Bool {
         let top = session.topPane
         let key: String
-        if let link = Routes.link(shownBy: top), Routes.route(link).route.rebuild != nil {
+        if let link = Routes.link(shownBy: top) {
             key = link.description
         } else if top is NotificationsPane {
             key = "notifications"
@@ -110,7 +113,7 @@ final class NavigationController {
         let now = live.now()
         if let link = Routes.link(shownBy: top) {
             let (route, id) = Routes.route(link)
-            route.rebuild?(live, id, now)
+            route.rebuild(live, id, now)
             return
         }
         switch top {
@@ -150,7 +153,6 @@ final class NavigationController {
         if case .task = link { live.taskOutput.view = nil }
         pendingSelection[route.pane] = nil
         session.updatePanes { $0.withTop { $0 = NotFoundPane(id: route.pane, kind: route.noun, objectID: id) } }
-        session.setNeedsDisplay()
     }
 
     /// A detail fetch answered 404: the pane waiting for it says so.
@@ -165,15 +167,12 @@ final class NavigationController {
         live.refreshing.fetch(scope.queries, force: false)
         session.push(
             PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
-        live.bindings.markDirty(.detail)
     }
 
     /// A pick was made: the picker goes, the list is narrowed (or widened) and fetched.
     func setScope(_ pane: PaneID, _ value: String?) {
         scopes[pane] = .some(value)
         session.updatePanes { stack in if stack.top is PickerPane { stack.pop() } }
-        live.bindings.markDirty(pane)
         live.refreshing.refresh(pane, force: false)
-        session.setNeedsDisplay()
     }
 }

@@ -135,7 +135,6 @@ final class NotificationController {
         let (rows, links) = NotificationsPane.model(
             live.hub, now: live.now(), named: { self.named($0, fallback: "a task") })
         session.push(NotificationsPane(rows: rows, links: links))
-        live.bindings.markDirty(.detail)
     }
 
     /// `o`: opens what the toast on screen names (the list when it counts several), else what

@@ -7,9 +7,9 @@ import Observation
 /// panes on screen are rebuilt just before a frame is drawn, so a drained batch of updates
 /// costs at most one rebuild and one frame, and an idle dashboard costs nothing.
 ///
-/// Detail panes (a contract, a directive, a transcript, `:notifications`, a picker) have one
-/// binding between them, `.detail`: only the one on top is built, and another one coming on
-/// top is built at once (`isDirty(.detail, showing:)`).
+/// Detail panes (a contract, a directive, a transcript, a task's output, `:notifications`, a
+/// picker) have one binding between them, `.detail`: only the one on top is built, and
+/// another one coming on top is built at once (`detailNeedsBuild`).
 @MainActor
 package final class PaneBindings {
     /// What a binding keeps current: a top-level pane's model, or the detail pane on top.
@@ -34,7 +34,7 @@ package final class PaneBindings {
     package func build<T>(_ id: PaneID, _ build: () -> T) -> T { self.build(.pane(id), build) }
 
     /// Runs `build` for `slot` with tracking armed, and clears its dirty mark.
-    func build<T>(_ slot: Slot, _ build: () -> T) -> T {
+    package func build<T>(_ slot: Slot, _ build: () -> T) -> T {
         dirty.remove(slot)
         let bus = self.bus
         return withObservationTracking(build) { [weak self] in
@@ -51,7 +51,9 @@ package final class PaneBindings {
         needsDisplay(slot)
     }
 
-    package func isDirty(_ id: PaneID) -> Bool { dirty.contains(.pane(id)) }
+    package func isDirty(_ id: PaneID) -> Bool { isDirty(.pane(id)) }
+
+    package func isDirty(_ slot: Slot) -> Bool { dirty.contains(slot) }
 
     /// True when the detail on top (named `key`) must be built: its stores changed, or it is
     /// not the one built last. Notes it as the one shown.

@@ -20,8 +20,8 @@ struct Route {
     let open: @MainActor (LiveDashboard, String, Date) -> Void
     /// The object id `pane` shows when it is this destination's pane.
     let shown: @MainActor (any Pane) -> String?
-    /// Rebuilds its pane on top from the stores (nil: rebuilt elsewhere, the task view).
-    let rebuild: (@MainActor (LiveDashboard, String, Date) -> Void)?
+    /// Rebuilds its pane on top from the stores (run inside the `.detail` binding's tracking).
+    let rebuild: @MainActor (LiveDashboard, String, Date) -> Void
 }
 
 @MainActor
@@ -47,7 +47,8 @@ enum Routes {
     static let task = Route(
         pane: .tasks, noun: "task", landsOnList: false,
         open: { live, id, _ in live.taskOutput.openTask(id) },
-        shown: { ($0 as? TaskOutputPane)?.model.taskID }, rebuild: nil)
+        shown: { ($0 as? TaskOutputPane)?.model.taskID },
+        rebuild: { live, _, _ in live.taskOutput.rebuild() })
 
     static let contract = Route(
         pane: .contracts, noun: "contract", landsOnList: true,

@@ -23,8 +23,10 @@ final class SettingsController {
 
     static let builtInThemes = ["makima", "high-contrast", "light"]
 
+    /// What an action changes, Settings shows from where it lives, observed (`status`, the
+    /// session's theme and mouse, the notifier's preferences, the connection's access): no
+    /// action marks the pane for a rebuild by hand.
     func perform(_ action: SettingsAction) {
-        defer { live.bindings.markDirty(.settings) }
         guard let service = setup.signIn else {
             return live.notifications.toast(NoticeLine(SignInController.noSignIn, level: .warn))
         }
@@ -127,14 +129,10 @@ final class SettingsController {
         live.hub.forgetServer()
         live.notifications.taskTitles = TaskTitleBook()
         live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
-        live.unauthorized = false
+        live.hub.connection.access = .signedOut
         session.setBanner(nil)
         session.setConnectionPill(.idle)
-        live.setNetworkRow("SIGNED OUT", .warn)
-        session.updateHome {
-            $0.mesh = nil
-            $0.notice = NoticeLine("signed out", level: .warn)
-        }
+        session.updateHome { $0.notice = NoticeLine("signed out", level: .warn) }
         signIn.showOnboarding()
         live.notifications.toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }
@@ -156,7 +154,6 @@ final class SettingsController {
                 setStatus(.nextTheme, "\(name) · not saved: \(error.description)")
             }
         }
-        for spec in PaneRegistry.all { live.bindings.markDirty(spec.id) }
     }
 
     private func toggleMouse(_ service: any SignInService) {
@@ -207,6 +204,9 @@ final class SettingsController {
     }
 
     private func baseSettingsFacts() -> SettingsFacts {
+        // What follows depends on whether there is a key: read from the store, so signing in,
+        // out or a refused key rebuilds Settings.
+        _ = live.hub.connection.access
         guard case .configured(let client, let key, let source, _) = setup.access else {
             return SettingsFacts(
                 server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",

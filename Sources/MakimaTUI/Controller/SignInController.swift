@@ -219,16 +219,15 @@ final class SignInController {
         }
         live.setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
-        live.unauthorized = false
+        // Every pane built without a key read the connection's access: this rebuilds them.
+        live.hub.connection.access = .signedIn
+        live.hub.connection.link = ConnectionStatus(phase: .connecting)
         live.lostConnection = false
         session.setBanner(nil)
         session.setServerLabel(signedIn.client.profile.displayHost)
         session.setConnectionPill(.connecting)
         session.updateHome { $0.notice = nil }
-        live.setNetworkRow("CONNECTING", .warn)
         live.connectEngine()
-        for spec in PaneRegistry.all { live.bindings.markDirty(spec.id) }
-        session.setNeedsDisplay()
         live.notifications.toast(NoticeLine(message, level: .ok))
     }
 

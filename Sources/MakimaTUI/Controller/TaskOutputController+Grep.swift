@@ -38,7 +38,6 @@ extension TaskOutputController {
         }
         let model = GrepResultsModel.from(hits, pattern: pattern, tasks: known, now: Date(), failure: failure)
         session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
-        session.setNeedsDisplay()
     }
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
@@ -57,9 +56,6 @@ extension TaskOutputController {
                 if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
             }
         }
-        if done {
-            view?.seek = nil
-            session.setNeedsDisplay()
-        }
+        if done { view?.seek = nil }
     }
 }

@@ -1,14 +1,11 @@
 import Foundation
 import MakimaKit
+import Observation
 
 /// The task whose output is on screen, and its lines converted so far.
 struct OutputView {
     let taskID: String
     var lines: TaskOutputLines
-    var historyLoading = false
-    /// The task's output changed since the view's model was last built: it is built again
-    /// before the next frame (at most 30 a second), not once per batch of a burst.
-    var stale = false
     /// The plan rendered for the header section, kept until the plan text changes.
     var plan: (source: String, lines: [RenderedLine]) = ("", [])
     /// Opened from a `:grep` hit: the pattern and line to put the view on, once shown.
@@ -16,16 +13,30 @@ struct OutputView {
 }
 
 /// The task output view, one concern of the dashboard: the task on screen and its lines
-/// converted so far, opening it (cached output first), rebuilding its model when its task's
-/// output changed, older output on demand (`+OlderOutput`) and `:grep` (`+Grep`), whose hits
-/// open it. `LiveDashboard` holds one.
-@MainActor
+/// converted so far, opening it (cached output first), its model built from the stores like
+/// any detail pane's (its `Routes` entry, through the `.detail` binding: rebuilt before the
+/// next frame when what it read changed), older output on demand (`+OlderOutput`) and
+/// `:grep` (`+Grep`), whose hits open it. `LiveDashboard` holds one.
+@MainActor @Observable
 final class TaskOutputController {
-    unowned let live: LiveDashboard
-    /// The task whose output is on screen (nil: the view is not shown).
-    var view: OutputView? {
-        didSet { if oldValue?.taskID != view?.taskID { hub.tasks.endReading(except: view?.taskID) } }
+    @ObservationIgnored unowned let live: LiveDashboard
+    /// The task whose output is on screen (nil: the view is not shown). Not observed: the
+    /// build itself keeps its converted lines here. Its `didSet` does not read `oldValue`, so
+    /// a build changes the converted lines in place (with `oldValue` kept alive, each build
+    /// copied every line converted so far).
+    @ObservationIgnored var view: OutputView? {
+        didSet {
+            guard view?.taskID != readingTask else { return }
+            readingTask = view?.taskID
+            hub.tasks.endReading(except: readingTask)
+        }
     }
+    /// The task of `view` at its last change: older output read for any other is let go.
+    @ObservationIgnored private var readingTask: String?
+    /// The view was opened with no output held and waits for the engine's first answer (the
+    /// history after the cache, or a refused key): it says "loading output…" until then.
+    /// Observed: the view's model reads it.
+    var historyLoading = false
 
     init(live: LiveDashboard) { self.live = live }
 
@@ -45,13 +56,24 @@ final class TaskOutputController {
         view = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
         // History after what the cache holds comes through the engine, like live events: in
         // order, into the cache, and never twice.
-        view?.historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
+        historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
         session.cancelTimer(id: "poll")
         session.push(TaskOutputPane(model: viewModel()))
         engine.loadDetail(.task(id))
     }
 
+    /// The engine answered for `id` (its history, or not at all): the view stops waiting.
+    func historyArrived(for id: String?) {
+        guard historyLoading, id == nil || id == view?.taskID else { return }
+        historyLoading = false
+    }
+
+    /// Builds the view's model from the stores and hands it to the pane: its `Routes` entry
+    /// runs it inside the `.detail` binding's tracking, so what it reads here (the task's
+    /// output and detail, the names in its header, `historyLoading`, the connection's access)
+    /// is what marks it for the next build. Only lines new since the last build are converted
+    /// (`TaskOutputLines`).
     func rebuild() {
         guard let id = view?.taskID else { return }
         let model = viewModel()
@@ -67,7 +89,7 @@ final class TaskOutputController {
         let buffer = hub.tasks.outputs[id] ?? TaskOutputBuffer()
         let lines = view?.lines.lines(of: buffer) ?? []
         let note =
-            view?.historyLoading == true
+            historyLoading
             ? "loading output…" : (live.unauthorized ? LiveDashboard.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
             taskID: id, title: live.notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,

@@ -17,7 +17,8 @@ struct PaneSource {
 
 /// A pane's model, in the form its pane takes.
 enum PaneContent {
-    case home(HomeMeshModel)
+    /// Home's live cards, and its SYSTEM// card's Network row.
+    case home(HomeMeshModel, network: StatusRow)
     case list(ListPaneViewModel)
 }
 
