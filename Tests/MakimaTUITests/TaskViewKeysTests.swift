@@ -31,6 +31,10 @@ struct TaskViewKeysTests {
         h.post(.list(.tasks(status: nil, contractID: nil), .tasks([task]), fetchedAt: Date(), fromCache: false))
         h.type(.char("3"))
         h.type(.enter)
+        // A list row carries no plan (the task table keeps what rows show): the task's own
+        // fetch, which opening it asks for, brings it.
+        #expect(h.engine.details.contains(.task("t1")))
+        h.post(.task(task))
         var events = [
             TaskEvent(
                 eventID: 1, taskID: "t1", seq: 1, type: .output,
