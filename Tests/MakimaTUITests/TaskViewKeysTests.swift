@@ -31,6 +31,10 @@ struct TaskViewKeysTests {
         h.post(.list(.tasks(status: nil, contractID: nil), .tasks([task]), fetchedAt: Date(), fromCache: false))
         h.type(.char("3"))
         h.type(.enter)
+        // The view asked for the task's detail when it opened; its answer brings the plan (the
+        // task table keeps a row's columns, not the plan).
+        #expect(h.engine.details.contains(.task("t1")))
+        h.post(.task(task))
         var events = [
             TaskEvent(
                 eventID: 1, taskID: "t1", seq: 1, type: .output,
