@@ -4,9 +4,9 @@ import Testing
 
 @testable import MakimaTUI
 
-/// The Tasks pane reads its rows as a window over the store's kept order: a change out of view
+/// The Tasks pane reads its rows as a window over the task table: a change out of view
 /// leaves the frame as it was.
-@MainActor @Suite("List panes: rows as a window over the kept order")
+@MainActor @Suite("List panes: rows as a window over the task table")
 struct ListWindowTests {
     let now = MeshFixture.now
 

@@ -31,8 +31,8 @@ struct TaskViewKeysTests {
         h.post(.list(.tasks(status: nil, contractID: nil), .tasks([task]), fetchedAt: Date(), fromCache: false))
         h.type(.char("3"))
         h.type(.enter)
-        // A list row carries no plan (the task table keeps what rows show): the task's own
-        // fetch, which opening it asks for, brings it.
+        // The view asked for the task's detail when it opened; its answer brings the plan (the
+        // task table keeps a row's columns, not the plan).
         #expect(h.engine.details.contains(.task("t1")))
         h.post(.task(task))
         var events = [

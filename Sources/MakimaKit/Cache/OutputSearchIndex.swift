@@ -112,7 +112,7 @@ enum OutputSearchIndex {
             try indexTitles(of: tasks, numbers: &numbers, in: db)
             tasks.removeAll()
             let titles = try db.prepare(
-                "SELECT id, title, status FROM task_rows WHERE id NOT IN (SELECT id FROM tasks)")
+                "SELECT id, title, status FROM task_rows WHERE title != '' AND id NOT IN (SELECT id FROM tasks)")
             while try titles.step() {
                 if let id = titles.text(0) {
                     tasks.append(

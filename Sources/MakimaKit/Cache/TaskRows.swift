@@ -116,13 +116,13 @@ enum TaskRows {
     }
 
     /// A status event: the task's row takes the status and the time (a task never listed gets
-    /// a row of its own, titled by its id), and is stamped.
+    /// a row of its own with no title: it is shown by its id), and is stamped.
     static func setStatus(
         _ changes: some Sequence<(id: String, status: TaskStatus, at: Date)>, stamp: Int64, in db: SQLiteDatabase
     ) throws {
         let update = try db.prepare(
             """
-            INSERT INTO task_rows (id, status, title, folded, updated_at, seen) VALUES (?1, ?2, ?1, lower(?1), ?3, ?4)
+            INSERT INTO task_rows (id, status, title, folded, updated_at, seen) VALUES (?1, ?2, '', lower(?1), ?3, ?4)
             ON CONFLICT (id) DO UPDATE SET status = excluded.status,
                 updated_at = max(coalesce(updated_at, excluded.updated_at), excluded.updated_at), seen = excluded.seen
             """)

@@ -28,7 +28,11 @@ public struct TaskTitleBook: Sendable {
     /// Learns the titles an update carries (task lists and single tasks).
     public mutating func learn(from update: SyncUpdate) {
         switch update {
-        case .list(_, let payload, _, _): for t in payload.items(as: MeshTask.self) ?? [] { learn(t) }
+        // The first `capacity` of a list (its newest, as the server orders them): the book keeps
+        // no more, and a large mesh's list read whole would cost the UI thread every task.
+        // Older tasks are named from the task table (`NotificationController.taskTitle`).
+        case .list(_, let payload, _, _):
+            for t in (payload.items(as: MeshTask.self) ?? []).prefix(Self.capacity) { learn(t) }
         case .task(let t): learn(t)
         default: break
         }

@@ -104,9 +104,11 @@ private enum WindowStamp {
 /// a `/` filter). The state is a value: panes keep it and render it each frame.
 ///
 /// Lists can hold a hundred thousand rows (a large mesh's tasks): the rows come from a
-/// `ListWindow` and a frame makes only the rows in view. The filter's matches are kept as row
-/// indices, computed when the rows or the filter change (a typed character searches only the
-/// rows that matched before it); the rows' filter keys are made only while a filter is used.
+/// `ListWindow` and a frame makes only the rows in view. A window that answers `/` itself (a
+/// query over the task table) gives the matching rows as a window of their own, bounded;
+/// otherwise the filter's matches are kept as row indices, computed when the rows or the
+/// filter change (a typed character searches only the rows that matched before it), and the
+/// rows' filter keys are made only while a filter is used.
 public struct ListView: Equatable, Sendable {
     public private(set) var window = ListWindow(rows: [])
     public private(set) var filter = ""

@@ -127,7 +127,10 @@ final class NotificationController {
     }
 
     func taskTitle(_ id: String) -> String? {
-        live.hub.tasks.details[id].map { oneLine($0.displayTitle) } ?? taskTitles.title(id)
+        if let t = live.hub.tasks.details[id] { return oneLine(t.displayTitle) }
+        if let title = taskTitles.title(id) { return title }
+        // A row made from a status event alone has no title: the detail is asked for instead.
+        return live.hub.tasks.task(id: id)?.title.flatMap { $0.isEmpty ? nil : oneLine($0) }
     }
 
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
