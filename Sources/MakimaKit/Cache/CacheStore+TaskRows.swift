@@ -45,9 +45,11 @@ public struct TaskPass: Sendable {
 /// The writer's side of the task table. Called on the threads that save lists and append
 /// events, never on the UI thread; each call is one transaction.
 extension CacheStore {
-    /// The task table's share of the cache (`settings.cache.max_mb`): half of it, counted as
-    /// `bytesPerTaskRow` a row (the row, its three order indexes and its title's trigrams).
-    public var maxTaskRows: Int { retention.maxBytes / 2 / Self.bytesPerTaskRow }
+    /// The task table's share: tasks' metadata has a budget of its own the size of the
+    /// cache's (`settings.cache.max_mb`, which the output's pruning keeps to), counted as
+    /// `bytesPerTaskRow` a row (the row, its three order indexes and its title's trigrams):
+    /// 131,072 tasks at the standard 64 MB, so a mesh of 100,000 is kept whole.
+    public var maxTaskRows: Int { retention.maxBytes / Self.bytesPerTaskRow }
     /// Measured on the dev server's titles (`make bench`, cache figures); see docs/performance.md.
     public static let bytesPerTaskRow = 512
     /// Rows per transaction when a whole list is saved at once.
@@ -85,16 +87,20 @@ extension CacheStore {
         let page = kept
         pass.written += page.count
         try withDatabase { db in
-            try db.transaction { try TaskRows.upsert(page, stamp: try nextTaskStamp(db), in: db) }
+            try db.transaction {
+                try TaskRows.upsert(page, stamp: try nextTaskStamp(db), olderThan: pass.start, in: db)
+            }
         }
     }
 
-    /// The list is over: its fetch time is kept, and when the pass saw all of it (`whole`, and
-    /// nothing left out at the share) the rows of its scope it did not see are deleted.
+    /// The list is over: its fetch time is kept, and when the server gave all of it (`whole`)
+    /// the rows of its scope it did not list are deleted. Tasks left out at the table's share
+    /// change nothing there: they were never rows, and what the list holds is still known, so
+    /// a full table still loses the tasks the server dropped (and so makes room).
     public func finishTaskPass(_ pass: TaskPass, fetchedAt: Date, whole: Bool) throws(CacheError) {
         try withDatabase { db in
             try db.transaction {
-                if whole && !pass.cut { try TaskRows.finishPass(pass.filter, since: pass.start, in: db) }
+                if whole { try TaskRows.finishPass(pass.filter, since: pass.start, in: db) }
                 let stamp = try db.prepare("INSERT OR REPLACE INTO collections (key, fetched_at) VALUES (?1, ?2)")
                 try stamp.bind(pass.key, at: 1)
                 try stamp.bind(fetchedAt.timeIntervalSince1970, at: 2)
@@ -124,7 +130,7 @@ extension CacheStore {
         }
         try finishTaskPass(pass, fetchedAt: fetchedAt, whole: whole)
         // The output search index finds tasks by title too (`:grep`).
-        try indexTaskTitles(Array(tasks.prefix(maxTaskRows)))
+        try indexTaskTitles(Self.titlesOnly(tasks.prefix(maxTaskRows)))
     }
 
     /// When the task list under `key` was last saved, or nil.
@@ -137,11 +143,15 @@ extension CacheStore {
     }
 
     /// Status events, in the writer's transaction: each task's row takes its last status.
-    static func recordStatuses(of events: [TaskEvent], now: Date, stamp: Int64, in db: SQLiteDatabase) throws {
+    static func recordStatuses(
+        of events: [TaskEvent], now: Date, stamp: Int64, maxRows: Int, in db: SQLiteDatabase
+    ) throws {
         var last: [String: (status: TaskStatus, at: Date)] = [:]
         for e in events { if case .status(let s, _, _) = e.payload { last[e.taskID] = (s, e.ts ?? now) } }
         guard !last.isEmpty else { return }
-        try TaskRows.setStatus(last.map { ($0.key, $0.value.status, $0.value.at) }, stamp: stamp, in: db)
+        let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
+        try TaskRows.setStatus(
+            last.map { ($0.key, $0.value.status, $0.value.at) }, stamp: stamp, room: maxRows - rows, in: db)
     }
 
     /// A stamp newer than every one written (call with the connection held).
@@ -150,6 +160,17 @@ extension CacheStore {
             let next = try (stamp ?? TaskRows.newestStamp(in: db)) + 1
             stamp = next
             return next
+        }
+    }
+
+    /// Tasks as a list row knows them, for the search index: titles only. A list's plans
+    /// (kilobytes each, 100,000 of them) would hold the index far above the cache's cap;
+    /// a plan is indexed when its task is fetched on its own.
+    static func titlesOnly(_ tasks: some Sequence<MeshTask>) -> [MeshTask] {
+        tasks.map {
+            var t = $0
+            t.plan = ""
+            return t
         }
     }
 }

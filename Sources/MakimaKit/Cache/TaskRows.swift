@@ -75,8 +75,12 @@ enum TaskRows {
 
     // MARK: Writes
 
-    /// Inserts or updates `tasks`, stamping each with `stamp`.
-    static func upsert(_ tasks: some Sequence<MeshTask>, stamp: Int64, in db: SQLiteDatabase) throws {
+    /// Inserts or updates `tasks`, stamping each with `stamp`. A row stamped at or after
+    /// `olderThan` (a status event committed while the list was read) is newer than the list
+    /// and keeps what it says.
+    static func upsert(
+        _ tasks: some Sequence<MeshTask>, stamp: Int64, olderThan: Int64 = .max, in db: SQLiteDatabase
+    ) throws {
         let insert = try db.prepare(
             """
             INSERT INTO task_rows (id, status, contract_id, daemon_id, parent_id, title, folded, created_at,
@@ -85,6 +89,7 @@ enum TaskRows {
                 daemon_id = excluded.daemon_id, parent_id = excluded.parent_id, title = excluded.title,
                 folded = excluded.folded, created_at = excluded.created_at, updated_at = excluded.updated_at,
                 completed_at = excluded.completed_at, seen = excluded.seen
+            WHERE task_rows.seen < ?12
             """)
         for t in tasks {
             let title = t.displayTitle
@@ -99,6 +104,7 @@ enum TaskRows {
             try insert.bind(t.updatedAt?.timeIntervalSince1970, at: 9)
             try insert.bind(t.completedAt?.timeIntervalSince1970, at: 10)
             try insert.bind(stamp, at: 11)
+            try insert.bind(olderThan, at: 12)
             _ = try insert.step()
             insert.reset()
         }
@@ -115,24 +121,37 @@ enum TaskRows {
         _ = try delete.step()
     }
 
-    /// A status event: the task's row takes the status and the time (a task never listed gets
-    /// a row of its own with no title: it is shown by its id), and is stamped.
+    /// A status event: the task's row takes the status and the time, and is stamped. A task
+    /// never listed gets a row of its own with no title (shown by its id) while the table has
+    /// `room`: events for unknown ids, however many, never grow it past its share.
     static func setStatus(
-        _ changes: some Sequence<(id: String, status: TaskStatus, at: Date)>, stamp: Int64, in db: SQLiteDatabase
+        _ changes: some Sequence<(id: String, status: TaskStatus, at: Date)>, stamp: Int64, room: Int = .max,
+        in db: SQLiteDatabase
     ) throws {
         let update = try db.prepare(
             """
-            INSERT INTO task_rows (id, status, title, folded, updated_at, seen) VALUES (?1, ?2, '', lower(?1), ?3, ?4)
-            ON CONFLICT (id) DO UPDATE SET status = excluded.status,
-                updated_at = max(coalesce(updated_at, excluded.updated_at), excluded.updated_at), seen = excluded.seen
+            UPDATE task_rows SET status = ?2, updated_at = max(coalesce(updated_at, ?3), ?3), seen = ?4 WHERE id = ?1
             """)
+        let insert = try db.prepare(
+            """
+            INSERT OR IGNORE INTO task_rows (id, status, title, folded, updated_at, seen)
+            VALUES (?1, ?2, '', lower(?1), ?3, ?4)
+            """)
+        var room = room
         for c in changes {
-            try update.bind(c.id, at: 1)
-            try update.bind(c.status.rawValue, at: 2)
-            try update.bind(c.at.timeIntervalSince1970, at: 3)
-            try update.bind(stamp, at: 4)
-            _ = try update.step()
-            update.reset()
+            for statement in [update, insert] {
+                if statement === insert && room <= 0 { break }
+                try statement.bind(c.id, at: 1)
+                try statement.bind(c.status.rawValue, at: 2)
+                try statement.bind(c.at.timeIntervalSince1970, at: 3)
+                try statement.bind(stamp, at: 4)
+                _ = try statement.step()
+                statement.reset()
+                if db.changes > 0 {
+                    if statement === insert { room -= 1 }
+                    break
+                }
+            }
         }
     }
 

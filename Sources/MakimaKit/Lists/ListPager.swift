@@ -85,12 +85,16 @@ public enum ListBound: Sendable, Equatable, CustomStringConvertible {
     case bytes(Int)
     /// A page brought nothing new, or a cursor came back.
     case noProgress
+    /// The cache's task table is at its share (the number of tasks it keeps): the tasks past
+    /// it were read but not kept.
+    case tableFull(Int)
 
     public var description: String {
         switch self {
         case .pages(let n): "over \(n) pages"
         case .bytes(let n): "over \(n >> 20) MB"
         case .noProgress: "its pages stopped adding items"
+        case .tableFull(let n): "over the \(n) tasks the cache keeps"
         }
     }
 }

@@ -7,9 +7,11 @@ public struct ListPayload: Sendable {
     /// Why the list was cut short (`ListPager`), nil when it is whole.
     public let bound: ListBound?
 
-    public init<Item: Sendable>(_ items: [Item], bound: ListBound? = nil) {
+    /// `count`: how many items the list had when they are kept elsewhere (a task list's rows
+    /// are in the task table, the payload carries none).
+    public init<Item: Sendable>(_ items: [Item], bound: ListBound? = nil, count: Int? = nil) {
         storage = items
-        count = items.count
+        self.count = count ?? items.count
         self.bound = bound
     }
 

@@ -75,7 +75,7 @@ public final class TasksStore {
         let before = state.generation
         change(&state)
         if state.generation != before {
-            if table.ownsWrites { table.save(state.items, filter: filter, whole: true) }
+            if table.ownsWrites { table.save(state.items, filter: filter, whole: state.bound == nil) }
             state.items = []
             generation &+= 1
         }

@@ -27,9 +27,11 @@ public final class SyncEngine: Sendable {
         /// tasks, is read again when a pane shows it (the dashboard marks it stale). Each is
         /// read once per open, whoever else asks (`refreshAfterOpen`). Ignored with `onlyTasks`.
         public var openQueries: [ListQuery] = [.tasks(status: .running, contractID: nil), .homeRecentTasks]
-        /// Where each read of a list puts its pages (`ListSink`): by default the kind's
-        /// `ListCollector`, which hands the stores the whole list when the read ends.
-        public var listSink: @Sendable (ListQuery) -> any ListSink = { $0.kind.collector() }
+        /// Where each read of a list puts its pages (`ListSink`). By default a task list goes
+        /// into the cache's task table as its pages arrive (`TaskTableSink`), and every other
+        /// list (or any list without a cache) to its kind's `ListCollector`, which hands the
+        /// stores the whole list when the read ends.
+        public var listSink: (@Sendable (ListQuery) -> any ListSink)?
         public init() {}
     }
 
@@ -117,14 +119,20 @@ public final class SyncEngine: Sendable {
         return RefreshCoordinator(
             fetch: { query in
                 let name = String(query.description.prefix { $0 != "?" })
-                // A task list's pass begins before the fetch: what the table learns meanwhile
-                // (another list, a status event) is newer than this list and stays.
-                let pass = bridge?.beginPass(for: query)
+                // A task list with a cache streams into the task table (its pass begun now,
+                // before the fetch); what the table holds is not saved again below.
+                let table =
+                    makeSink == nil
+                    ? bridge.flatMap { TaskTableSink(query, cache: $0.cache, problems: problems) { outbox.post($0) } }
+                    : nil
+                let pass = table == nil ? bridge?.beginPass(for: query) : nil
                 let payload = try listBackoff.fetch(key: query.description, name: name) {
-                    let sink = ProgressReportingSink(makeSink(query)) { outbox.post($0) }
+                    let sink = ProgressReportingSink(table ?? makeSink?(query) ?? query.kind.collector()) {
+                        outbox.post($0)
+                    }
                     return try fetcher.list(query, maxBytes: maxBytes, into: sink)
                 }
-                if let bridge {
+                if let bridge, table == nil {
                     let fetchedAt = Date()
                     saves.save {
                         do {
