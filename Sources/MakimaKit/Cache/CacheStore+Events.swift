@@ -119,7 +119,8 @@ extension CacheStore {
                     // The task table's rows take the statuses in the same transaction (a
                     // status left out of the window above still changes its task's row).
                     if first { try Self.recordStatuses(
-                            of: events, now: clock, stamp: try nextTaskStamp(db), maxRows: maxTaskRows, in: db) }
+                            of: events, now: clock, stamp: try nextTaskStamp(db), maxRows: maxTaskRows, in: db
+                        ) { rows in taskRowCount.withLock { $0 = rows } } }
                     let n = try Self.insert(chunk, keep: keep, leftOutNew: absent, now: now, into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     return absent + n
@@ -198,6 +199,8 @@ extension CacheStore {
         lastAgePrune.withLock { $0 = now }
         let policy = retention
         return try withDatabase { db in
+            // The output's cap: the task table has a share of its own on top of it.
+            let cap = policy.maxBytes + (try taskShareBytes(db))
             var result = PruneResult()
             let cutoff = now.timeIntervalSince1970 - policy.finishedTaskAge
             try db.transaction {
@@ -209,8 +212,8 @@ extension CacheStore {
                 for task in tasks { result.eventsRemoved += try removal.remove(task) }
                 result.finishedTasksRemoved = tasks.count
             }
-            if try Self.usedBytes(db) > policy.maxBytes {
-                let target = policy.maxBytes / 10 * 8
+            if try Self.usedBytes(db) > cap {
+                let target = cap - policy.maxBytes / 5
                 // Least recently active first, finished before running; tasks cached before
                 // activity was recorded count as the oldest.
                 let order = try db.prepare(
@@ -256,8 +259,7 @@ extension CacheStore {
     /// Prunes when the file passed its cap or the last pruning by age is an hour old.
     private func pruneIfDue(now: Date) throws(CacheError) {
         let ageDue = lastAgePrune.withLock { last in last.map { now.timeIntervalSince($0) >= 3_600 } ?? true }
-        let cap = retention.maxBytes
-        let over = try withDatabase { db in try Self.usedBytes(db) > cap }
+        let over = try withDatabase { db in try Self.usedBytes(db) > retention.maxBytes + (try taskShareBytes(db)) }
         if ageDue || over { try prune(now: now) }
     }
 

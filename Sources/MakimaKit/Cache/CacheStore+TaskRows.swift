@@ -57,7 +57,7 @@ extension CacheStore {
 
     public func beginTaskPass(_ filter: TasksStore.Filter, key: String) throws(CacheError) -> TaskPass {
         try withDatabase { db in
-            let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
+            let rows = try countTaskRows(db)
             return TaskPass(filter: filter, key: key, start: try nextTaskStamp(db), room: max(0, maxTaskRows - rows))
         }
     }
@@ -101,6 +101,7 @@ extension CacheStore {
         try withDatabase { db in
             try db.transaction {
                 if whole { try TaskRows.finishPass(pass.filter, since: pass.start, in: db) }
+                _ = try countTaskRows(db)
                 let stamp = try db.prepare("INSERT OR REPLACE INTO collections (key, fetched_at) VALUES (?1, ?2)")
                 try stamp.bind(pass.key, at: 1)
                 try stamp.bind(fetchedAt.timeIntervalSince1970, at: 2)
@@ -144,7 +145,8 @@ extension CacheStore {
 
     /// Status events, in the writer's transaction: each task's row takes its last status.
     static func recordStatuses(
-        of events: [TaskEvent], now: Date, stamp: Int64, maxRows: Int, in db: SQLiteDatabase
+        of events: [TaskEvent], now: Date, stamp: Int64, maxRows: Int, in db: SQLiteDatabase,
+        counted: (Int) -> Void
     ) throws {
         var last: [String: (status: TaskStatus, at: Date)] = [:]
         for e in events { if case .status(let s, _, _) = e.payload { last[e.taskID] = (s, e.ts ?? now) } }
@@ -152,6 +154,7 @@ extension CacheStore {
         let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
         try TaskRows.setStatus(
             last.map { ($0.key, $0.value.status, $0.value.at) }, stamp: stamp, room: maxRows - rows, in: db)
+        counted(Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0))
     }
 
     /// A stamp newer than every one written (call with the connection held).
@@ -172,5 +175,19 @@ extension CacheStore {
             t.plan = ""
             return t
         }
+    }
+
+    /// Counts the task table's rows (with the connection held) and remembers it for `prune`.
+    func countTaskRows(_ db: SQLiteDatabase) throws -> Int {
+        let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
+        taskRowCount.withLock { $0 = rows }
+        return rows
+    }
+
+    /// The bytes the output's cap does not count: the task table's rows, up to its share
+    /// (counted once after opening, then kept by the writers).
+    func taskShareBytes(_ db: SQLiteDatabase) throws -> Int {
+        let known = taskRowCount.withLock { $0 }
+        return min(try known ?? countTaskRows(db), maxTaskRows) * Self.bytesPerTaskRow
     }
 }

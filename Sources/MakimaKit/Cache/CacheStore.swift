@@ -32,6 +32,9 @@ public final class CacheStore: Sendable {
     public static let maxEventsPerTransaction = 2_000
     /// The task table's newest stamp (`TaskRows`), read from the table on first use.
     let taskStamp = Mutex<Int64?>(nil)
+    /// The task table's rows when last counted (by a pass or a batch of statuses): the bytes
+    /// they take are the tasks' own share, not the output's (`prune`).
+    let taskRowCount = Mutex<Int?>(nil)
 
     public let file: URL
     private let connection: Mutex<SQLiteDatabase?>
