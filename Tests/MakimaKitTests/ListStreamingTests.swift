@@ -35,6 +35,17 @@ import Testing
         #expect(sink.end(query, bound: nil).count == 0, "a sink serves one read: nothing is kept after it ends")
     }
 
+    @Test("a list kept in memory stops at its most items and says so: a hostile list of tiny items cannot fill memory")
+    func collectorIsBoundedInItems() {
+        let sink = ListCollector<MeshTask>(maxItems: 3)
+        sink.take(page(["a", "b"], number: 1, received: 2, more: true))
+        sink.take(page(["c", "d", "e"], number: 2, received: 5, more: false))
+        let payload = sink.end(query, bound: nil)
+        #expect(payload.items(as: MeshTask.self)?.map(\.id) == ["a", "b", "c"])
+        #expect(payload.bound == .items(3))
+        #expect(ListBound.items(3).description == "over 3 items")
+    }
+
     @Test(
         "progress: pages reach the inner sink in order; a figure at most every quarter second, none for the last page")
     func progressIsThrottled() {

@@ -73,7 +73,8 @@ import Testing
         let store = try CacheStore.open(file: dir.databaseFile).store
         let posted = Mutex<[SyncUpdate]>([])
         let q = ListQuery.tasks(status: nil, contractID: nil)
-        let sink = try #require(TaskTableSink(q, cache: store, problems: NoticeGate { _ in }) { u in posted.withLock { $0.append(u) } })
+        let sink = try #require(
+            TaskTableSink(q, cache: store, problems: NoticeGate { _ in }) { u in posted.withLock { $0.append(u) } })
         let table = TaskTable.reading(store.file)
         let first = (0..<3).map { MeshTask(id: "a\($0)", title: "first \($0)", status: .running, updatedAt: t0) }
         sink.take(ListPage(query: q, items: .tasks(first), number: 1, received: 3, more: true))

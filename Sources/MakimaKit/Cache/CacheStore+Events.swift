@@ -118,9 +118,11 @@ extension CacheStore {
                     let absent = try first ? Self.countAbsent(skipped, in: db) : 0
                     // The task table's rows take the statuses in the same transaction (a
                     // status left out of the window above still changes its task's row).
-                    if first { try Self.recordStatuses(
+                    if first {
+                        try Self.recordStatuses(
                             of: events, now: clock, stamp: try nextTaskStamp(db), maxRows: maxTaskRows, in: db
-                        ) { rows in taskRowCount.withLock { $0 = rows } } }
+                        ) { rows in taskRowCount.withLock { $0 = rows } }
+                    }
                     let n = try Self.insert(chunk, keep: keep, leftOutNew: absent, now: now, into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     return absent + n

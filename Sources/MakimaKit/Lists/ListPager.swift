@@ -85,6 +85,8 @@ public enum ListBound: Sendable, Equatable, CustomStringConvertible {
     case bytes(Int)
     /// A page brought nothing new, or a cursor came back.
     case noProgress
+    /// A list kept in memory (not a task list) reached its most items (the number).
+    case items(Int)
     /// The cache's task table is at its share (the number of tasks it keeps): the tasks past
     /// it were read but not kept.
     case tableFull(Int)
@@ -94,6 +96,7 @@ public enum ListBound: Sendable, Equatable, CustomStringConvertible {
         case .pages(let n): "over \(n) pages"
         case .bytes(let n): "over \(n >> 20) MB"
         case .noProgress: "its pages stopped adding items"
+        case .items(let n): "over \(n) items"
         case .tableFull(let n): "over the \(n) tasks the cache keeps"
         }
     }
@@ -106,6 +109,9 @@ public enum ListBound: Sendable, Equatable, CustomStringConvertible {
 public enum ListPaging {
     /// The page size asked for where a request takes one (`limit`); servers may send fewer.
     public static let pageSize = 1000
+    /// The most items of one list kept in memory (daemons, contracts, directives, listen
+    /// sessions: `ListCollector`): a hundred times a large mesh's daemons.
+    public static let maxItemsInMemory = 200_000
     /// The most requests one read makes: 2,000,000 tasks in pages of 1,000, or 200,000 from a
     /// server that answers pages of 100. A server paging forever costs this many requests
     /// once, then the list backs off (`ListBackoff`).

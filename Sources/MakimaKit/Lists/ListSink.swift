@@ -25,17 +25,28 @@ public protocol ListSink: AnyObject {
 }
 
 /// The sink every kind of list has unless told otherwise: the pages gathered in one array,
-/// handed over whole when the read ends (the store slot replaces its list with it).
+/// handed over whole when the read ends (the store slot replaces its list with it). A list
+/// kept in memory this way is bounded in items too (`maxItems`): a few bytes of JSON per item
+/// on the wire become a few hundred in memory, so the byte bound alone would let a hostile
+/// server fill gigabytes. Task lists, which a real mesh makes long, stream into the cache's
+/// task table instead (`TaskTableSink`).
 public final class ListCollector<Item: Sendable>: ListSink {
     private var items: [Item] = []
+    private let maxItems: Int
+    private var cut = false
 
-    public init() {}
+    public init(maxItems: Int = ListPaging.maxItemsInMemory) { self.maxItems = max(1, maxItems) }
 
-    public func take(_ page: ListPage) { items += page.items.items(as: Item.self) ?? [] }
+    public func take(_ page: ListPage) {
+        guard let added = page.items.items(as: Item.self) else { return }
+        let room = maxItems - items.count
+        if added.count > room { cut = true }
+        items += added.prefix(max(0, room))
+    }
 
     public func end(_ query: ListQuery, bound: ListBound?) -> ListPayload {
         defer { items = [] }
-        return ListPayload(items, bound: bound)
+        return ListPayload(items, bound: bound ?? (cut ? .items(maxItems) : nil))
     }
 }
 

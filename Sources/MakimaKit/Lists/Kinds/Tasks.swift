@@ -10,7 +10,9 @@ extension ListKinds {
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
         filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
         detailID: { if case .task(let id) = $0 { id } else { nil } },
-        custom: CustomListStore(store: { $0.tasks }) { hub, query, change in hub.tasks.file(TasksStore.Filter(query), change) },
+        custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
+            hub.tasks.file(TasksStore.Filter(query), change)
+        },
         // Task lists are queries over the task table (`TaskRows`): a fetched list is a pass
         // over its pages, whose end deletes what the list no longer holds when it came whole;
         // start-up reads back only its fetch time, nothing proportional to the mesh.
