@@ -37,14 +37,16 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
-# cached_running_is N: the profile's cache holds a running-tasks list of N tasks.
+# cached_running_is N: the profile's cache holds N running tasks in its task table, and the
+# running list's fetch time.
 cached_running_is() {
   local db
   db=$(ls "$SCRATCH"/cache/makima-tui/*/cache.sqlite 2>/dev/null | head -n 1)
   [ -n "$db" ] && [ "$(python3 - "$db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True, timeout=5)
-print(db.execute("SELECT count(*) FROM tasks WHERE collection = 'tasks?tasks?status=running&contract_id='").fetchone()[0])
+fetched = db.execute("SELECT count(*) FROM collections WHERE key LIKE 'tasks?status=running%'").fetchone()[0]
+print(db.execute("SELECT count(*) FROM task_rows WHERE status = 'running'").fetchone()[0] if fetched else -1)
 PY
 )" = "$1" ]
 }
