@@ -29,5 +29,10 @@ status=/proc/$pid/status
 printf 'mesh: %s tasks / %s daemons; all tasks in the Tasks pane after %s s\n' "$TASKS" "${SCALE#*,}" "$loaded"
 printf 'dashboard RSS: %s MB now, %s MB peak\n' \
   "$(awk '/VmRSS/ {printf "%.1f", $2/1024}' "$status")" "$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "$status")"
-printf 'cache file: %s MB\n' "$(du -cm "$SCRATCH"/cache/makima*/*.sqlite* 2>/dev/null | tail -1 | cut -f1)"
+printf 'cache file: %s MB\n' "$(du -cm "$SCRATCH"/cache/makima-tui/*/cache.sqlite* 2>/dev/null | tail -1 | cut -f1)"
+if command -v sqlite3 >/dev/null; then
+  db=$(ls "$SCRATCH"/cache/makima-tui/*/cache.sqlite | head -n 1)
+  echo "largest tables and indexes (MB):"
+  sqlite3 "file:$db?mode=ro" "SELECT name, round(sum(pgsize) / 1048576.0, 1) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8" 2>/dev/null | sed 's/^/  /'
+fi
 quit dash

@@ -98,6 +98,10 @@ import Testing
             "cache": .object(["max_mb": .number(32), "finished_task_days": .number(2), "events_per_task": .number(500)])
         ])
         #expect(set == CacheRetention(eventsPerTask: 500, finishedTaskAge: 2 * 86_400, maxBytes: 32 << 20))
+        #expect(set.taskBytes == 64 << 20, "the task table's budget is twice max_mb unless set")
+        let tasks = CacheRetention(settings: ["cache": .object(["tasks_max_mb": .number(300)])])
+        #expect(tasks.taskBytes == 300 << 20 && tasks.maxBytes == CacheRetention.standard.maxBytes)
+        #expect(CacheRetention.standard.taskBytes == 128 << 20)
         let bad = CacheRetention(settings: [
             "cache": .object([
                 "max_mb": .string("lots"), "finished_task_days": .number(-1), "events_per_task": .number(.nan),

@@ -45,13 +45,16 @@ public struct TaskPass: Sendable {
 /// The writer's side of the task table. Called on the threads that save lists and append
 /// events, never on the UI thread; each call is one transaction.
 extension CacheStore {
-    /// The task table's share: tasks' metadata has a budget of its own the size of the
-    /// cache's (`settings.cache.max_mb`, which the output's pruning keeps to), counted as
-    /// `bytesPerTaskRow` a row (the row, its three order indexes and its title's trigrams):
-    /// 131,072 tasks at the standard 64 MB, so a mesh of 100,000 is kept whole.
-    public var maxTaskRows: Int { retention.maxBytes / Self.bytesPerTaskRow }
-    /// Measured on the dev server's titles (`make bench`, cache figures); see docs/performance.md.
-    public static let bytesPerTaskRow = 512
+    /// The task table's share: tasks' metadata has a budget of its own
+    /// (`settings.cache.tasks_max_mb`, twice `max_mb` unless set; the output's pruning keeps to
+    /// `max_mb`), counted as `bytesPerTaskRow` a row: 131,072 tasks at the standard 128 MB, so
+    /// a mesh of 100,000 is kept whole.
+    public var maxTaskRows: Int { retention.taskBytes / Self.bytesPerTaskRow }
+    /// What a task takes in the file: its row, its three order indexes and the trigrams of its
+    /// folded title, and its title in the output search index. Measured on the dev server's
+    /// realistic titles (English and Japanese, `--seed-scale`): 112 MB for 100,000 tasks
+    /// (`scripts/rss_scale.sh`); see docs/performance.md.
+    public static let bytesPerTaskRow = 1_024
     /// Rows per transaction when a whole list is saved at once.
     static let taskPageSize = 1_000
 
