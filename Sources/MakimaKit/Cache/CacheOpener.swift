@@ -22,8 +22,10 @@ enum CacheOpener {
         let path = file.path
         for dir in privateDirectories(for: file) { try makePrivateDirectory(dir) }
         try refuseLinks(file)
+        // The file this program closed cleanly, unchanged since, skips the full check.
+        let sealed = CacheSeal.take(path)
         do {
-            return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds), nil)
+            return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, fullCheck: !sealed), nil)
         } catch {
             guard let reason = damageReason(error, path: path) else { throw CacheError.from(error, path: path) }
             let asideName = try moveAside(file: file, now: now)
@@ -61,23 +63,28 @@ enum CacheOpener {
     /// (turning a new file to WAL while another instance does the same, a read lock that cannot
     /// be upgraded), so two instances starting on one new cache can see "locked" at once. Such
     /// an opening is tried again, every 20 ms, until the same busy timeout has passed.
-    private static func connect(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteDatabase {
+    private static func connect(path: String, busyTimeoutMilliseconds: Int32, fullCheck: Bool = true) throws
+        -> SQLiteDatabase
+    {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, busyTimeoutMilliseconds)) * 1_000_000
         while true {
             do {
-                return try connectOnce(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                return try connectOnce(
+                    path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, fullCheck: fullCheck)
             } catch let e as SQLiteError where e.kind == .busy && DispatchTime.now().uptimeNanoseconds < deadline {
                 usleep(20_000)
             }
         }
     }
 
-    private static func connectOnce(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteDatabase {
+    private static func connectOnce(path: String, busyTimeoutMilliseconds: Int32, fullCheck: Bool) throws
+        -> SQLiteDatabase
+    {
         createPrivateFile(path)
         let db = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLITE_OPEN_NOFOLLOW)
         do {
             db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-            try readable(db)
+            try readable(db, fullCheck: fullCheck)
             try CacheSchema.migrate(db)
             return db
         } catch {
@@ -90,14 +97,19 @@ enum CacheOpener {
     /// read the header and the schema: a generic SQLite error from them ("unsupported file
     /// format" for a schema format byte no SQLite writes) is the file's fault, so it counts as
     /// damage; a header asking for a newer SQLite to write opens read-only, which counts too.
-    private static func readable(_ db: SQLiteDatabase) throws(SQLiteError) {
+    private static func readable(_ db: SQLiteDatabase, fullCheck: Bool) throws(SQLiteError) {
         do throws(SQLiteError) {
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
             // checkpoints only (a power cut may lose the last commits, never consistency).
             _ = try db.scalarText("PRAGMA journal_mode = WAL")
             try db.exec("PRAGMA synchronous = NORMAL")
-            // Reads every page: catches truncated files and damage the header alone does not show.
-            let check = try db.scalarText("PRAGMA quick_check(1)") ?? "no answer"
+            // Reads every page: catches truncated files and damage the header alone does not
+            // show. A file sealed at its last clean close and unchanged since (`CacheSeal`)
+            // has its schema read only (which still reads the header and the first page).
+            let check =
+                fullCheck
+                ? (try db.scalarText("PRAGMA quick_check(1)") ?? "no answer")
+                : (try db.scalarText("SELECT 'ok' FROM sqlite_schema LIMIT 1") ?? "ok")
             if check != "ok" { throw SQLiteError(code: SQLITE_CORRUPT, message: "quick_check: \(check)") }
         } catch {
             throw error.kind == .other ? SQLiteError(code: SQLITE_CORRUPT, message: error.message) : error

@@ -6,18 +6,30 @@ import Foundation
 
 /// glibc's `malloc_trim(0)`: freed heap memory back to the system. Swift's Glibc module does
 /// not declare it (it lives in malloc.h), so it is looked up once by name.
-enum HeapTrim {
+public enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
-    private static let trim: Trim? = {
+    private typealias Option = @convention(c) (Int32, Int32) -> Int32
+    private static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-            return unsafeBitCast(symbol, to: Trim.self)
+            return dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
         #else
             return nil
         #endif
-    }()
+    }
+    private static let trim: Trim? = symbol("malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
 
     static func run() { _ = trim?(0) }
+
+    /// At most two malloc arenas (glibc's `mallopt(M_ARENA_MAX, 2)`, also from malloc.h). By
+    /// default each thread that allocates while another holds the main arena gets one of its
+    /// own (up to eight per core), and the fetch, save and writer threads' large, short-lived
+    /// allocations (a page of 1,000 tasks) each leave their own arena's pages resident: on a
+    /// 100,000-task mesh that was about 5 MB of the dashboard's resident memory
+    /// (`scripts/rss_scale.sh`). Called once, before any thread starts.
+    public static func limitArenas() {
+        let mArenaMax: Int32 = -8
+        if let set = symbol("mallopt").map({ unsafeBitCast($0, to: Option.self) }) { _ = set(mArenaMax, 2) }
+    }
 }
 
 /// A task list being written into the task table (`TaskRows`): begun, fed page by page as the

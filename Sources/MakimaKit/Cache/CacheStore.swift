@@ -82,11 +82,16 @@ public final class CacheStore: Sendable {
     }
 
     /// Closes the connection; later calls throw `CacheError.closed`.
+    /// Closes the connection; a clean close seals the file (`CacheSeal`), so the next opening
+    /// skips its full check if nothing changed it meanwhile.
     public func close() {
-        connection.withLock { db in
-            db?.close()
+        let closed = connection.withLock { db -> Bool in
+            guard let open = db else { return false }
+            open.close()
             db = nil
+            return true
         }
+        if closed { CacheSeal.seal(file.path) }
     }
 
     /// Deletes this profile's cache: closes the store, then removes the database, its -wal and
@@ -97,7 +102,9 @@ public final class CacheStore: Sendable {
         let dir = file.deletingLastPathComponent()
         let name = file.lastPathComponent
         let siblings = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
-        let ours = siblings.filter { $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") }
+        let ours = siblings.filter {
+            $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") || $0 == name + ".sealed"
+        }
         for entry in ours {
             do { try fm.removeItem(at: dir.appendingPathComponent(entry)) } catch {
                 throw CacheError.cantOpen(
