@@ -143,6 +143,10 @@ public final class LiveDashboard {
         notifications.notifier.stop()
         engine?.stop()
         for r in signIn.retired { r.engine?.stop() }
+        // The UI's read connection on the task table closes first, so the cache's own close
+        // is the file's last: its checkpoint lands before the seal is written (`CacheSeal`),
+        // and the next start skips the full check.
+        hub.tasks.useTable(TaskTable.inMemory())
         cache?.close()
         for r in signIn.retired { r.cache?.close() }
     }
