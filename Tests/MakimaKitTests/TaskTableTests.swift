@@ -95,8 +95,15 @@ import Testing
         #expect(table.count(.init()) == 6)
         try pass(store, [task(1)], .init(limit: 1))
         #expect(table.count(.init()) == 6)
-        // The running list lost t6: it goes, the other lists' tasks stay.
+        // The running list lost t6: it changed status rather than went, so it stays in the
+        // other lists with its status unknown until a list holding it says; it is no longer
+        // counted as running.
         try pass(store, [task(2, .running), task(4, .running)], .init(status: .running))
+        #expect(table.rows(.init(), offset: 0, limit: 10).map(\.id) == ["t1", "t2", "t3", "t4", "t5", "t6"])
+        #expect(table.task(id: "t6")?.status == .unknown)
+        #expect(table.count(.init(status: .running)) == 2)
+        // The whole list that no longer has it: it goes.
+        try pass(store, (1...5).map { task($0, $0 % 2 == 0 ? .running : .completed) })
         #expect(table.rows(.init(), offset: 0, limit: 10).map(\.id) == ["t1", "t2", "t3", "t4", "t5"])
         // A task that starts while the running list is being fetched is not taken for gone.
         var running = try store.beginTaskPass(.init(status: .running), key: "tasks?status=running")

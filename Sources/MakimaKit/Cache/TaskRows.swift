@@ -110,12 +110,19 @@ enum TaskRows {
         }
     }
 
-    /// Deletes the rows of `filter`'s scope not stamped since `since` (the list no longer has
-    /// them). A list with a limit (the newest few) says nothing of the others: nothing goes.
+    /// The rows of `filter`'s scope not stamped since `since` (the list no longer has them):
+    /// deleted, except from a list filtered by status, whose missing tasks changed status
+    /// rather than went (a task that finished while the dashboard was offline leaves the
+    /// running list, not the mesh): they keep their row with the status `unknown` until a
+    /// list that holds them says what it is. A list with a limit (the newest few) says nothing
+    /// of the others: nothing changes.
     static func finishPass(_ filter: TasksStore.Filter, since: Int64, in db: SQLiteDatabase) throws {
         guard filter.limit == nil else { return }
         let (sql, values) = scope(filter)
-        let delete = try db.prepare("DELETE FROM task_rows WHERE \(sql) AND seen < ?\(values.count + 1)")
+        let change =
+            filter.status == nil
+            ? "DELETE FROM task_rows" : "UPDATE task_rows SET status = '\(TaskStatus.unknown.rawValue)'"
+        let delete = try db.prepare("\(change) WHERE \(sql) AND seen < ?\(values.count + 1)")
         try bind(values, to: delete)
         try delete.bind(since, at: Int32(values.count + 1))
         _ = try delete.step()

@@ -9,6 +9,9 @@ public struct TaskStatus: RawRepresentable, Hashable, Sendable, Codable {
     public static let completed = TaskStatus(rawValue: "completed")
     public static let failed = TaskStatus(rawValue: "failed")
     public static let cancelled = TaskStatus(rawValue: "cancelled")
+    /// Not said by the server: a task a status-filtered list stopped holding, until a list
+    /// that holds it says what it is now (the cache's task table).
+    public static let unknown = TaskStatus(rawValue: "unknown")
     /// A final status: the task will emit no more output.
     public var isFinal: Bool { self == .completed || self == .failed || self == .cancelled }
 }
