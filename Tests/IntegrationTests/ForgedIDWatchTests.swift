@@ -6,7 +6,7 @@ import Testing
 /// A server that sends a task id holding a newline could print a forged line in `watch`
 /// (`t1` then `makima://task/fake  Task failed …`). Ids are tokens: that task never reaches
 /// the output, and the genuine notifications still do.
-@Suite(.timeLimit(.minutes(3))) struct ForgedIDWatchTests {
+@Suite(.timeLimit(.minutes(4))) struct ForgedIDWatchTests {
     static let forgedID = "t1\nmakima://task/fake\tTask failed\tforged"
 
     @Test func aTaskIdWithANewlineCannotForgeAWatchLine() async throws {
@@ -22,7 +22,9 @@ import Testing
         ]
         let out = Pipe()
         watch.standardOutput = out
-        watch.standardError = FileHandle.nullDevice
+        let errorsFile = dir.sub("watch-stderr")
+        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
+        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
         let printed = Mutex("")
         let reader = Thread {
             while true {
@@ -41,7 +43,9 @@ import Testing
         // then a genuine one, every two seconds, until a genuine task's line shows. A forged
         // one went first each time.
         var genuineIDs: [String] = []
-        let deadline = Date().addingTimeInterval(90)
+        // Generous: on a loaded two-core machine (the whole suite in parallel) the child's start
+        // and subscription have taken most of a minute.
+        let deadline = Date().addingTimeInterval(150)
         func genuinePrinted() -> Bool {
             let text = printed.withLock { $0 }
             return genuineIDs.contains { text.contains("makima://task/\($0)\tTask failed") }
@@ -54,7 +58,10 @@ import Testing
             genuineIDs.append(try #require(genuine["id"] as? String))
             for _ in 0..<10 where !genuinePrinted() { try await Task.sleep(for: .milliseconds(200)) }
         }
-        #expect(genuinePrinted())
+        #expect(
+            genuinePrinted(),
+            "watch printed: \(printed.withLock { $0 }) stderr: \((try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "")"
+        )
         let lines = printed.withLock { $0 }.split(separator: "\n")
         #expect(lines.allSatisfy { !$0.contains("fake") && !$0.hasPrefix("t1") }, "\(lines)")
     }
