@@ -167,9 +167,9 @@ extension CacheStore {
         for e in events { if case .status(let s, _, _) = e.payload { last[e.taskID] = (s, e.ts ?? now) } }
         guard !last.isEmpty else { return }
         let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
-        try TaskRows.setStatus(
+        let added = try TaskRows.setStatus(
             last.map { ($0.key, $0.value.status, $0.value.at) }, stamp: stamp, room: maxRows - rows, in: db)
-        counted(Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0))
+        counted(rows + added)
     }
 
     /// A stamp newer than every one written (call with the connection held).

@@ -130,11 +130,13 @@ enum TaskRows {
 
     /// A status event: the task's row takes the status and the time, and is stamped. A task
     /// never listed gets a row of its own with no title (shown by its id) while the table has
-    /// `room`: events for unknown ids, however many, never grow it past its share.
+    /// `room`: events for unknown ids, however many, never grow it past its share. Returns the
+    /// rows it added.
+    @discardableResult
     static func setStatus(
         _ changes: some Sequence<(id: String, status: TaskStatus, at: Date)>, stamp: Int64, room: Int = .max,
         in db: SQLiteDatabase
-    ) throws {
+    ) throws -> Int {
         let update = try db.prepare(
             """
             UPDATE task_rows SET status = ?2, updated_at = max(coalesce(updated_at, ?3), ?3), seen = ?4 WHERE id = ?1
@@ -144,10 +146,10 @@ enum TaskRows {
             INSERT OR IGNORE INTO task_rows (id, status, title, folded, updated_at, seen)
             VALUES (?1, ?2, '', lower(?1), ?3, ?4)
             """)
-        var room = room
+        var added = 0
         for c in changes {
             for statement in [update, insert] {
-                if statement === insert && room <= 0 { break }
+                if statement === insert && added >= room { break }
                 try statement.bind(c.id, at: 1)
                 try statement.bind(c.status.rawValue, at: 2)
                 try statement.bind(c.at.timeIntervalSince1970, at: 3)
@@ -155,11 +157,12 @@ enum TaskRows {
                 _ = try statement.step()
                 statement.reset()
                 if db.changes > 0 {
-                    if statement === insert { room -= 1 }
+                    if statement === insert { added += 1 }
                     break
                 }
             }
         }
+        return added
     }
 
     /// The newest stamp written (passes start past it).
