@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Writes .build/build-info.h with the commit being built (`git rev-parse`, "-dirty" when the
+# work tree has changes), for `makima-tui --version`. Rewritten only when it changes: the
+# executable's module is rebuilt when this header changes, and only then.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || true)
+if [ -n "$commit" ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit="$commit-dirty"; fi
+mkdir -p .build
+header="#define MAKIMA_BUILD_COMMIT \"${commit:-unknown}\""
+if [ ! -f .build/build-info.h ] || [ "$(cat .build/build-info.h)" != "$header" ]; then
+  printf '%s\n' "$header" > .build/build-info.h
+fi
