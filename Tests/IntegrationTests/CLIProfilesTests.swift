@@ -123,4 +123,36 @@ import Testing
         #expect(table.stdout.contains("* \(host)"), "\(table.stdout)")
         #expect(try s.run(["status", "--json", "--profile", host]).status == 0)
     }
+
+    @Test("status --all: every mesh's numbers with its own key, a dead one said in its place")
+    func statusAll() throws {
+        let staging = try DevServer(demoKey: "mk_profile_staging_0001")
+        let prod = try DevServer(demoKey: "mk_profile_prod_00000002")
+        let dead = try DevServer(demoKey: "mk_profile_dead_00000003")
+        let s = Session()
+        #expect(try login(s, "staging", staging).status == 0)
+        #expect(try login(s, "prod", prod).status == 0)
+        #expect(try login(s, "dead", dead).status == 0)
+        dead.stop()
+        // A key in the environment is for one run against one server, never sent to all.
+        let json = try s.run(["status", "--all", "--json"], env: ["MAKIMA_API_KEY": staging.apiKey.secret])
+        #expect(json.status == 5, "stderr: \(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: [[String: Any]]]
+        let rows = try #require(object?["profiles"])
+        #expect(rows.map { $0["profile"] as? String } == ["staging", "prod", "dead"])
+        #expect(rows[0]["server"] as? String == staging.baseURL.absoluteString)
+        #expect(rows[0]["running_tasks"] is Int && rows[1]["running_tasks"] is Int)
+        #expect(rows[2]["exit_code"] as? Int == 5)
+        #expect(rows[2]["running_tasks"] == nil)
+        let tmux = try s.run(["status", "--all", "--tmux"])
+        let line = tmux.stdout.trimmingCharacters(in: .newlines)
+        #expect(!line.contains("\n"))
+        #expect(
+            line.hasPrefix("MK staging ▶") && line.contains(" · prod ▶") && line.hasSuffix(" · dead !offline"),
+            "\(line)")
+        let human = try s.run(["status", "--all"])
+        #expect(human.stdout.contains("[prod] MAKIMA  \(prod.baseURL.absoluteString)"))
+        #expect(try s.run(["status", "--all", "--profile", "prod"]).status == 2)
+        #expect(s.neverPrinted(staging.apiKey.secret) && s.neverPrinted(prod.apiKey.secret))
+    }
 }
