@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -9,33 +8,9 @@ import Testing
 @Suite(.timeLimit(.minutes(4))) struct ReusedEventIDWatchTests {
     @Test func aFailureUnderAnotherTasksEventIDIsStillPrinted() async throws {
         let server = try DevServer()
-        let dir = TempDirectory()
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch"]
-        watch.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
-            "MAKIMA_API_KEY": server.apiKey.secret,
-        ]
-        let out = Pipe()
-        watch.standardOutput = out
-        watch.standardError = FileHandle.nullDevice
-        let printed = Mutex("")
-        let reader = Thread {
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-        }
-        try SignalSafeSpawn.run(watch)
-        reader.start()
-        defer {
-            watch.interrupt()
-            watch.waitUntilExit()
-        }
-        func shows(_ line: String) -> Bool { printed.withLock { $0 }.contains(line) }
+        let watch = try WatchProcess(server: server)
+        defer { watch.stop() }
+        func shows(_ line: String) -> Bool { watch.shows(line) }
         // A completion from before watch subscribed goes unnotified, so: one completed task
         // every two seconds until one's line shows; its event id is the one reused.
         var reused: (task: String, eventID: Int)?
@@ -51,7 +26,7 @@ import Testing
             }
             if shows("makima://task/\(ta)\tTask completed") { reused = (ta, eventID) }
         }
-        let first = try #require(reused, "watch printed: \(printed.withLock { $0 })")
+        let first = try #require(reused, "watch printed: \(watch.printed)")
         let tb = try #require(
             try server.controlJSON(path: "/_dev/task", query: ["title": "second", "status": "running"])["id"] as? String
         )
@@ -61,8 +36,8 @@ import Testing
         #expect(sent["event_id"] as? Int == first.eventID)
         let line = "makima://task/\(tb)\tTask failed"
         while !shows(line) && Date() < deadline && watch.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(shows(line), "watch printed: \(printed.withLock { $0 })")
-        let completions = printed.withLock { $0 }.components(separatedBy: "makima://task/\(first.task)\t").count - 1
+        #expect(shows(line), "watch printed: \(watch.printed)")
+        let completions = watch.printed.components(separatedBy: "makima://task/\(first.task)\t").count - 1
         #expect(completions == 1, "ta's completion printed once")
     }
 }
