@@ -7,7 +7,9 @@ import TestSupport
 final class WatchProcess {
     let process = Process()
     let dir = TempDirectory()
-    private let printedText = Mutex("")
+    /// What watch printed so far (filled on the reader thread).
+    private final class Gathered: Sendable { let text = Mutex("") }
+    private let gathered = Gathered()
 
     init(server: DevServer) throws {
         process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
@@ -21,19 +23,19 @@ final class WatchProcess {
         process.standardOutput = out
         _ = FileManager.default.createFile(atPath: dir.sub("watch-stderr"), contents: nil)
         process.standardError = FileHandle(forWritingAtPath: dir.sub("watch-stderr"))
-        let printed = printedText
+        let gathered = self.gathered
         let reader = Thread {
             while true {
                 let chunk = out.fileHandleForReading.availableData
                 if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                gathered.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }
         try SignalSafeSpawn.run(process)
         reader.start()
     }
 
-    var printed: String { printedText.withLock { $0 } }
+    var printed: String { gathered.text.withLock { $0 } }
     var errors: String { (try? String(contentsOfFile: dir.sub("watch-stderr"), encoding: .utf8)) ?? "" }
     var isRunning: Bool { process.isRunning }
     func shows(_ text: String) -> Bool { printed.contains(text) }
