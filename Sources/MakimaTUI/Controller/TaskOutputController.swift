@@ -53,7 +53,7 @@ final class TaskOutputController {
             let cached = engine.cachedOutput(taskID: id)
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }
         }
-        view = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
+        view = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs, serverClock: hub.connection.serverClock))
         // History after what the cache holds comes through the engine, like live events: in
         // order, into the cache, and never twice.
         historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
@@ -115,7 +115,8 @@ final class TaskOutputController {
         }
         return TaskFacts(
             daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
-            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 })
+            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 },
+            serverClock: hub.connection.serverClock)
     }
 
 }
