@@ -14,7 +14,8 @@ import MakimaKit
     /// `buffer.lines.first` at the last call: if it changed with nothing dropped, lines were put in front.
     private var first: TaskOutputBuffer.Line?
     private let glyphs: Glyphs
-    private let serverClock: ClockOffset
+    /// The server's clock against ours, for the times the output shows (its status rules).
+    let serverClock: ClockOffset
     /// `origin` minus `document.removedFront`: moved when older lines come in front.
     private var base = 0
     /// The number of the first line in a numbering that stays with each line (see
@@ -25,7 +26,6 @@ import MakimaKit
     /// How many lines the last call returned.
     private var shownCount = 0
 
-    /// `serverClock`: the server's clock against ours, for the times the output shows.
     @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
         self.serverClock = serverClock
