@@ -12,33 +12,9 @@ import Testing
     @Test func aTaskIdWithANewlineCannotForgeAWatchLine() async throws {
         let server = try DevServer()
         let dir = TempDirectory()
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch"]
-        watch.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
-            "MAKIMA_API_KEY": server.apiKey.secret,
-        ]
-        let out = Pipe()
-        watch.standardOutput = out
-        let errorsFile = dir.sub("watch-stderr")
-        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
-        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
-        let printed = Mutex("")
-        let reader = Thread {
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-        }
-        try SignalSafeSpawn.run(watch)
-        reader.start()
-        defer {
-            watch.interrupt()
-            watch.waitUntilExit()
-        }
+        let watch = WatchProcess(server: server, dir: dir)
+        try watch.start()
+        defer { watch.stop() }
         // A failure from before watch subscribed may go unnotified, so: a forged failed task,
         // then a genuine one, every two seconds, until a genuine task's line shows. A forged
         // one went first each time.
@@ -47,10 +23,10 @@ import Testing
         // and subscription have taken most of a minute.
         let deadline = Date().addingTimeInterval(150)
         func genuinePrinted() -> Bool {
-            let text = printed.withLock { $0 }
+            let text = watch.output
             return genuineIDs.contains { text.contains("makima://task/\($0)\tTask failed") }
         }
-        while !genuinePrinted() && Date() < deadline && watch.isRunning {
+        while !genuinePrinted() && Date() < deadline && watch.process.isRunning {
             let n = genuineIDs.count
             try server.control(
                 path: "/_dev/task", query: ["id": "\(Self.forgedID)-\(n)", "title": "forged", "status": "failed"])
@@ -60,9 +36,9 @@ import Testing
         }
         #expect(
             genuinePrinted(),
-            "watch printed: \(printed.withLock { $0 }) stderr: \((try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "")"
+            "watch printed: \(watch.output) stderr: \(watch.stderr)"
         )
-        let lines = printed.withLock { $0 }.split(separator: "\n")
+        let lines = watch.output.split(separator: "\n")
         #expect(lines.allSatisfy { !$0.contains("fake") && !$0.hasPrefix("t1") }, "\(lines)")
     }
 }

@@ -33,48 +33,28 @@ import Testing
         let history = try cache.activity(now: Date())
         #expect(history.lastHour.output >= 30, "\(history.minutes)")
         #expect(history.lastHour.failed >= 1, "\(history.minutes)")
-        #expect(history.outputPerMinute().suffix(2).reduce(0, +) >= 30, "output in the current minute or the one before")
+        #expect(
+            history.outputPerMinute().suffix(2).reduce(0, +) >= 30, "output in the current minute or the one before")
         #expect(history.finishedPerHour().failed.last ?? 0 >= 1)
     }
 
     @Test func statusJSONLastHourCountsWhatWatchSawLive() async throws {
         let server = try DevServer(seed: 22, rate: 0, extra: ["--clock-offset", "-3600"])
         let dir = TempDirectory()
-        let env = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
-            "MAKIMA_API_KEY": server.apiKey.secret,
-        ]
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch"]
-        watch.environment = env
-        let out = Pipe()
-        watch.standardOutput = out
-        watch.standardError = FileHandle.nullDevice
-        let printed = Mutex("")
-        let reader = Thread {
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-        }
-        try SignalSafeSpawn.run(watch)
-        reader.start()
+        let watch = WatchProcess(server: server, dir: dir)
+        try watch.start()
         // A failure before watch subscribed is not live for it: one every two seconds until
         // watch prints one.
         let deadline = Date().addingTimeInterval(150)
-        while !printed.withLock({ $0.contains("Task failed") }) && Date() < deadline && watch.isRunning {
+        while !watch.output.contains("Task failed") && Date() < deadline && watch.process.isRunning {
             try server.control(path: "/_dev/task", query: ["title": "late clock", "status": "failed"])
-            for _ in 0..<10 where !printed.withLock({ $0.contains("Task failed") }) {
+            for _ in 0..<10 where !watch.output.contains("Task failed") {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
-        watch.interrupt()
-        watch.waitUntilExit()
-        #expect(printed.withLock { $0 }.contains("Task failed"))
-        let r = try CLIRunner.run(["status", "--json"], environment: env, home: dir.path)
+        watch.stop()
+        #expect(watch.output.contains("Task failed"), "stderr: \(watch.stderr)")
+        let r = try CLIRunner.run(["status", "--json"], environment: watch.environment, home: dir.path)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let got = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let lastHour = try #require(got["last_hour"] as? [String: Any], "\(r.stdout)")

@@ -66,7 +66,8 @@ import Testing
 
     @Test func oneOddResponseMovesNothing() {
         let clock = Self.measured(offset: -3_600, count: 6)
-        clock.noteDateHeader(Self.httpDate(Self.local.addingTimeInterval(3 * 86_400)), sent: Self.local, received: Self.local)
+        clock.noteDateHeader(
+            Self.httpDate(Self.local.addingTimeInterval(3 * 86_400)), sent: Self.local, received: Self.local)
         #expect(abs(clock.offset.seconds + 3_600) <= 1)
     }
 

@@ -79,7 +79,8 @@ public struct ContractDetailModel: Equatable, Sendable {
         }
         return ContractDetailModel(
             id: c.id, name: oneLine(c.name), phase: oneLine(c.phase), status: c.status,
-            autonomousLoop: c.autonomousLoop, description: c.description, createdAgo: ago(c.createdAt, now: now, clock: clock),
+            autonomousLoop: c.autonomousLoop, description: c.description,
+            createdAgo: ago(c.createdAt, now: now, clock: clock),
             updatedAgo: ago(c.updatedAt, now: now, clock: clock), tasks: rows, tasksNote: note)
     }
 }

@@ -47,7 +47,8 @@ public struct DirectiveDetailModel: Equatable, Sendable {
         return DirectiveDetailModel(
             id: d.id, title: oneLine(d.title), status: oneLine(d.status), hasPendingQuestion: d.hasPendingQuestion,
             question: d.pendingQuestion?.text, askedAgo: ago(d.pendingQuestion?.askedAt, now: now, clock: clock),
-            updatedAgo: ago(d.updatedAt, now: now, clock: clock), taskID: taskID, taskTitle: task.map { oneLine($0.displayTitle) },
+            updatedAgo: ago(d.updatedAt, now: now, clock: clock), taskID: taskID,
+            taskTitle: task.map { oneLine($0.displayTitle) },
             taskStatus: task?.status)
     }
 }

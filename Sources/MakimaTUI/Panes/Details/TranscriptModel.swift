@@ -83,7 +83,11 @@ extension TranscriptViewModel {
     {
         var detail: [String] = []
         if let s = session.startedAt { detail.append("started " + ago(s, now: now, clock: clock)) }
-        if let e = session.endedAt { detail.append("ended " + ago(e, now: now, clock: clock)) } else { detail.append("live") }
+        if let e = session.endedAt {
+            detail.append("ended " + ago(e, now: now, clock: clock))
+        } else {
+            detail.append("live")
+        }
         let entries = (session.transcript ?? []).map { line in
             Entry(
                 time: line.at.map { ListenTitle.clock(clock.local($0), timeZone: timeZone) } ?? "",

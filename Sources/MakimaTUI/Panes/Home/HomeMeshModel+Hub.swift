@@ -60,7 +60,8 @@ extension HomeMeshModel {
 
     static func listenLine(_ l: ListenSession, now: Date, clock: ClockOffset, preview: Bool) -> ListenLine {
         ListenLine(
-            title: ListenTitle.of(l, clock: clock), started: l.startedAt.map { "started " + ago($0, now: now, clock: clock) } ?? "",
+            title: ListenTitle.of(l, clock: clock),
+            started: l.startedAt.map { "started " + ago($0, now: now, clock: clock) } ?? "",
             preview: preview ? oneLine(l.transcriptPreview ?? "") : "", id: l.id)
     }
 

@@ -53,7 +53,8 @@ extension ListColumns where Item == ListenSession {
     static let listen = ListColumns(
         noun: "session",
         columns: [
-            Column("session", 40) { s, time in (ListenTitle.of(s, clock: time.serverClock), CellStyle(fg: .foreground)) },
+            Column("session", 40) { s, time in (ListenTitle.of(s, clock: time.serverClock), CellStyle(fg: .foreground))
+            },
             Column("started", 16) { s, time in
                 (
                     time.ago(s.startedAt) + (s.endedAt == nil && s.startedAt != nil ? " · live" : ""),

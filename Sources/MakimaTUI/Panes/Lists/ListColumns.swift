@@ -12,7 +12,9 @@ struct ListColumns<Item: Identifiable & Sendable>: Sendable where Item.ID == Str
         /// The item's cell; its ages are measured with `time`.
         let cell: @Sendable (Item, _ time: TimeBase) -> (text: String, style: CellStyle)
 
-        init(_ title: String, _ width: Int?, _ cell: @escaping @Sendable (Item, _ time: TimeBase) -> (String, CellStyle)) {
+        init(
+            _ title: String, _ width: Int?, _ cell: @escaping @Sendable (Item, _ time: TimeBase) -> (String, CellStyle)
+        ) {
             self.title = title
             self.width = width
             self.cell = { cell($0, $1) }
@@ -49,7 +51,8 @@ struct ListColumns<Item: Identifiable & Sendable>: Sendable where Item.ID == Str
     @MainActor
     func model(_ state: ListState<Item>, filter: String?, now: Date, clock: ClockOffset) -> ListPaneViewModel {
         var m = ListPaneModels.model(
-            state.items.map { row($0, time: TimeBase(now: now, serverClock: clock)) }, state, now: now, noun: noun, filter: filter)
+            state.items.map { row($0, time: TimeBase(now: now, serverClock: clock)) }, state, now: now, noun: noun,
+            filter: filter)
         m.columns = RowLine.header(columns.map { ($0.title, $0.width) })
         m.sorts = sorts.map(\.name)
         return m
