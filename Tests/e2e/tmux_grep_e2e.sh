@@ -60,12 +60,13 @@ pieces=$(dev POST "/_dev/hostile/output_text?task_id=$streamed&text=$(urlencode 
 echo "# the report streamed to $streamed in $pieces events"
 
 # --- Output reaches the cache, a failure reaches the activity history ------------------------
+start report "makima://task/$streamed"
+expect "the streamed report's view opens (its output is fetched and cached)" report \
+  wait_for report "FAILED: disk full"
+quit report
 start fill "makima://task/$task"
 expect "the task's output view opens (its output is fetched and cached)" fill wait_for fill "^ TASK//"
 expect "the output holds the word" fill wait_for fill "$word"
-quit fill
-start fill "makima://task/$streamed"
-expect "the streamed report's view opens (cached too)" fill wait_for fill "FAILED: disk full"
 dev POST "/_dev/task/$failing/status?status=failed" >/dev/null
 expect "the failure arrives (toast)" fill wait_for fill "Task failed"
 quit fill
@@ -108,7 +109,8 @@ grep_for heartbeat
 expect "a word the stream cut is found, on its whole line" lines \
   wait_for lines "Streamed report.*The \*\*scheduler\*\* drops \`heartbeat\` frames when \*busy\*\."
 grep_for "first point"
-expect "two words cut apart are found" lines wait_for lines "“first point” · 1 line .*- the first point: frames queue behind"
+expect "two words cut apart are found: one line" lines wait_for lines "“first point” · 1 line · "
+expect "...the whole line" lines wait_for lines "Streamed report.*- the first point: frames queue behind the writer"
 grep_for disk
 expect "three matching lines of one event are three rows" lines wait_for lines "“disk” · 3 lines"
 expect "...the last one among them" lines wait_for lines "FAILED: disk full"
