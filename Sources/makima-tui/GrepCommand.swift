@@ -7,7 +7,8 @@ import MakimaKit
 /// Reads only the local cache: no network.
 enum GrepCommand {
     static let spec = CommandSpec(
-        name: "grep", summary: "search the cached output, titles and plans of every task (task-id<TAB>line-no<TAB>line)",
+        name: "grep",
+        summary: "search the cached output, titles and plans of every task (task-id<TAB>line-no<TAB>line)",
         flags: [], positionals: "PATTERN", run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {

@@ -40,7 +40,10 @@ import Testing
         let found = try s.run(["grep", served])
         #expect(found.status == 0, "stderr: \(found.stderr)")
         let lines = found.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("\(task.id)\t") && $0.hasSuffix("\t\(served.trimmingCharacters(in: .whitespaces))") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("\(task.id)\t") && $0.hasSuffix("\t\(served.trimmingCharacters(in: .whitespaces))")
+            })
         #expect(lines.allSatisfy { $0.split(separator: "\t").count == 3 && Int($0.split(separator: "\t")[1]) != nil })
 
         let syntax = try s.run(["grep", "\"quoted\" AND (NOT x) OR y*"])

@@ -85,7 +85,10 @@ struct GrepPaneTests {
         }
         let cache = try #require(h.live.cache)
         for event in events { try cache.appendEvents([event]) }
-        h.post(.list(.tasks(status: nil, contractID: nil), .tasks([MeshTask(id: "t1", title: "report", status: .running)]), fetchedAt: Date(), fromCache: false))
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil), .tasks([MeshTask(id: "t1", title: "report", status: .running)]),
+                fetchedAt: Date(), fromCache: false))
         h.type(.char(":"))
         for c in "grep frames" { h.type(.char(c)) }
         h.type(.enter)

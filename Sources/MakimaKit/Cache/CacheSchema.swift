@@ -51,14 +51,14 @@ enum CacheSchema {
         // 3 -> 4: the per-minute activity counts. (The full-text index of the output, made
         // here once, is made at opening when missing: `OutputSearchIndex.prepare`.)
         """
-            CREATE TABLE activity_minutes (
-                minute INTEGER PRIMARY KEY NOT NULL,
-                output INTEGER NOT NULL DEFAULT 0,
-                completed INTEGER NOT NULL DEFAULT 0,
-                failed INTEGER NOT NULL DEFAULT 0,
-                daemons_online INTEGER
-            );
-            """,
+        CREATE TABLE activity_minutes (
+            minute INTEGER PRIMARY KEY NOT NULL,
+            output INTEGER NOT NULL DEFAULT 0,
+            completed INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            daemons_online INTEGER
+        );
+        """,
         // 4 -> 5: one snapshot table for every kind of list but tasks (ListKind), its rows
         // saying their kind; the four tables of one kind each are moved into it.
         """

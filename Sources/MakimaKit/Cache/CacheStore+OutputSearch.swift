@@ -84,7 +84,8 @@ extension CacheStore {
     package func scanOutputWithoutIndex(_ pattern: String) throws(CacheError) -> Int {
         try withDatabase { db in
             let scan = try db.prepare(
-                "SELECT task_id, line_no FROM task_lines WHERE text LIKE ?1 ORDER BY task_id DESC, line_no DESC LIMIT 500")
+                "SELECT task_id, line_no FROM task_lines WHERE text LIKE ?1 ORDER BY task_id DESC, line_no DESC LIMIT 500"
+            )
             try scan.bind("%\(pattern)%", at: 1)
             var n = 0
             while try scan.step() { n += 1 }

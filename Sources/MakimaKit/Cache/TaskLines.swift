@@ -262,7 +262,8 @@ struct TaskLineAssembler {
             OutputLineSplit.forEachPiece(of: text) { piece, newline in
                 if open == nil || !OutputLineSplit.continues(openStream: open!.stream, with: stream) {
                     endLine()
-                    open = AssembledLine(number: next, firstSeq: seq, lastSeq: seq, stream: stream, open: true, text: "")
+                    open = AssembledLine(
+                        number: next, firstSeq: seq, lastSeq: seq, stream: stream, open: true, text: "")
                     next += 1
                 }
                 touch()
