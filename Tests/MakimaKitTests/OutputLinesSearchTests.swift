@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func randomPiecesOfOneToFortyAreFound() throws {
-        var random = SplitMix64(seed: 24)
+        var random = SeededGenerator(state: 24)
         for round in 0..<30 {
             let store = try openStore(file: dir.url.appendingPathComponent("r\(round).sqlite"))
             let lengths = (0..<400).map { _ in Int(random.next() % 40) + 1 }
@@ -199,19 +199,6 @@ import Testing
         try store.appendEvents((2...7).map { Self.output("t", $0, "x\($0) ") })
         #expect(try store.searchOutput("gap").map(\.line) == ["before the gap"])
         #expect(try store.searchOutput("x5").map(\.line) == ["x5 x6 x7"])
-    }
-}
-
-/// A small seeded generator: the same pieces on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

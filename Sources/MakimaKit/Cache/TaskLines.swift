@@ -41,6 +41,7 @@ enum TaskLines {
     static func assemble(
         _ rows: ArraySlice<EventRow>, isNew: [Bool], breaks: Set<String>, keep: Int, in db: SQLiteDatabase
     ) throws -> [String: Int] {
+        guard !rows.isEmpty else { return [:] }
         var byTask: [String: [Int]] = [:]
         var order: [String] = []
         for i in rows.indices {
@@ -153,10 +154,12 @@ enum TaskLines {
                 open: last.int(4) != 0, text: last.text(5) ?? "")
         }
 
-        /// Writes what `assembler` changed and drops the task's lines past its newest `keep`;
-        /// returns the lowest line number written.
+        /// Writes what `assembler` changed and drops the task's lines past its newest `keep`
+        /// (lines already past it are not written at all); returns the lowest line number
+        /// written.
         func write(_ assembler: TaskLineAssembler, task: String) throws -> Int? {
-            let lines = assembler.changed
+            var lines = assembler.changed
+            if let newest = lines.last?.number { lines.removeAll { $0.number <= newest - assembler.keep } }
             for line in lines {
                 try upsert.bind(task, at: 1)
                 try upsert.bind(line.number, at: 2)
