@@ -193,8 +193,7 @@ enum TaskLines {
             try events.bind(task, at: 1)
             while try events.step() {
                 guard let json = events.text(1) else { continue }
-                let event = OutputFrameDecoder.decode(json) ?? CacheStore.decodeEvents([json]).first
-                if let event { body(events.int(0), Part(event.payload)) }
+                if let event = CacheStore.decodeEvents([json]).first { body(events.int(0), Part(event.payload)) }
             }
         }
     }
