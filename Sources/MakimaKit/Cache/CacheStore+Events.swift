@@ -232,9 +232,8 @@ extension CacheStore {
                 let trim = try db.prepare(
                     "DELETE FROM task_events WHERE task_id = ?1 AND seq < (SELECT MAX(seq) FROM task_events WHERE task_id = ?1)"
                 )
-                let trimLines = try db.prepare(
-                    "DELETE FROM task_lines WHERE task_id = ?1 AND line_no < (SELECT MAX(line_no) FROM task_lines WHERE task_id = ?1)"
-                )
+                // A trimmed task's lines go whole: a resync needs its newest event, not its text.
+                let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
                 for task in tasks {
                     if try Self.usedBytes(db) <= target { break }
                     try trim.bind(task, at: 1)
