@@ -189,9 +189,11 @@ public struct KeyMap: Sendable {
         s += "`set -g mouse on`). `--no-mouse`, or Settings › mouse (saved in the config), turns them off so the\n"
         s += "terminal's (or tmux's) own selection works; with reporting on, Shift-drag still selects text in\n"
         s += "most terminals (xterm, VTE, kitty, WezTerm, Alacritty; in tmux, Shift with the mouse option on).\n"
-        s += "A paste (bracketed paste) is text for the field being typed in, controls and newlines removed,\n"
-        s += "never keys; outside a field it is ignored. Sign-out and key rotation need Enter typed on its\n"
-        s += "own: pasted keys, a burst of keys and clicks do not confirm them.\n"
+        s += "A paste (bracketed paste) is text for the field being typed in, cleaned as server text is and\n"
+        s += "without newlines, never keys; outside a field it is ignored. A field holds at most 4,096 bytes.\n"
+        s += "Sign-out, key rotation and quitting (Q, `:q`, the quit prompt's `y`) need a key typed on its\n"
+        s += "own: alone in what the terminal delivered and not within 0.3 s of a paste, a burst of keys or\n"
+        s += "a click; keys that came with those do not confirm or quit, and a toast says so.\n"
         return s
     }
 
