@@ -46,12 +46,17 @@ expect "ESC]52;c;MjM0NTY3 BEL switches to no pane" in still_not in "$PANES"
 press in 3
 expect "a key after it acts (3: Tasks)" in wait_for in "^ TASKS//"
 
-# --- one long CSI sequence ----------------------------------------------------------------------
+# --- one long CSI sequence, into the command line (a key of it typed would show there) ----------
+press in :
+expect "the command line opens" in wait_for in "^ : *$"
 python3 -c 'import sys; sys.stdout.buffer.write(b"\x1b[" + b"1;" * 500000 + b"\x1b[<x")' >"$SCRATCH/csi"
 t load-buffer -b csi "$SCRATCH/csi"
 t paste-buffer -b csi -t in
+press in x
+TIMEOUT=60 expect "a megabyte-long CSI types nothing; the key after it does" in wait_for in "^ :x *$"
+press in Escape
 press in 2
-expect "a megabyte-long CSI is dropped and the key after it acts (2: Contracts)" in wait_for in "^ CONTRACTS//"
+expect "and keys act again (2: Contracts)" in wait_for in "^ CONTRACTS//"
 
 # --- SIGN OUT: pastes ending in CR confirm nothing -------------------------------------------
 press in 7

@@ -109,9 +109,32 @@ public struct KeyBinding: Hashable, Sendable {
 /// The one table of key bindings. It drives key dispatch, the footer hints, the `?` help
 /// overlay and docs/keys.md, so they cannot disagree.
 public struct KeyMap: Sendable {
-    public var bindings: [KeyBinding]
+    public var bindings: [KeyBinding] {
+        didSet { firstBinding = Self.index(bindings) }
+    }
+    /// Where each key's first binding in each context is: a key is looked up once per context
+    /// (a flood of keys into a field would otherwise scan every binding for every key).
+    private var firstBinding: [ContextKey: Int]
 
-    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+    private struct ContextKey: Hashable {
+        var context: KeyContext
+        var key: Key
+    }
+
+    public init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+        firstBinding = Self.index(bindings)
+    }
+
+    private static func index(_ bindings: [KeyBinding]) -> [ContextKey: Int] {
+        var index: [ContextKey: Int] = [:]
+        for (i, binding) in bindings.enumerated() {
+            for key in binding.keys where index[ContextKey(context: binding.context, key: key)] == nil {
+                index[ContextKey(context: binding.context, key: key)] = i
+            }
+        }
+        return index
+    }
 
     /// The action for `key`, looking through `contexts` in order (most specific first).
     public func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
@@ -120,7 +143,7 @@ public struct KeyMap: Sendable {
 
     public func binding(for key: Key, in contexts: [KeyContext]) -> KeyBinding? {
         for context in contexts {
-            if let b = bindings.first(where: { $0.context == context && $0.keys.contains(key) }) { return b }
+            if let i = firstBinding[ContextKey(context: context, key: key)] { return bindings[i] }
         }
         return nil
     }

@@ -72,18 +72,20 @@ package final class NcursesScreen {
     ///
     /// A started sequence or paste is given up at its deadline only when nothing is waiting:
     /// characters that waited in the terminal while the loop was busy are still its rest.
+    /// Each character is stamped when it is taken (a read of a long sequence can last seconds:
+    /// a time taken once before it would make its last character look old, and the sequence
+    /// be given up at the next pause and its rest typed as keys).
     func read() -> TerminalInput? {
-        let now = Clocks.monotonic()
         for _ in 0..<Self.readBudget {
             if let input = decoder.next() { return input }
             var ch: wint_t = 0
             let status = wget_wch(mk_stdscr(), &ch)
             if status == ERR {
                 decoder.endOfInput()
-                decoder.expire(now: now)
+                decoder.expire(now: Clocks.monotonic())
                 return decoder.next()
             }
-            decoder.feed(status: status, code: UInt32(ch), now: now)
+            decoder.feed(status: status, code: UInt32(ch), now: Clocks.monotonic())
         }
         return decoder.next()
     }
