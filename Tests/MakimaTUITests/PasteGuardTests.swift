@@ -63,13 +63,7 @@ struct PasteGuardTests {
         let service = ScriptedSignIn()
         let h = try ControllerHarness(signIn: service)
         defer { h.cleanUp() }
-        final class Toasts { var seen: [String] = [] }
-        let toasts = Toasts()
-        let handler = h.session.onRequest
-        h.session.onRequest = { r in
-            if case .toast(let text) = r { toasts.seen.append(text) }
-            handler?(r)
-        }
+        let toasts = recordToasts(h)
         h.type(.char("7"))
         h.advance(1)
         send(h, bracketed(Self.keyPaste))
