@@ -29,6 +29,14 @@ enum OutputSearchIndex {
     /// The rowid step between two tasks: seqs below it are indexed.
     static let taskStride: Int64 = 1 << 32
 
+    /// A row's rowid, or nil when the task's number or the seq is outside what a rowid holds
+    /// (numbers are read back from the file, where a damaged one can be anything): that row
+    /// is not indexed, and nothing overflows.
+    static func rowid(num: Int64, seq: Int) -> Int64? {
+        guard (1..<(1 << 31)).contains(num), (0..<taskStride).contains(Int64(seq)) else { return nil }
+        return num << 32 | Int64(seq)
+    }
+
     /// The index's tables and trigger (also the body of its schema migration).
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS search_tasks (
@@ -85,12 +93,12 @@ enum OutputSearchIndex {
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
             var top: [Int64: Int] = [:]
             while try events.step() {
-                guard let task = events.text(0), let json = events.text(2),
+                guard let task = events.text(0), let json = events.text(2), let seq = events.seq(1),
                     let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
                 else { continue }
                 let num = try numbers.num(for: task, in: db)
-                try addRow(num: num, seq: events.int(1), text: text, with: add)
-                top[num] = max(top[num] ?? 0, events.int(1))
+                try addRow(num: num, seq: seq, text: text, with: add)
+                top[num] = max(top[num] ?? 0, seq)
             }
             let reach = try db.prepare("UPDATE search_tasks SET indexed_to = ?2 WHERE num = ?1")
             for (num, seq) in top {
@@ -152,7 +160,10 @@ enum OutputSearchIndex {
         let marked = try db.prepare(
             "SELECT num, task_id, unindexed_from FROM search_tasks WHERE unindexed_from IS NOT NULL")
         var tasks: [(num: Int64, id: String, from: Int)] = []
-        while try marked.step() { if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.int(2))) } }
+        while try marked.step() {
+            // A damaged mark indexes the task from its start.
+            if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.seq(2) ?? 0)) }
+        }
         guard !tasks.isEmpty else { return 0 }
         let events = try db.prepare(
             "SELECT seq, json FROM task_events WHERE task_id = ?1 AND seq >= ?2 AND type = 'task.output' ORDER BY seq")
@@ -166,12 +177,13 @@ enum OutputSearchIndex {
             try events.bind(task.from, at: 2)
             var reached = 0
             while try events.step() {
-                let seq = events.int(0)
+                guard let seq = events.seq(0) else { continue }
                 reached = seq
                 guard let json = events.text(1), let event = OutputFrameDecoder.decode(json),
                     let text = searchText(of: event)
                 else { continue }
-                try present.bind(task.num * taskStride + Int64(seq), at: 1)
+                guard let key = rowid(num: task.num, seq: seq) else { continue }
+                try present.bind(key, at: 1)
                 let indexed = try present.step()
                 present.reset()
                 if indexed { continue }
@@ -215,7 +227,8 @@ enum OutputSearchIndex {
     }
 
     static func addRow(num: Int64, seq: Int, text: String, with statement: SQLiteStatement) throws {
-        try statement.bind(num * taskStride + Int64(seq), at: 1)
+        guard let key = rowid(num: num, seq: seq) else { return }
+        try statement.bind(key, at: 1)
         try statement.bind(text, at: 2)
         try statement.step()
         statement.reset()
@@ -235,7 +248,8 @@ enum OutputSearchIndex {
             let known = try current.step() ? current.text(0) : nil
             current.reset()
             guard known != meta else { continue }
-            try drop.bind(num * taskStride, at: 1)
+            guard let key = rowid(num: num, seq: 0) else { continue }
+            try drop.bind(key, at: 1)
             try drop.step()
             drop.reset()
             if !meta.isEmpty { try addRow(num: num, seq: 0, text: UntrustedText.clean(meta), with: add) }
