@@ -115,9 +115,11 @@ enum CacheOpener {
         do throws(SQLiteError) {
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
             // checkpoints only (a power cut may lose the last commits, never consistency).
-            // Freed pages can be given back (`CacheStore.giveBackFreePages`): set before the
-            // first table of a new file; an existing file keeps its mode until a VACUUM.
-            try db.exec("PRAGMA auto_vacuum = INCREMENTAL")
+            // Freed pages can be given back (`CacheStore.giveBackFreePages`): set on a new file,
+            // before its first table. Never on an existing one: setting the mode there writes
+            // the header (a write lock another instance may hold); an older file is switched
+            // by the writer (`switchToIncrementalVacuum`).
+            if try db.scalarInt("PRAGMA page_count") == 0 { try db.exec("PRAGMA auto_vacuum = INCREMENTAL") }
             _ = try db.scalarText("PRAGMA journal_mode = WAL")
             try db.exec("PRAGMA synchronous = NORMAL")
             // Reads every page: catches truncated files and damage the header alone does not
