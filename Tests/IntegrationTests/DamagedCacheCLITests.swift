@@ -72,4 +72,50 @@ import Testing
         #expect(aside.contains { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
         #expect(s.neverPrinted(server.apiKey.secret))
     }
+
+    /// `watch` keeps its cache open for as long as it runs: damage found on it (here the
+    /// mark a connection leaves) has it start its engine again on a fresh cache, and say so
+    /// once, instead of writing into a damaged file until it is stopped.
+    @Test func watchStartsAgainOnAFreshCacheWhenItsCacheIsFoundDamaged() async throws {
+        let server = try DevServer()
+        let dir = TempDirectory()
+        let environment = ["MAKIMA_CACHE_DIR": dir.sub("cache")]
+        let file = CacheLocation.databaseFile(
+            profileKey: CacheLocation.profileKey(serverURL: try server.profile().baseURL.absoluteString),
+            environment: environment)
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        watch.arguments = ["watch"]
+        watch.environment = [
+            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
+            "MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret,
+        ].merging(environment) { _, new in new }
+        watch.standardOutput = FileHandle.nullDevice
+        let errorsFile = dir.sub("watch-stderr")
+        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
+        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
+        try SignalSafeSpawn.run(watch)
+        defer { if watch.isRunning { watch.terminate() } }
+        func stderr() -> String { (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "" }
+        /// Waits for a condition the child makes true, up to a generous deadline (a loaded
+        /// machine), checking every 100 ms.
+        func waitFor(_ condition: () -> Bool) async throws -> Bool {
+            let deadline = Date().addingTimeInterval(90)
+            while !condition() && Date() < deadline && watch.isRunning {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return condition()
+        }
+        #expect(try await waitFor { FileManager.default.fileExists(atPath: file.path) })
+        try Data("database disk image is malformed".utf8).write(to: URL(fileURLWithPath: file.path + ".damaged"))
+        let replaced = try await waitFor { stderr().contains("moved to cache.sqlite.corrupt-") }
+        #expect(replaced, "stderr: \(stderr())")
+        watch.interrupt()
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0, "stderr: \(stderr())")
+        #expect(stderr().components(separatedBy: "moved to cache.sqlite.corrupt-").count == 2, "\(stderr())")
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".damaged"))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(aside.contains { $0.hasPrefix("cache.sqlite.corrupt-") }, "\(aside)")
+    }
 }
