@@ -94,7 +94,7 @@ final class TaskOutputController {
         var model = TaskOutputViewModel(
             taskID: id, title: live.notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
-        model.links = view?.lines.links.map(\.url) ?? []
+        model.links = view?.lines.linkURLs ?? []
         if let converted = view?.lines { model.adopt(converted) }
         if let task {
             model.facts = facts(of: task)
