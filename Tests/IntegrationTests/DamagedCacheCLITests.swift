@@ -78,25 +78,11 @@ import Testing
     /// once, instead of writing into a damaged file until it is stopped.
     @Test func watchStartsAgainOnAFreshCacheWhenItsCacheIsFoundDamaged() async throws {
         let server = try DevServer()
-        let dir = TempDirectory()
-        let environment = ["MAKIMA_CACHE_DIR": dir.sub("cache")]
+        let watch = try WatchProcess(server: server)
+        defer { if watch.isRunning { watch.stop() } }
         let file = CacheLocation.databaseFile(
             profileKey: CacheLocation.profileKey(serverURL: try server.profile().baseURL.absoluteString),
-            environment: environment)
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch"]
-        watch.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret,
-        ].merging(environment) { _, new in new }
-        watch.standardOutput = FileHandle.nullDevice
-        let errorsFile = dir.sub("watch-stderr")
-        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
-        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
-        try SignalSafeSpawn.run(watch)
-        defer { if watch.isRunning { watch.terminate() } }
-        func stderr() -> String { (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "" }
+            environment: ["MAKIMA_CACHE_DIR": watch.dir.sub("cache")])
         /// Waits for a condition the child makes true, up to a generous deadline (a loaded
         /// machine), checking every 100 ms.
         func waitFor(_ condition: () -> Bool) async throws -> Bool {
@@ -108,12 +94,11 @@ import Testing
         }
         #expect(try await waitFor { FileManager.default.fileExists(atPath: file.path) })
         try Data("database disk image is malformed".utf8).write(to: URL(fileURLWithPath: file.path + ".damaged"))
-        let replaced = try await waitFor { stderr().contains("moved to cache.sqlite.corrupt-") }
-        #expect(replaced, "stderr: \(stderr())")
-        watch.interrupt()
-        watch.waitUntilExit()
-        #expect(watch.terminationStatus == 0, "stderr: \(stderr())")
-        #expect(stderr().components(separatedBy: "moved to cache.sqlite.corrupt-").count == 2, "\(stderr())")
+        let replaced = try await waitFor { watch.errors.contains("moved to cache.sqlite.corrupt-") }
+        #expect(replaced, "stderr: \(watch.errors)")
+        watch.stop()
+        #expect(watch.process.terminationStatus == 0, "stderr: \(watch.errors)")
+        #expect(watch.errors.components(separatedBy: "moved to cache.sqlite.corrupt-").count == 2, "\(watch.errors)")
         #expect(!FileManager.default.fileExists(atPath: file.path + ".damaged"))
         let aside = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         #expect(aside.contains { $0.hasPrefix("cache.sqlite.corrupt-") }, "\(aside)")
