@@ -97,6 +97,22 @@ import Testing
         again.store.close()
     }
 
+    /// A run killed before its close leaves no seal (its opening took it), so the next opening
+    /// checks the whole file and finds damage that a seal would have let through.
+    @Test func aRunThatNeverClosedLeavesNoSealAndTheNextOpeningChecksInFull() throws {
+        let store = try withOutput()
+        let pages = try store.pages(of: ["task_events"])
+        store.close()
+        let killed = try CacheStore.open(file: dir.databaseFile)
+        #expect(!FileManager.default.fileExists(atPath: CacheSeal.sealPath(dir.databaseFile.path)))
+        #expect(killed.notice == nil)
+        // `killed` is never closed, as a process killed with SIGKILL never closes it.
+        #expect(try FileDamage.overwrite(pages: pages, of: dir.databaseFile.path))
+        let next = try CacheStore.open(file: dir.databaseFile)
+        #expect(next.notice?.contains("moved to cache.sqlite.corrupt-") == true, "\(next.notice ?? "no notice")")
+        next.store.close()
+    }
+
     /// The UI thread's own connection on the task table marks the file too.
     @Test func aCorruptionMetByTheTaskTableReaderMarksTheFile() throws {
         let store = try CacheStore.open(file: dir.databaseFile).store
