@@ -33,6 +33,11 @@ enum CacheBounds {
                 + "(CacheStore.prune), and the tasks task_activity keeps",
             prune: { _, _ in 0 }),
         BoundedTable(
+            table: "task_lines",
+            bound: "a task's newest events_per_task lines (as they are written), each cut at its most bytes, and "
+                + "the tasks task_activity keeps (a task's lines go with it)",
+            prune: { _, _ in 0 }),
+        BoundedTable(
             table: "task_activity",
             bound: "one row a task with events, at most the task table's share of tasks: past it the least "
                 + "recently active (finished first) go with their events, down to seven eighths of it",
@@ -54,7 +59,8 @@ enum CacheBounds {
             prune: { db, limits in try pruneSearchTasks(db, keep: 2 * limits.tasks) }),
         BoundedTable(
             table: "output_search",
-            bound: "a row a cached output event (removed with it by a trigger) and one a task of search_tasks",
+            bound: "a row a cached output event or line (removed with it by a trigger) and one a task of "
+                + "search_tasks",
             prune: { _, _ in 0 }),
         BoundedTable(table: "search_state", bound: "one row a key of the index's state", prune: { _, _ in 0 }),
         BoundedTable(
