@@ -17,4 +17,25 @@ enum CacheSession {
             return (nil, "cache unavailable (\(error)); running without it")
         }
     }
+
+    /// Runs `body` on the server's cache and closes it; nil without a cache. Any notice is
+    /// printed once on stderr. A cache found damaged while `body` read it (`foundDamage`,
+    /// whether `body` threw or read around the error) is recovered as the dashboard's next
+    /// start would: closed unsealed, opened again (which moves it aside and starts a fresh
+    /// one, saying so), and `body` runs once more on the fresh cache.
+    static func reading<T>(_ profile: ServerProfile, _ body: (CacheStore) throws -> T) throws -> T? {
+        guard let store = openSaying(profile) else { return nil }
+        let result = Result { try body(store) }
+        store.close()
+        guard store.foundDamage else { return try result.get() }
+        guard let fresh = openSaying(profile) else { return nil }
+        defer { fresh.close() }
+        return try body(fresh)
+    }
+
+    private static func openSaying(_ profile: ServerProfile) -> CacheStore? {
+        let (store, notice) = open(for: profile)
+        if let notice { Console.error(notice) }
+        return store
+    }
 }

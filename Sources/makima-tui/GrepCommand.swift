@@ -32,10 +32,6 @@ enum GrepCommand {
     }
 
     private static func search(_ pattern: String, profile: ServerProfile) throws -> [OutputSearchHit] {
-        let (store, notice) = CacheSession.open(for: profile)
-        if let notice { Console.error(notice) }
-        guard let store else { return [] }
-        defer { store.close() }
-        return try store.searchOutput(pattern)
+        try CacheSession.reading(profile) { try $0.searchOutput(pattern) } ?? []
     }
 }

@@ -52,16 +52,11 @@ enum StatusCommand {
 
     /// The last hour's activity the cache recorded (nil without a cache).
     private static func cachedActivity(_ profile: ServerProfile) -> ActivityHistory? {
-        let (store, _) = CacheSession.open(for: profile)
-        defer { store?.close() }
-        return try? store?.activity(hours: 1)
+        (try? CacheSession.reading(profile) { try $0.activity(hours: 1) }) ?? nil
     }
 
     @MainActor
     private static func cachedSummary(_ profile: ServerProfile) -> (summary: MeshSummary, oldest: Date)? {
-        let (store, notice) = CacheSession.open(for: profile)
-        if let notice { Console.error(notice) }
-        defer { store?.close() }
-        return store.flatMap { CacheBridge(cache: $0).cachedSummary() }
+        (try? CacheSession.reading(profile) { CacheBridge(cache: $0).cachedSummary() }) ?? nil
     }
 }

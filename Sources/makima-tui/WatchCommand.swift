@@ -52,12 +52,11 @@ enum WatchCommand {
         mesh: String? = nil
     ) throws -> Int32 {
         let tag = mesh.map { "[\($0)] " } ?? ""
-        let (cache, notice) = CacheSession.open(for: client.profile)
-        if let notice { Console.error(notice) }
-        let outbox = SyncOutbox()
-        let engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: outbox)
-        engine.start()
-        defer { engine.stop() }
+        var (engine, cache) = try startEngine(client: client, key: key, tag: tag)
+        defer {
+            engine.stop()
+            cache?.close()
+        }
         let environment = ProcessInfo.processInfo.environment
         let notifier =
             notify
@@ -73,6 +72,14 @@ enum WatchCommand {
         var nextPoll = Date.distantPast
         var flushAt: Date?
         while !stop.requested {
+            // A cache found damaged is replaced as the next start would replace it, without
+            // waiting for one: the engine starts again on a fresh cache (said once on stderr).
+            if cache?.foundDamage == true {
+                engine.stop()
+                cache?.close()
+                (engine, cache) = try startEngine(client: client, key: key, tag: tag)
+                nextPoll = .distantPast
+            }
             if Date() >= nextPoll {
                 for query in MeshSummary.queries { engine.refresh(query) }
                 nextPoll = Date().addingTimeInterval(30)
@@ -81,7 +88,7 @@ enum WatchCommand {
                 flushAt = deliver(notifier.flush(now: monotonic()))
             }
             let deadline = min(nextPoll, flushAt ?? .distantFuture, Date().addingTimeInterval(1))
-            let updates = outbox.wait(until: deadline)
+            let updates = engine.outbox.wait(until: deadline)
             for update in updates { titles.learn(from: update) }
             for update in updates {
                 switch update {
@@ -115,6 +122,15 @@ enum WatchCommand {
             }
         }
         return ExitCode.ok.rawValue
+    }
+
+    /// The sync engine on this mesh's cache (opened, its notice printed), started.
+    private static func startEngine(client: APIClient, key: APIKey, tag: String) throws -> (SyncEngine, CacheStore?) {
+        let (cache, notice) = CacheSession.open(for: client.profile)
+        if let notice { Console.error(tag + notice) }
+        let engine = try SyncEngine(client: client, apiKey: key, cache: cache, outbox: SyncOutbox())
+        engine.start()
+        return (engine, cache)
     }
 
     /// Writes the notifier's terminal bytes after the lines already printed; returns when to

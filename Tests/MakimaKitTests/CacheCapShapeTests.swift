@@ -21,14 +21,23 @@ import Testing
         return size?.intValue ?? 0
     }
 
-    @Test func manyTasksWithOneLargeEventEachStayUnderTheCap() throws {
+    /// The file on disk, not only its pages in use, holds the cap: pages freed by pruning go
+    /// back. Run with the search index caught up at every append and with it never caught up
+    /// (its catch-up is timed, once a second): the file used to pass the cap in some runs and
+    /// not others, as the machine's speed moved the catch-ups.
+    @Test(arguments: [0, TimeInterval.infinity])
+    func manyTasksWithOneLargeEventEachStayUnderTheCap(indexEvery: TimeInterval) throws {
         let policy = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 86_400, maxBytes: Self.cap)
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
+        store.indexInterval.withLock { $0 = indexEvery }
         for t in 0..<600 {
             try store.appendEvents([Self.big("t\(t)", bytes: 256 << 10)])
-            let used = try store.withDatabase { db in try CacheStore.usedBytes(db) }
+            let (used, file) = try store.withDatabase { db in
+                (try CacheStore.usedBytes(db), try CacheStore.fileBytes(db))
+            }
             #expect(used <= Self.cap, "after task \(t): \(used) bytes in use")
-            if used > Self.cap { break }
+            #expect(file <= Self.cap, "after task \(t): the file is \(file) bytes")
+            if used > Self.cap || file > Self.cap { break }
         }
         #expect(try fileBytes() <= Self.cap + (1 << 20))
         // The newest task is there, cut to the per-event size with a marker; the oldest went.
@@ -82,5 +91,95 @@ import Testing
         #expect(kept.items.first?.id == "big0")
         try store.appendEvents([Self.big("after", bytes: 1_000)])
         #expect(try store.eventCount(taskID: "after") == 1)
+    }
+
+    /// Status and output events for ids no list named: the task table stops at its share, and
+    /// so do the tables of events and activity (they once kept a row a task, 300,000 of them),
+    /// the search index's task rows, and the file.
+    @Test func eventsForUnknownIdsStopAtTheTaskTablesShare() throws {
+        let policy = CacheRetention(
+            eventsPerTask: 2_000, finishedTaskAge: 86_400, maxBytes: 1 << 20, taskBytes: 1 << 20)
+        let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
+        let share = store.maxTaskRows
+        for batch in 0..<10 {
+            try store.appendEvents(
+                (0..<2_000).map { i in
+                    let n = batch * 2_000 + i
+                    return n % 2 == 0
+                        ? TaskEvent(
+                            eventID: Int64(n), taskID: "unknown-\(n)", seq: 1, type: .status,
+                            payload: .status(status: .running, previous: nil, reason: nil))
+                        : TaskEvent(
+                            eventID: Int64(n), taskID: "unknown-\(n)", seq: 1, type: .output,
+                            payload: .output(text: "output of \(n)\n", stream: "tool"))
+                })
+        }
+        let rows = try store.withDatabase { db in
+            try ["task_rows", "task_activity", "search_tasks"].map {
+                Int(try db.scalarInt("SELECT count(*) FROM \($0)") ?? 0)
+            }
+                + [Int(try db.scalarInt("SELECT count(DISTINCT task_id) FROM task_events") ?? 0)]
+        }
+        #expect(rows[0] <= share, "task_rows \(rows[0])")
+        #expect(rows[1] <= share, "task_activity \(rows[1])")
+        #expect(rows[2] <= 2 * share, "search_tasks \(rows[2])")
+        #expect(rows[3] <= share, "tasks with events \(rows[3])")
+        // The least recently active went first: what is left is of the last batch.
+        let kept: [String] = try store.withDatabase { db in
+            let select = try db.prepare("SELECT task_id FROM task_activity")
+            var ids: [String] = []
+            while try select.step() { ids.append(select.text(0) ?? "") }
+            return ids
+        }
+        #expect(!kept.isEmpty && kept.allSatisfy { (Int($0.dropFirst("unknown-".count)) ?? 0) >= 18_000 })
+        store.close()
+        #expect(try fileBytes() <= policy.maxBytes + policy.taskBytes)
+    }
+
+    /// A file made before pages were given back switches once, at the writer's first prune;
+    /// from then on what pruning frees leaves the file.
+    @Test func aFileFromBeforeSwitchesToGivingPagesBack() throws {
+        let legacy = try CacheStore.open(file: dir.databaseFile).store
+        try legacy.withDatabase { db in
+            try db.exec("PRAGMA auto_vacuum = NONE")
+            try db.exec("VACUUM")
+        }
+        #expect(try legacy.withDatabase { db in try db.scalarInt("PRAGMA auto_vacuum") } == 0)
+        legacy.close()
+        let store = try CacheStore.open(file: dir.databaseFile).store
+        #expect(try store.withDatabase { db in try db.scalarInt("PRAGMA auto_vacuum") } == 0, "not on opening")
+        try store.appendEvents([Self.big("a", bytes: 1_000)])
+        #expect(try store.withDatabase { db in try db.scalarInt("PRAGMA auto_vacuum") } == 2)
+        try store.appendEvents((2...3_000).map { Self.big("a", seq: $0, bytes: 1_000) })
+        let before = try store.pageCount()
+        try store.appendEvents([
+            TaskEvent(
+                eventID: 9, taskID: "a", seq: 3_001, type: .status,
+                payload: .status(status: .completed, previous: nil, reason: nil))
+        ])
+        let pruned = try store.prune(now: Date().addingTimeInterval(30 * 86_400))
+        #expect(pruned.finishedTasksRemoved == 1 && pruned.pagesGivenBack > 0)
+        #expect(try store.pageCount() * 4 < before)
+        #expect(try store.withDatabase { db in try db.scalarInt("PRAGMA freelist_count") } == 0)
+    }
+
+    /// Every table the cache makes has its bound written down (`CacheBounds`): a new table
+    /// without one fails here.
+    @Test func everyTableHasABound() throws {
+        let store = try CacheStore.open(file: dir.databaseFile).store
+        let tables: [String] = try store.withDatabase { db in
+            let select = try db.prepare(
+                """
+                SELECT name FROM sqlite_schema s WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                AND NOT EXISTS (SELECT 1 FROM sqlite_schema v WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%'
+                    AND s.name LIKE v.name || '\\_%' ESCAPE '\\')
+                """)
+            var names: [String] = []
+            while try select.step() { names.append(select.text(0) ?? "") }
+            return names
+        }
+        let bounded = Set(CacheBounds.tables.map(\.table))
+        #expect(tables.count >= 9)
+        for table in tables { #expect(bounded.contains(table), "\(table) has no bound") }
     }
 }

@@ -22,20 +22,34 @@ enum CacheOpener {
         let path = file.path
         for dir in privateDirectories(for: file) { try makePrivateDirectory(dir) }
         try refuseLinks(file)
+        // A run that met a corruption error left a mark: the file goes aside unchecked.
+        if let found = CacheSeal.damageReason(path) {
+            defer { CacheSeal.clearDamage(path) }
+            if FileManager.default.fileExists(atPath: path) {
+                return try replace(file, now: now, busyTimeoutMilliseconds, reason: "damage found in use: \(found)")
+            }
+        }
         // The file this program closed cleanly, unchanged since, skips the full check.
         let sealed = CacheSeal.take(path)
         do {
             return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, fullCheck: !sealed), nil)
         } catch {
             guard let reason = damageReason(error, path: path) else { throw CacheError.from(error, path: path) }
-            let asideName = try moveAside(file: file, now: now)
-            let notice =
-                "The offline cache was unreadable (\(reason)); it was moved to \(asideName) and a new one was started."
-            do {
-                return (try connect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds), notice)
-            } catch {
-                throw CacheError.from(error, path: path)
-            }
+            return try replace(file, now: now, busyTimeoutMilliseconds, reason: reason)
+        }
+    }
+
+    /// Moves the damaged file aside and starts a fresh one, with the notice that says so.
+    private static func replace(_ file: URL, now: Date, _ busyTimeoutMilliseconds: Int32, reason: String)
+        throws(CacheError) -> (database: SQLiteDatabase, notice: String?)
+    {
+        let asideName = try moveAside(file: file, now: now)
+        let notice =
+            "The offline cache was unreadable (\(reason)); it was moved to \(asideName) and a new one was started."
+        do {
+            return (try connect(path: file.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds), notice)
+        } catch {
+            throw CacheError.from(error, path: file.path)
         }
     }
 
@@ -101,6 +115,11 @@ enum CacheOpener {
         do throws(SQLiteError) {
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
             // checkpoints only (a power cut may lose the last commits, never consistency).
+            // Freed pages can be given back (`CacheStore.giveBackFreePages`): set on a new file,
+            // before its first table. Never on an existing one: setting the mode there writes
+            // the header (a write lock another instance may hold); an older file is switched
+            // by the writer (`switchToIncrementalVacuum`).
+            if try db.scalarInt("PRAGMA page_count") == 0 { try db.exec("PRAGMA auto_vacuum = INCREMENTAL") }
             _ = try db.scalarText("PRAGMA journal_mode = WAL")
             try db.exec("PRAGMA synchronous = NORMAL")
             // Reads every page: catches truncated files and damage the header alone does not

@@ -22,6 +22,17 @@ public struct ActivityMinute: Sendable, Equatable, Codable {
     }
 
     public static func minute(of date: Date) -> Int { Int((date.timeIntervalSince1970 / 60).rounded(.down)) }
+
+    /// The most one minute's count may say (`SQLiteStatement.maxCount`).
+    public static let maxCount = 1 << 31
+
+    /// Every count within `0...maxCount`.
+    func clamped() -> ActivityMinute {
+        func bound(_ n: Int) -> Int { min(max(n, 0), Self.maxCount) }
+        return ActivityMinute(
+            minute: minute, output: bound(output), completed: bound(completed), failed: bound(failed),
+            daemonsOnline: daemonsOnline.map(bound))
+    }
 }
 
 /// The per-minute counts of a span, oldest first, and the sums the Home card and
@@ -31,16 +42,24 @@ public struct ActivityHistory: Sendable, Equatable {
     /// The minute the span ends with (the current one).
     public var now: Int
 
+    /// Counts are clamped to `0...ActivityMinute.maxCount` (a damaged or hostile cache can
+    /// say anything), and every sum below saturates at `maxSum`: no history traps the card or
+    /// `status --json`, and a bar's arithmetic on a sum (`v * 4`) stays far from overflow.
     public init(minutes: [ActivityMinute], now: Int) {
-        self.minutes = minutes
+        self.minutes = minutes.map { $0.clamped() }
         self.now = now
     }
+
+    /// The most a sum of counts says.
+    public static let maxSum = 1 << 48
+
+    private static func add(_ a: inout Int, _ b: Int) { a = min(maxSum, a + min(b, maxSum)) }
 
     /// Output events per minute over the last `count` minutes, oldest first.
     public func outputPerMinute(last count: Int = 60) -> [Int] {
         var out = [Int](repeating: 0, count: count)
         for m in minutes where m.minute > now - count && m.minute <= now {
-            out[count - 1 - (now - m.minute)] += m.output
+            Self.add(&out[count - 1 - (now - m.minute)], m.output)
         }
         return out
     }
@@ -51,8 +70,8 @@ public struct ActivityHistory: Sendable, Equatable {
         var failed = completed
         for m in minutes where m.minute > now - count * 60 && m.minute <= now {
             let slot = count - 1 - (now - m.minute) / 60
-            completed[slot] += m.completed
-            failed[slot] += m.failed
+            Self.add(&completed[slot], m.completed)
+            Self.add(&failed[slot], m.failed)
         }
         return (completed, failed)
     }
@@ -72,9 +91,9 @@ public struct ActivityHistory: Sendable, Equatable {
     public var lastHour: (output: Int, completed: Int, failed: Int) {
         var sums = (0, 0, 0)
         for m in minutes where m.minute > now - 60 && m.minute <= now {
-            sums.0 += m.output
-            sums.1 += m.completed
-            sums.2 += m.failed
+            Self.add(&sums.0, m.output)
+            Self.add(&sums.1, m.completed)
+            Self.add(&sums.2, m.failed)
         }
         return sums
     }
@@ -87,20 +106,24 @@ extension CacheStore {
     /// The per-minute counts of the last `hours` hours, oldest first.
     public func activity(hours: Int = 24, now: Date = Date()) throws(CacheError) -> ActivityHistory {
         let current = ActivityMinute.minute(of: now)
+        let hours = min(max(1, hours), Self.activityKeptMinutes / 60)
         let rows: [ActivityMinute] = try withDatabase { db in
             let select = try db.prepare(
                 """
                 SELECT minute, output, completed, failed, daemons_online FROM activity_minutes
                 WHERE minute > ?1 AND minute <= ?2 ORDER BY minute
                 """)
-            try select.bind(current - max(1, hours) * 60, at: 1)
+            try select.bind(current - hours * 60, at: 1)
             try select.bind(current, at: 2)
             var rows: [ActivityMinute] = []
+            let span = Int64(current - hours * 60 + 1)...Int64(current)
             while try select.step() {
+                // A minute that is not a whole number in the span is a damaged row: skipped.
+                guard let minute = select.integer(0, in: span) else { continue }
                 rows.append(
                     ActivityMinute(
-                        minute: select.int(0), output: select.int(1), completed: select.int(2), failed: select.int(3),
-                        daemonsOnline: select.isNull(4) ? nil : select.int(4)))
+                        minute: Int(minute), output: select.count(1), completed: select.count(2),
+                        failed: select.count(3), daemonsOnline: select.isNull(4) ? nil : select.count(4)))
             }
             return rows
         }

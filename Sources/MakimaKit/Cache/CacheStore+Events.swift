@@ -131,6 +131,8 @@ extension CacheStore {
                         chunk, keep: keep, leftOutNew: absent, breaks: first ? Set(skipped.keys) : [], now: now,
                         into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
+                    // At most one new row a task: the count the bound is checked against.
+                    activityRows.withLock { rows in rows = rows.map { $0 + newest.count } }
                     return absent + n
                 }
             }
@@ -195,17 +197,30 @@ extension CacheStore {
         /// Tasks whose every cached event was removed for size (after trimming was not enough).
         public var tasksEvicted = 0
         public var eventsRemoved = 0
+        /// Rows removed by the tables' own bounds (`CacheBounds`).
+        public var rowsOverBounds = 0
+        /// Free pages given back to the file system (`auto_vacuum = INCREMENTAL`).
+        public var pagesGivenBack = 0
+        /// The file was rewritten once to switch on giving pages back (a file made before).
         public var vacuumed = false
     }
 
-    /// Applies the retention: drops the events of finished tasks quiet past the age, then, while
-    /// the database is over `maxBytes`, trims the least recently active tasks (finished first)
-    /// to their newest event, then removes whole tasks in that order, until it is under 80% of
-    /// the cap (so appends do not prune at every batch). Vacuums when a quarter or more of the file (and at least 8 MiB) is free.
+    /// Applies the retention: drops the events of finished tasks quiet past the age, applies
+    /// every table's own bound (`CacheBounds`, with `bounds`: the writer's prunes, not the one
+    /// at opening, which may be on the UI thread), then, while the database is over
+    /// `maxBytes`, trims the least recently active tasks (finished first) to their newest
+    /// event, then removes whole tasks in that order, until it is under 80% of the cap (so
+    /// appends do not prune at every batch). The pages freed go back to the file system.
     @discardableResult
-    public func prune(now: Date = Date()) throws(CacheError) -> PruneResult {
+    public func prune(now: Date = Date(), bounds: Bool = true) throws(CacheError) -> PruneResult {
         lastAgePrune.withLock { $0 = now }
         let policy = retention
+        let switchMode =
+            bounds
+            && vacuumModeChecked.withLock { checked in
+                defer { checked = true }
+                return !checked
+            }
         return try withDatabase { db in
             // The output's cap: the task table has a share of its own on top of it.
             let cap = policy.maxBytes + (try taskShareBytes(db))
@@ -219,6 +234,13 @@ extension CacheStore {
                 let removal = try TaskRemoval(db)
                 for task in tasks { result.eventsRemoved += try removal.remove(task) }
                 result.finishedTasksRemoved = tasks.count
+            }
+            if bounds {
+                let limits = CacheBounds.Limits(tasks: maxTaskRows, now: now)
+                result.rowsOverBounds = try db.transaction { try CacheBounds.apply(db, limits) }
+                _ = try countTaskRows(db)
+                let kept = Int(try db.scalarInt("SELECT count(*) FROM task_activity") ?? 0)
+                activityRows.withLock { $0 = kept }
             }
             if try Self.usedBytes(db) > cap {
                 let target = cap - policy.maxBytes / 5
@@ -258,22 +280,53 @@ extension CacheStore {
                     result.tasksEvicted += 1
                 }
             }
-            let pageSize = Int(try db.scalarInt("PRAGMA page_size") ?? 4096)
-            let free = Int(try db.scalarInt("PRAGMA freelist_count") ?? 0) * pageSize
-            let total = Int(try db.scalarInt("PRAGMA page_count") ?? 0) * pageSize
-            if free >= 8 << 20 && free * 4 >= total {
-                try db.exec("VACUUM")
-                result.vacuumed = true
-            }
+            // A switch that fails (no room for the copy, a lock) is tried again next session.
+            if switchMode { result.vacuumed = (try? Self.switchToIncrementalVacuum(db)) ?? false }
+            result.pagesGivenBack = try Self.giveBackFreePages(db)
             return result
         }
     }
 
-    /// Prunes when the file passed its cap or the last pruning by age is an hour old.
+    /// Prunes when the file's pages in use passed its cap, the last pruning by age is an hour
+    /// old, or task_activity may have passed its bound (`activityRows`, counted up by every
+    /// batch, nil until the first prune of the session); gives free pages back when the file
+    /// alone is over the cap.
     private func pruneIfDue(now: Date) throws(CacheError) {
         let ageDue = lastAgePrune.withLock { last in last.map { now.timeIntervalSince($0) >= 3_600 } ?? true }
-        let over = try withDatabase { db in try Self.usedBytes(db) > retention.maxBytes + (try taskShareBytes(db)) }
-        if ageDue || over { try prune(now: now) }
+        let tasksDue = activityRows.withLock { ($0 ?? .max) > maxTaskRows }
+        let (over, fileOver) = try withDatabase { db in
+            let cap = retention.maxBytes + (try taskShareBytes(db))
+            return (try Self.usedBytes(db) > cap, try Self.fileBytes(db) > cap)
+        }
+        if ageDue || over || tasksDue {
+            try prune(now: now)
+        } else if fileOver {
+            _ = try withDatabase { db in try Self.giveBackFreePages(db) }
+        }
+    }
+
+    /// Pages freed by pruning go back to the file system (`auto_vacuum = INCREMENTAL`: the
+    /// cap is a promise about the file on disk, not the pages in use), and a checkpoint moves
+    /// the shrink from the -wal into the file now rather than at the next automatic one (it
+    /// does what readers allow, never waits for them). Returns the pages given back.
+    static func giveBackFreePages(_ db: SQLiteDatabase) throws -> Int {
+        let free = Int(try db.scalarInt("PRAGMA freelist_count") ?? 0)
+        guard free > 0, try db.scalarInt("PRAGMA auto_vacuum") == 2 else { return 0 }
+        try db.exec("PRAGMA incremental_vacuum")
+        try db.exec("PRAGMA wal_checkpoint(PASSIVE)")
+        return free - Int(try db.scalarInt("PRAGMA freelist_count") ?? 0)
+    }
+
+    /// A file made before pages were given back (`auto_vacuum` NONE) switches once: SQLite
+    /// changes the mode of an existing file only with a VACUUM, which rewrites it whole. Done
+    /// by the writer's first prune of a session (never on the thread that opened the cache),
+    /// on a file already held to its cap; a new file is made incremental at once
+    /// (`CacheOpener`). Returns whether it ran.
+    static func switchToIncrementalVacuum(_ db: SQLiteDatabase) throws -> Bool {
+        guard try db.scalarInt("PRAGMA auto_vacuum") == 0 else { return false }
+        try db.exec("PRAGMA auto_vacuum = INCREMENTAL")
+        try db.exec("VACUUM")
+        return true
     }
 
     /// `event` stored within `maxBytes`: its text cut, with a marker saying how much is not
@@ -287,6 +340,11 @@ extension CacheStore {
             if json.utf8.count <= maxBytes || budget == 0 { return json }
             budget /= 2
         }
+    }
+
+    /// Bytes of the database file: its pages, in use or free.
+    static func fileBytes(_ db: SQLiteDatabase) throws -> Int {
+        Int(try db.scalarInt("PRAGMA page_count") ?? 0) * Int(try db.scalarInt("PRAGMA page_size") ?? 4096)
     }
 
     /// Bytes of the database's pages in use (its size less the free pages).
@@ -332,7 +390,7 @@ extension CacheStore {
             let select = try db.prepare("SELECT task_id, MAX(seq) FROM task_events GROUP BY task_id")
             var seqs: [String: Int] = [:]
             while try select.step() {
-                if let task = select.text(0) { seqs[task] = select.int(1) }
+                if let task = select.text(0), let seq = select.seq(1) { seqs[task] = seq }
             }
             return seqs
         }
@@ -352,7 +410,7 @@ extension CacheStore {
                 """)
             var seqs: [String: Int] = [:]
             while try select.step() {
-                if let task = select.text(0) { seqs[task] = select.int(1) }
+                if let task = select.text(0), let seq = select.seq(1) { seqs[task] = seq }
             }
             return seqs
         }
@@ -473,7 +531,7 @@ extension CacheStore {
 }
 
 /// Removes a task from the cache's event tables: its events, its lines and its activity row.
-private struct TaskRemoval {
+struct TaskRemoval {
     let db: SQLiteDatabase
     let events: SQLiteStatement
     let lines: SQLiteStatement

@@ -39,7 +39,7 @@ extension CacheStore {
         let bound = min(limit, Self.maxSearchHits)
         do throws(CacheError) {
             let keep = eventsKeptPerTask
-            return try withDatabase { db in try Self.search(needle, limit: bound, keep: keep, in: db) }
+            return try withDatabase(markingDamage: false) { db in try Self.search(needle, limit: bound, keep: keep, in: db) }
         } catch {
             // A damaged or missing index (not a closed store, a full disk or a lock).
             switch error {
@@ -72,6 +72,20 @@ extension CacheStore {
     /// Rows in the index (output lines plus title rows).
     package func searchIndexCount() throws(CacheError) -> Int {
         try withDatabase { db in Int(try db.scalarInt("SELECT COUNT(*) FROM output_search") ?? 0) }
+    }
+
+    /// The pages of these tables and indexes (SQLite's `dbstat`): where tests damage a file.
+    package func pages(of tables: [String]) throws(CacheError) -> [Int64] {
+        try withDatabase { db in
+            let select = try db.prepare("SELECT pageno FROM dbstat WHERE name = ?1")
+            var pages: [Int64] = []
+            for table in tables {
+                try select.bind(table, at: 1)
+                while try select.step() { pages.append(select.int64(0)) }
+                select.reset()
+            }
+            return pages
+        }
     }
 
     /// Bytes of the file's pages in use (the size the cap is held to).
@@ -122,7 +136,7 @@ extension CacheStore {
                 OutputSearchHit(
                     taskID: task, lineNumber: number, seq: number == 0 ? 0 : select.int(4),
                     line: matchingLine(in: text, needle: needle),
-                    lastActive: select.isNull(3) ? nil : Date(timeIntervalSince1970: select.double(3))))
+                    lastActive: select.date(3)))
         }
         return hits
     }
@@ -137,8 +151,9 @@ extension CacheStore {
     /// Brings the search index up to the events written, when it last did so a second ago or
     /// more (the writer calls this after each append; a search always does it first).
     func indexIfDue(now: Date) throws(CacheError) {
+        let interval = indexInterval.withLock { $0 }
         let due = lastIndexed.withLock { last in
-            guard last.map({ now.timeIntervalSince($0) >= 1 }) ?? true else { return false }
+            guard last.map({ now.timeIntervalSince($0) >= interval }) ?? true else { return false }
             last = now
             return true
         }

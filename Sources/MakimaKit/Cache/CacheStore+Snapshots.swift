@@ -7,18 +7,18 @@ extension CacheStore {
     /// A task by id from whichever cached task list was fetched most recently (for a
     /// `makima://task/{id}` link opened before the first refresh).
     public func loadTask(id: String) throws(CacheError) -> CachedValue<MeshTask>? {
-        let row: (json: String, fetchedAt: Double)? = try withDatabase { db in
+        let row: (json: String, fetchedAt: Date)? = try withDatabase { db in
             let select = try db.prepare(
                 """
                 SELECT t.json, c.fetched_at FROM tasks t JOIN collections c ON c.key = t.collection
                 WHERE t.id = ?1 ORDER BY c.fetched_at DESC LIMIT 1
                 """)
             try select.bind(id, at: 1)
-            guard try select.step(), let json = select.text(0) else { return nil }
-            return (json, select.double(1))
+            guard try select.step(), let json = select.text(0), let fetchedAt = select.date(1) else { return nil }
+            return (json, fetchedAt)
         }
         guard let row, let task = try? MakimaJSON.decode(MeshTask.self, from: Data(row.json.utf8)) else { return nil }
-        return CachedValue(value: task, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt))
+        return CachedValue(value: task, fetchedAt: row.fetchedAt)
     }
 
     /// When each cached collection was fetched, by collection key (`CacheCollection.key(query:)`).
@@ -27,7 +27,7 @@ extension CacheStore {
             let select = try db.prepare("SELECT key, fetched_at FROM collections")
             var times: [String: Date] = [:]
             while try select.step() {
-                if let key = select.text(0) { times[key] = Date(timeIntervalSince1970: select.double(1)) }
+                if let key = select.text(0), let at = select.date(1) { times[key] = at }
             }
             return times
         }
@@ -90,11 +90,11 @@ extension CacheStore {
     ) throws(CacheError) -> CacheSnapshot<Item>? {
         let key = collection.key(query: query)
         let table = collection.table
-        let stored: (rows: [String], fetchedAt: Double)? = try withDatabase { db in
+        let stored: (rows: [String], fetchedAt: Date)? = try withDatabase { db in
             let stamp = try db.prepare("SELECT fetched_at FROM collections WHERE key = ?1")
             try stamp.bind(key, at: 1)
-            guard try stamp.step() else { return nil }
-            let fetchedAt = stamp.double(0)
+            // A fetch time that is not a time reads as never fetched.
+            guard try stamp.step(), let fetchedAt = stamp.date(0) else { return nil }
             let select = try db.prepare("SELECT json FROM \(table) WHERE collection = ?1 ORDER BY position")
             try select.bind(key, at: 1)
             var rows: [String] = []
@@ -104,7 +104,7 @@ extension CacheStore {
         guard let stored else { return nil }
         let decoded = Self.decodeRows(Item.self, stored.rows)
         return CacheSnapshot(
-            items: decoded.items, fetchedAt: Date(timeIntervalSince1970: stored.fetchedAt), skipped: decoded.skipped)
+            items: decoded.items, fetchedAt: stored.fetchedAt, skipped: decoded.skipped)
     }
 
     /// Pass one encoder for a whole batch: making a JSONEncoder costs more than using it.

@@ -154,7 +154,7 @@ extension CacheStore {
         try withDatabase { db in
             let select = try db.prepare("SELECT fetched_at FROM collections WHERE key = ?1")
             try select.bind(key, at: 1)
-            return try select.step() ? Date(timeIntervalSince1970: select.double(0)) : nil
+            return try select.step() ? select.date(0) : nil
         }
     }
 

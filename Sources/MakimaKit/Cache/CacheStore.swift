@@ -29,12 +29,21 @@ public final class CacheStore: Sendable {
     let lastAgePrune = Mutex<Date?>(nil)
     /// When the output search index last caught up with the events written (`indexIfDue`).
     let lastIndexed = Mutex<Date?>(nil)
+    /// How long after a catch-up the next append catches up again (tests set 0 or never, so
+    /// what they assert holds whichever way a machine's speed falls).
+    let indexInterval = Mutex<TimeInterval>(1)
     public static let maxEventsPerTransaction = 2_000
     /// The task table's newest stamp (`TaskRows`), read from the table on first use.
     let taskStamp = Mutex<Int64?>(nil)
     /// The task table's rows when last counted (by a pass or a batch of statuses): the bytes
     /// they take are the tasks' own share, not the output's (`prune`).
     let taskRowCount = Mutex<Int?>(nil)
+    /// task_activity's rows when last counted, plus the tasks of every batch since: past the
+    /// task table's share, the next append prunes (`CacheBounds`). Nil until the first prune
+    /// with bounds, which the writer's first append runs.
+    let activityRows = Mutex<Int?>(nil)
+    /// Whether this session checked that the file gives pages back (`switchToIncrementalVacuum`).
+    let vacuumModeChecked = Mutex(false)
 
     public let file: URL
     private let connection: Mutex<SQLiteDatabase?>
@@ -72,7 +81,9 @@ public final class CacheStore: Sendable {
         // A missing search index gets its tables here, empty; it is filled by the writer's
         // first catch-up or the first search, not on the thread that opens the cache.
         _ = try? store.withDatabase { db in try OutputSearchIndex.prepare(db) }
-        _ = try? store.prune(now: now)
+        // A -wal a large write grew is cut back to this at its next checkpoint.
+        _ = try? store.withDatabase { db in try db.exec("PRAGMA journal_size_limit = \(policy.maxBytes / 16)") }
+        _ = try? store.prune(now: now, bounds: false)
         return CacheOpenResult(store: store, notice: notice)
     }
 
@@ -81,9 +92,9 @@ public final class CacheStore: Sendable {
         (try? withDatabase { db in try db.scalarText("PRAGMA integrity_check") == "ok" }) ?? false
     }
 
-    /// Closes the connection; later calls throw `CacheError.closed`.
-    /// Closes the connection; a clean close seals the file (`CacheSeal`), so the next opening
-    /// skips its full check if nothing changed it meanwhile.
+    /// Closes the connection; later calls throw `CacheError.closed`. A clean close seals the
+    /// file (`CacheSeal`), so the next opening skips its full check if nothing changed it
+    /// meanwhile; a file found damaged while open is not sealed (`foundDamage`).
     public func close() {
         let closed = connection.withLock { db -> Bool in
             guard let open = db else { return false }
@@ -104,6 +115,7 @@ public final class CacheStore: Sendable {
         let siblings = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
         let ours = siblings.filter {
             $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") || $0 == name + ".sealed"
+                || $0 == name + ".damaged"
         }
         for entry in ours {
             do { try fm.removeItem(at: dir.appendingPathComponent(entry)) } catch {
@@ -117,12 +129,24 @@ public final class CacheStore: Sendable {
         }
     }
 
-    /// Runs `body` with the connection, under the lock; any error becomes a `CacheError`.
-    func withDatabase<T: Sendable>(_ body: (SQLiteDatabase) throws -> T) throws(CacheError) -> T {
+    /// A corruption error was met on this file while it was open (`CacheSeal.markDamaged`):
+    /// it will not be sealed, and its next opening moves it aside. A command that finds this
+    /// after a read closes the store and opens it again to get a fresh cache.
+    public var foundDamage: Bool { CacheSeal.isMarkedDamaged(file.path) }
+
+    /// Runs `body` with the connection, under the lock; any error becomes a `CacheError`. A
+    /// corruption error marks the file damaged, unless the caller repairs what it read
+    /// (`markingDamage: false`: the search index, which is built again from the events).
+    func withDatabase<T: Sendable>(markingDamage: Bool = true, _ body: (SQLiteDatabase) throws -> T)
+        throws(CacheError) -> T
+    {
         let path = file.path
         let result: Result<T, CacheError> = connection.withLock { db in
             guard let db else { return .failure(.closed) }
             do { return .success(try body(db)) } catch { return .failure(CacheError.from(error, path: path)) }
+        }
+        if markingDamage, case .failure(.corrupt(let message)) = result {
+            CacheSeal.markDamaged(path, reason: message)
         }
         return try result.get()
     }

@@ -31,6 +31,14 @@ enum OutputSearchIndex {
     /// The rowid step between two tasks: line numbers below it are indexed.
     static let taskStride: Int64 = 1 << 32
 
+    /// A row's rowid (line 0: the task's title and plan), or nil when the task's number or
+    /// the line number is outside what a rowid holds (numbers are read back from the file,
+    /// where a damaged one can be anything): that row is not indexed, and nothing overflows.
+    static func rowid(num: Int64, line: Int) -> Int64? {
+        guard (1..<(1 << 31)).contains(num), (0..<taskStride).contains(Int64(line)) else { return nil }
+        return num << 32 | Int64(line)
+    }
+
     /// The index's tables and trigger (also the body of its schema migration).
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS search_tasks (
@@ -88,7 +96,7 @@ enum OutputSearchIndex {
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
             var top: [Int64: Int] = [:]
             while try lines.step() {
-                let line = lines.int(1)
+                guard let line = lines.seq(1) else { continue }
                 guard let task = lines.text(0), let text = lines.text(2), !text.isEmpty, line < taskStride else {
                     continue
                 }
@@ -157,7 +165,10 @@ enum OutputSearchIndex {
             "SELECT num, task_id, unindexed_from, indexed_to FROM search_tasks WHERE unindexed_from IS NOT NULL")
         var tasks: [(num: Int64, id: String, from: Int, indexedTo: Int)] = []
         while try marked.step() {
-            if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.int(2), marked.int(3))) }
+            // A damaged mark indexes the task from its start.
+            if let id = marked.text(1) {
+                tasks.append((marked.int64(0), id, marked.seq(2) ?? 0, marked.seq(3) ?? 0))
+            }
         }
         guard !tasks.isEmpty else { return 0 }
         let lines = try db.prepare(
@@ -172,11 +183,10 @@ enum OutputSearchIndex {
             try lines.bind(task.from, at: 2)
             var reached = 0
             while try lines.step() {
-                let line = lines.int(0)
-                guard line < taskStride else { break }
+                guard let line = lines.seq(0), line < taskStride else { break }
                 reached = line
-                if line <= task.indexedTo {
-                    try drop.bind(task.num * taskStride + Int64(line), at: 1)
+                if line <= task.indexedTo, let key = rowid(num: task.num, line: line) {
+                    try drop.bind(key, at: 1)
                     try drop.step()
                     drop.reset()
                 }
@@ -213,7 +223,8 @@ enum OutputSearchIndex {
     }
 
     static func addRow(num: Int64, line: Int, text: String, with statement: SQLiteStatement) throws {
-        try statement.bind(num * taskStride + Int64(line), at: 1)
+        guard let key = rowid(num: num, line: line) else { return }
+        try statement.bind(key, at: 1)
         try statement.bind(text, at: 2)
         try statement.step()
         statement.reset()
@@ -233,7 +244,8 @@ enum OutputSearchIndex {
             let known = try current.step() ? current.text(0) : nil
             current.reset()
             guard known != meta else { continue }
-            try drop.bind(num * taskStride, at: 1)
+            guard let key = rowid(num: num, line: 0) else { continue }
+            try drop.bind(key, at: 1)
             try drop.step()
             drop.reset()
             if !meta.isEmpty { try addRow(num: num, line: 0, text: UntrustedText.clean(meta), with: add) }

@@ -1,4 +1,5 @@
 import CSQLiteShim
+import Foundation
 
 /// A prepared statement. Parameter and column indexes are as SQLite counts them: parameters
 /// from 1, columns from 0. Text is always bound with SQLITE_TRANSIENT (SQLite copies it),
@@ -60,6 +61,54 @@ final class SQLiteStatement {
     }
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    // A cache file is read back as untrusted input: anything can have written any value of
+    // any type into any column. The readers below never trap and never hand out a value a
+    // caller's arithmetic could overflow on: a value of the wrong type, out of its range or
+    // NULL reads as nil, and the caller skips the row or uses a safe value.
+
+    /// The column as a whole number within `range`: an INTEGER, or a REAL holding a whole
+    /// number; nil for NULL, text, blobs, fractions, NaN and anything outside `range`.
+    func integer(_ column: Int32, in range: ClosedRange<Int64>) -> Int64? {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            let value = sqlite3_column_int64(statement, column)
+            return range.contains(value) ? value : nil
+        case SQLITE_FLOAT:
+            // Int64(exactly:) is nil for a fraction, NaN, an infinity or 2^63 and beyond.
+            guard let value = Int64(exactly: sqlite3_column_double(statement, column)) else { return nil }
+            return range.contains(value) ? value : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The most a count kept in the cache (events in a minute, tasks in an hour) may say:
+    /// far above anything real, and low enough that summing a year of them cannot overflow.
+    static let maxCount: Int64 = 1 << 31
+
+    /// A count kept in the cache: 0 when it is not a whole number in `0...maxCount`.
+    func count(_ column: Int32) -> Int { Int(integer(column, in: 0...Self.maxCount) ?? 0) }
+
+    /// A task event's seq: nil unless a whole number the sequencer accepts (`0...maxSeq`).
+    func seq(_ column: Int32) -> Int? {
+        integer(column, in: 0...Int64(TaskEventSequencer.maxSeq)).map { Int($0) }
+    }
+
+    /// Seconds since 1970 that make a date a calendar can show (years 1 to 9999).
+    static let dateSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// The column as a time (seconds since 1970, INTEGER or REAL); nil for NULL, text, NaN,
+    /// infinities and times outside `dateSeconds`.
+    func date(_ column: Int32) -> Date? {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER, SQLITE_FLOAT:
+            let seconds = sqlite3_column_double(statement, column)
+            return Self.dateSeconds.contains(seconds) ? Date(timeIntervalSince1970: seconds) : nil
+        default:
+            return nil
+        }
+    }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 

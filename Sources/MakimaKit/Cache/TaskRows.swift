@@ -166,9 +166,15 @@ enum TaskRows {
     }
 
     /// The newest stamp written (passes start past it).
+    /// A damaged stamp (not a number, negative, or too near the top for the next one to be
+    /// counted up from) is taken as 0: the next pass's rows are still newer than its own start.
     static func newestStamp(in db: SQLiteDatabase) throws -> Int64 {
-        try db.scalarInt("SELECT coalesce(max(seen), 0) FROM task_rows") ?? 0
+        let select = try db.prepare("SELECT max(seen) FROM task_rows")
+        return try select.step() ? select.integer(0, in: 0...maxStamp) ?? 0 : 0
     }
+
+    /// The highest stamp read back from the file: billions of passes from the top.
+    static let maxStamp = Int64.max >> 1
 
     /// Every row (a server switch, or a test's fresh table).
     static func deleteAll(in db: SQLiteDatabase) throws { try db.exec("DELETE FROM task_rows") }
@@ -283,10 +289,9 @@ enum TaskRows {
     }
 
     private static func task(from s: SQLiteStatement) -> MeshTask {
-        func date(_ c: Int32) -> Date? { s.isNull(c) ? nil : Date(timeIntervalSince1970: s.double(c)) }
-        return MeshTask(
+        MeshTask(
             id: s.text(0) ?? "", contractID: s.text(2), parentID: s.text(4), title: s.text(5),
-            status: TaskStatus(rawValue: s.text(1) ?? "unknown"), daemonID: s.text(3), createdAt: date(6),
-            updatedAt: date(7), completedAt: date(8))
+            status: TaskStatus(rawValue: s.text(1) ?? "unknown"), daemonID: s.text(3), createdAt: s.date(6),
+            updatedAt: s.date(7), completedAt: s.date(8))
     }
 }

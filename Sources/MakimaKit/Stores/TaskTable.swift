@@ -15,9 +15,12 @@ public final class TaskTable: Sendable {
     private let connection: Mutex<SQLiteDatabase?>
     private let stamp = Mutex<Int64>(0)
     private let counts = Mutex<(version: Int64, byFilter: [TasksStore.Filter: Int])>((-1, [:]))
+    /// The cache file read, when it is one: a corruption error met here marks it damaged.
+    private let cacheFile: String?
 
-    private init(_ database: consuming sending SQLiteDatabase, ownsWrites: Bool) {
+    private init(_ database: consuming sending SQLiteDatabase, ownsWrites: Bool, cacheFile: String? = nil) {
         self.ownsWrites = ownsWrites
+        self.cacheFile = cacheFile
         connection = Mutex(database)
     }
 
@@ -37,17 +40,24 @@ public final class TaskTable: Sendable {
                 path: file.path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW)
             db.setBusyTimeout(milliseconds: 1_000)
             _ = try db.scalarInt("SELECT count(*) FROM task_rows WHERE 0")
-            return TaskTable(db, ownsWrites: false)
+            return TaskTable(db, ownsWrites: false, cacheFile: file.path)
         } catch {
             return inMemory()
         }
     }
 
-    /// Runs `body` on the connection; a failed read reads as nothing (the next change reads again).
+    /// Runs `body` on the connection; a failed read reads as nothing (the next change reads
+    /// again). A damaged cache file is marked so (`CacheSeal`): it is not sealed at the close,
+    /// and the next start replaces it.
     private func read<T: Sendable>(_ fallback: T, _ body: (SQLiteDatabase) throws -> T) -> T {
         connection.withLock { db in
             guard let db else { return fallback }
-            return (try? body(db)) ?? fallback
+            do { return try body(db) } catch {
+                if let cacheFile, let e = error as? SQLiteError, e.kind == .corrupt {
+                    CacheSeal.markDamaged(cacheFile, reason: e.message)
+                }
+                return fallback
+            }
         }
     }
 
