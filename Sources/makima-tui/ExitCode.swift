@@ -14,6 +14,9 @@ enum ExitCode: Int32 {
     case serverError = 6
     /// The server has no such object (`logs` of an unknown task).
     case notFound = 7
+    /// The dashboard cannot be drawn: the terminal has no cursor addressing (TERM=dumb;
+    /// `TerminalError.exitStatus`).
+    case terminalUnusable = 8
 
     /// The exit code an error stands for.
     static func of(_ error: Error) -> ExitCode {

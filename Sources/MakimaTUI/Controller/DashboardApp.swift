@@ -188,7 +188,7 @@ public enum DashboardApp {
                 termName: terminfo.usesDirectEntry ? terminfo.used : nil, mouse: options.mouse)
         } catch {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
-            return 1
+            return error.exitStatus
         }
         StartupReport.mark("terminal")
         let detection = ColorDetection.detect(
