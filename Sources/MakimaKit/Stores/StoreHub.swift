@@ -96,15 +96,16 @@ public final class StoreHub {
             guard let id, seen.count < Self.namesCheckedPerBatch, seen.insert(id).inserted else { return }
             if tasks.needsName(id) { unknown.append(id) }
         }
-        for update in updates {
+        // Newest first: past the bound, the tasks that spoke last (the rows on top) are the ones asked.
+        for update in updates.reversed() {
             switch update {
-            case .events(let events): for e in events { check(e.taskID) }
+            case .events(let events): for e in events.reversed() { check(e.taskID) }
             case .list(let q, let payload, _, _) where q.kind.name == ListKinds.directives.name:
                 for d in payload.items(as: Directive.self) ?? [] { check(d.pendingQuestion?.taskID) }
             default: break
             }
         }
-        return unknown
+        return unknown.reversed()
     }
 
     public static let namesCheckedPerBatch = 64

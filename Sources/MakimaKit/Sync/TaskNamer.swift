@@ -5,8 +5,9 @@ import Synchronization
 /// a task no list held yet: it started after the last list read), so their rows show a title,
 /// daemon and contract within a second instead of at the next list read.
 ///
-/// The server decides which ids arrive, so everything here is bounded: the ids waiting
-/// (`maxPending`; past it an id is dropped, and asked for again if it is named again later),
+/// The newest ids go first (the rows on screen are the newest tasks' rows), and the server
+/// decides which ids arrive, so everything here is bounded: the ids waiting (`maxPending`;
+/// past it the oldest waiting is dropped, and asked for again if it is named again later),
 /// the ids already asked for, found or not (`remembered`, never asked twice; past it the older
 /// half is forgotten), the requests (a `TokenBucket`: `burst` at once, then `perSecond`), and
 /// the requests in flight (one job at a time on the engine's pool of user fetches, fetching
@@ -75,13 +76,16 @@ public final class TaskNamer: Sendable {
         state = Mutex(State(bucket: TokenBucket(capacity: limits.burst, perSecond: limits.perSecond, now: now())))
     }
 
-    /// Ids the client holds no name for: queued unless already asked for or waiting.
+    /// Ids the client holds no name for, oldest first: queued unless already asked for or
+    /// waiting.
     public func note(_ ids: some Sequence<String>) {
         let start = state.withLock { s -> Bool in
             for id in ids where !id.isEmpty && !s.remembered.contains(id) {
-                guard s.pending.count < limits.maxPending else {
+                if s.pending.count >= limits.maxPending {
+                    let oldest = s.pending.removeFirst()
+                    s.waiting.remove(oldest)
+                    s.remembered.remove(oldest)
                     s.stats.dropped += 1
-                    continue
                 }
                 s.pending.append(id)
                 s.waiting.insert(id)
@@ -118,7 +122,7 @@ public final class TaskNamer: Sendable {
         let ids = state.withLock { s -> [String] in
             var out: [String] = []
             while out.count < limits.batch, !s.pending.isEmpty, s.bucket.take(now: now()) {
-                let id = s.pending.removeFirst()
+                let id = s.pending.removeLast()
                 s.waiting.remove(id)
                 out.append(id)
             }
