@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end test of tasks born live: the dev server (seed 5, no simulation) and the real
+# binary in tmux 120×40. A task created after the dashboard read its lists (its events arrive
+# before any list holds it) is named on Home's TASKS card and in Tasks by one
+# `GET /mesh/tasks/{id}`, never shown as a bare id; a flood of 300 unknown tasks costs at most
+# the token bucket's requests (8 at once, 4 a second after). TERM=dumb gets a sentence and
+# exit code 8. Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
+KEY=mk_demo_local_key_0001
+SOCKET="makima-bornlive-e2e-$$"
+TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
+TIMEOUT=${E2E_TIMEOUT:-15}
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-bornlive-e2e.XXXXXX")
+SCREENS="$SCRATCH/screens.txt"
+SERVER_PID=""
+URL=""
+
+t() { "${TMUX_CMD[@]}" "$@"; }
+# shellcheck source=lib/checks.bash
+source "Tests/e2e/lib/checks.bash"
+cleanup() {
+  t kill-server >/dev/null 2>&1 || true
+  stop_server
+  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
+  rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# start NAME TERM: the dashboard against the dev server, config and cache in the scratch dir.
+start() {
+  t new-session -d -s "$1" -x 120 -y 40 \
+    "env TERM=$2 COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+}
+
+# task_fetches: how many `GET /api/v1/mesh/tasks/<id>` the server logged since the last reset.
+task_fetches() {
+  dev GET /_dev/requests | python3 -c '
+import json, re, sys
+print(sum(1 for r in json.load(sys.stdin)["recent"] if re.fullmatch(r"GET /api/v1/mesh/tasks/[^/?]+", r)))'
+}
+
+if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+t kill-server >/dev/null 2>&1 || true
+start_server || { echo "0 passed, 1 failed"; exit 1; }
+
+start dumb dumb
+expect "TERM=dumb: a sentence on stderr" dumb wait_for dumb "TERM=dumb cannot move the cursor"
+expect "TERM=dumb: exit code 8" dumb wait_for dumb "EXITED:8"
+
+start live tmux-256color
+expect "Home is up and online" live wait_for live "ONLINE"
+expect "Home's TASKS card is drawn" live wait_for live "3 TASKS//"
+dev POST /_dev/requests/reset >/dev/null
+born=$(dev POST "/_dev/task?status=running&title=Born+live+tidy+the+heartbeat" | json 'd["id"]')
+short=${born:0:8}
+expect "a task born live is named on Home's TASKS card" live wait_for live "Born live tidy the heartbeat"
+expect "its id never stood in for its title" live bash -c "! grep -q -- '$born' '$SCREENS'"
+expect "named by one fetch of that task" live test "$(task_fetches)" = 1
+t send-keys -t live 3
+expect "Tasks shows it by title too" live wait_for live "TASKS//.*(ALL|all)"
+expect "… at the top, named" live wait_for live "Born live tidy the heartbeat"
+t send-keys -t live 1
+
+dev POST /_dev/requests/reset >/dev/null
+dev POST "/_dev/hostile/gap_flood?tasks=300&events=2" >/dev/null
+started=$SECONDS
+expect "the flood reaches the screen, its rows reading loading… <id8>" live wait_for live "loading… [0-9a-f]{8}"
+fetched=$(task_fetches)
+bound=$((8 + 4 * (SECONDS - started + 1)))
+if [ "$fetched" -le "$bound" ] && [ "$fetched" -ge 1 ]; then pass "300 unknown tasks cost $fetched fetches (bucket bound $bound)"
+else fail "300 unknown tasks cost $fetched fetches (bucket bound $bound)" live; fi
+expect "… and they are named as the bucket refills" live wait_for live "Gap flood task"
+if ! capture live | grep -qE "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"; then pass "no bare UUID on screen"
+else fail "no bare UUID on screen" live; fi
+quit live
+finish
