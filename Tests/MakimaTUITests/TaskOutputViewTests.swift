@@ -237,7 +237,11 @@ struct TaskOutputViewTests {
     @Test func theHeadersLineCountDoesNotDropWhileOlderOutputLoads() {
         var buffer = TaskOutputBuffer(capacity: 150)
         var converted = TaskOutputLines()
-        buffer.append(events(1...400))
+        // Streamed as the view sees it: converted after each piece, lines leaving the front.
+        for start in stride(from: 1, through: 400, by: 10) {
+            buffer.append(events(start...(start + 9)))
+            _ = converted.lines(of: buffer)
+        }
         func header() -> String {
             var model = TaskOutputViewModel(
                 taskID: "t", title: "t", lines: converted.lines(of: buffer),
