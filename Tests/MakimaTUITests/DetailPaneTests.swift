@@ -275,10 +275,12 @@ struct NotificationsPaneTests {
         hub.apply(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskCompleted, title: "Task completed", body: "Cache heartbeats", link: .task("t1"),
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskCompleted, title: "Task completed",
+                    body: "Cache heartbeats", link: .task("t1"),
                     at: t0),
                 MeshNotification(
-                    id: 2, kind: .supervisorQuestion, title: "Supervisor question", body: "May I?",
+                    id: EventIdentity(taskID: "t", seq: 2), kind: .supervisorQuestion, title: "Supervisor question",
+                    body: "May I?",
                     link: .directive("r1"), at: t0.addingTimeInterval(5)),
             ]))
         let (rows, links) = NotificationsPane.model(hub, now: t0, timeZone: TimeZone(identifier: "UTC")!)

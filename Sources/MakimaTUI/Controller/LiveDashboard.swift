@@ -17,6 +17,10 @@ public final class LiveDashboard {
     var engine: (any DashboardEngine)?
     var cache: CacheStore?
     let makeEngine: EngineFactory
+    /// The one way this program starts a child (`ChildLauncher`): desktop notifications and
+    /// every link opened (output links, the web settings page) go through it.
+    let children: ChildLauncher
+    var linkOpener: LinkOpener { LinkOpener(launcher: children) }
     private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
         guard let self else { return }
         let top = self.session.topPane
@@ -44,7 +48,7 @@ public final class LiveDashboard {
     /// flushed) once the terminal is restored.
     public static func run(_ setup: LiveSetup, options: DashboardOptions) -> Int32 {
         var options = options
-        if case .configured(let client, _, _, _) = setup.access { options.serverLabel = client.profile.displayHost }
+        if case .configured(let client, _, _, _) = setup.access { options.serverLabel = client.profile.mastheadLabel }
         let holder = Holder()
         options.onStart = { session in
             let live = LiveDashboard(session: session, setup: setup)
@@ -62,6 +66,7 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
+        children = ChildLauncher(environment: setup.environment)
         // The desktop notifier (and its worker, when there is a route) exists from the start,
         // as it did before the controllers were split: made at once, not on first use.
         _ = notifications
@@ -71,6 +76,7 @@ public final class LiveDashboard {
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
+        if let service = setup.signIn { session.setProfileNames(service.profileNames) }
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -141,6 +147,7 @@ public final class LiveDashboard {
 
     func stop() {
         notifications.notifier.stop()
+        children.stop()
         engine?.stop()
         for r in signIn.retired { r.engine?.stop() }
         // The UI's read connection on the task table closes first, so the cache's own close
@@ -170,6 +177,7 @@ public final class LiveDashboard {
         case .open(let link): navigation.open(link)
         case .showNotifications: notifications.showNotifications()
         case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .switchProfile(let name): signIn.switchToProfile(named: name)
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notifications.openLatestNotification()

@@ -95,7 +95,7 @@ final class TaskOutputController {
             taskID: id, title: live.notifications.taskTitle(id) ?? TaskLookup.title(id, task, in: hub),
             status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
-        model.links = view?.lines.links.map(\.url) ?? []
+        model.links = view?.lines.linkURLs ?? []
         if let converted = view?.lines { model.adopt(converted) }
         if let task {
             model.facts = facts(of: task)

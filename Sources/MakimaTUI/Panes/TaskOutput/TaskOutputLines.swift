@@ -36,8 +36,9 @@ import MakimaKit
     /// Rendered lines removed off the front (the view's scroll position counts from here).
     package var firstLineNumber: Int { document.removedFront }
 
-    /// The link table: `[n]` in the output is `links[n - 1]`.
-    var links: [MarkdownRenderer.Link] { document.links }
+    /// The link table of the lines the last call returned: `[n]` in them is `links[n - 1]`,
+    /// the unfinished tail's links included (they come from the same rendering).
+    private(set) var links: [MarkdownRenderer.Link] = []
     /// The links' addresses, in that order (what `TaskOutputViewModel.links` holds).
     package var linkURLs: [String] { links.map(\.url) }
 
@@ -65,7 +66,9 @@ import MakimaKit
             consumed = max(0, consumed - newlyDropped)
             feed(buffer)
         }
-        let rendered = document.lines(open: buffer.openLine)
+        let shown = document.shown(open: buffer.openLine)
+        let rendered = shown.lines
+        links = shown.links
         if countFront { base -= max(0, rendered.count - shownCount) }
         shownCount = rendered.count
         lineCount = max(lineCount, document.removedFront + rendered.count)
