@@ -29,6 +29,7 @@ enum ExitCode: Int32, CaseIterable {
         case .unreachable: "unreachable (network, TLS)"
         case .serverError: "server error (or a damaged answer)"
         case .notFound: "not found (no such task)"
+        case .terminalUnusable: "the dashboard cannot be drawn (a terminal without cursor addressing, TERM=dumb)"
         }
     }
 
