@@ -4,7 +4,7 @@
 # before any list holds it) is named on Home's TASKS card and in Tasks by one
 # `GET /mesh/tasks/{id}`, never shown as a bare id; a flood of 300 unknown tasks costs at most
 # the token bucket's requests (8 at once, 4 a second after). TERM=dumb gets a sentence and
-# exit code 8. Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+# exit code 8; under LANG=C a bilingual title shows its English half. Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
@@ -32,10 +32,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
-# start NAME TERM: the dashboard against the dev server, config and cache in the scratch dir.
+# start NAME TERM [LANG]: the dashboard against the dev server, config and cache in the scratch dir.
 start() {
   t new-session -d -s "$1" -x 120 -y 40 \
-    "env TERM=$2 COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+    "env TERM=$2 COLORTERM= LANG=${3:-C.UTF-8} LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
 }
 
 # task_fetches: how many `GET /api/v1/mesh/tasks/<id>` the server logged since the last reset.
@@ -79,4 +79,13 @@ expect "… and they are named as the bucket refills" live wait_for live "Gap fl
 if ! capture live | grep -qE "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"; then pass "no bare UUID on screen"
 else fail "no bare UUID on screen" live; fi
 quit live
+
+# Under LANG=C every cell is ASCII: a title in two scripts shows its English half, not `?`s.
+start plain tmux-256color C
+expect "LANG=C: the dashboard is up" plain wait_for plain "ONLINE"
+dev POST "/_dev/task?status=running&title=%E7%BF%BB%E8%A8%B3%E3%83%95%E3%82%A1%E3%82%A4%E3%83%AB%E3%81%AE%E6%95%B4%E7%90%86+%C2%B7+tidy+localisation+files" >/dev/null
+expect "LANG=C: a bilingual title shows its English half" plain wait_for plain "tidy localisation files"
+if ! capture plain | grep -qE "\?\?\?\?[^|]*tidy localisation files"; then pass "LANG=C: … without a run of ? before it"
+else fail "LANG=C: … without a run of ? before it" plain; fi
+quit plain
 finish

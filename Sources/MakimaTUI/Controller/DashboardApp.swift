@@ -173,6 +173,7 @@ public enum DashboardApp {
     public static func run(options: DashboardOptions) -> Int32 {
         StartupReport.mark("dashboard")
         let utf8 = TerminalLocale.configure()
+        DrawnText.asciiOnly.store(!utf8, ordering: .relaxed)
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
         let theme = loader.loadOrFallback(
