@@ -29,7 +29,8 @@ import Testing
         TaskNamer, WorkerPool
     ) {
         let pool = WorkerPool(name: "test-naming", maxWorkers: 2, maxQueued: 16, now: { clock.now.withLock { $0 } })
-        let namer = TaskNamer(limits: limits, pool: pool, now: { clock.now.withLock { $0 } }) { fetches.fetch($0) }
+        let namer = TaskNamer(
+            limits: limits, pool: pool, now: { clock.now.withLock { $0 } }, fetch: { fetches.fetch($0) })
         return (namer, pool)
     }
 

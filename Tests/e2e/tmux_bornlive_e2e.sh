@@ -4,36 +4,19 @@
 # before any list holds it) is named on Home's TASKS card and in Tasks by one
 # `GET /mesh/tasks/{id}`, never shown as a bare id; a flood of 300 unknown tasks costs at most
 # the token bucket's requests (8 at once, 4 a second after). TERM=dumb gets a sentence and
-# exit code 8; under LANG=C a bilingual title shows its English half. Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+# exit code 8; under LANG=C a bilingual title shows its English half. Prints one line per
+# check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-bornlive-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-15}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-bornlive-e2e.XXXXXX")
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup bornlive
 SCREENS="$SCRATCH/screens.txt"
-SERVER_PID=""
-URL=""
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-# start NAME TERM [LANG]: the dashboard against the dev server, config and cache in the scratch dir.
-start() {
+# start_term NAME TERM [LANG]: as `start`, on another terminal type or locale.
+start_term() {
   t new-session -d -s "$1" -x 120 -y 40 \
     "env TERM=$2 COLORTERM= LANG=${3:-C.UTF-8} LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
 }
@@ -45,20 +28,17 @@ import json, re, sys
 print(sum(1 for r in json.load(sys.stdin)["recent"] if re.fullmatch(r"GET /api/v1/mesh/tasks/[^/?]+", r)))'
 }
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-t kill-server >/dev/null 2>&1 || true
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
-start dumb dumb
+start_term dumb dumb
 expect "TERM=dumb: a sentence on stderr" dumb wait_for dumb "TERM=dumb cannot move the cursor"
 expect "TERM=dumb: exit code 8" dumb wait_for dumb "EXITED:8"
 
-start live tmux-256color
+start live
 expect "Home is up and online" live wait_for live "ONLINE"
 expect "Home's TASKS card is drawn" live wait_for live "3 TASKS//"
 dev POST /_dev/requests/reset >/dev/null
 born=$(dev POST "/_dev/task?status=running&title=Born+live+tidy+the+heartbeat" | json 'd["id"]')
-short=${born:0:8}
 expect "a task born live is named on Home's TASKS card" live wait_for live "Born live tidy the heartbeat"
 expect "its id never stood in for its title" live bash -c "! grep -q -- '$born' '$SCREENS'"
 expect "named by one fetch of that task" live test "$(task_fetches)" = 1
@@ -81,7 +61,7 @@ else fail "no bare UUID on screen" live; fi
 quit live
 
 # Under LANG=C every cell is ASCII: a title in two scripts shows its English half, not `?`s.
-start plain tmux-256color C
+start_term plain tmux-256color C
 expect "LANG=C: the dashboard is up" plain wait_for plain "ONLINE"
 dev POST "/_dev/task?status=running&title=%E7%BF%BB%E8%A8%B3%E3%83%95%E3%82%A1%E3%82%A4%E3%83%AB%E3%81%AE%E6%95%B4%E7%90%86+%C2%B7+tidy+localisation+files" >/dev/null
 expect "LANG=C: a bilingual title shows its English half" plain wait_for plain "tidy localisation files"

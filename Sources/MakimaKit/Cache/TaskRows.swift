@@ -151,14 +151,25 @@ enum TaskRows {
             INSERT OR IGNORE INTO task_rows (id, status, title, folded, updated_at, seen)
             VALUES (?1, ?2, '', lower(?1), ?3, ?4)
             """)
+        return try updateOrInsert(changes, update: update, insert: insert, room: room, in: db) { c, statement in
+            try statement.bind(c.id, at: 1)
+            try statement.bind(c.status.rawValue, at: 2)
+            try statement.bind(c.at.timeIntervalSince1970, at: 3)
+            try statement.bind(stamp, at: 4)
+        }
+    }
+
+    /// Each item updates its row, or (when no row changed and the table has `room` left) is
+    /// inserted; `bind` binds an item to either statement. Returns the rows inserted.
+    private static func updateOrInsert<Item>(
+        _ items: some Sequence<Item>, update: SQLiteStatement, insert: SQLiteStatement, room: Int,
+        in db: SQLiteDatabase, bind: (Item, SQLiteStatement) throws -> Void
+    ) throws -> Int {
         var added = 0
-        for c in changes {
+        for item in items {
             for statement in [update, insert] {
                 if statement === insert && added >= room { break }
-                try statement.bind(c.id, at: 1)
-                try statement.bind(c.status.rawValue, at: 2)
-                try statement.bind(c.at.timeIntervalSince1970, at: 3)
-                try statement.bind(stamp, at: 4)
+                try bind(item, statement)
                 _ = try statement.step()
                 statement.reset()
                 if db.changes > 0 {
@@ -192,21 +203,10 @@ enum TaskRows {
             INSERT OR IGNORE INTO task_rows (id, status, contract_id, daemon_id, parent_id, title, folded, created_at,
                 updated_at, completed_at, seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """)
-        var added = 0
-        for t in tasks {
-            for statement in [update, insert] {
-                if statement === insert && added >= room { break }
-                try bindRow(t, stamp: stamp, to: statement)
-                if statement === update { try statement.bind(olderThan, at: 12) }
-                _ = try statement.step()
-                statement.reset()
-                if db.changes > 0 {
-                    if statement === insert { added += 1 }
-                    break
-                }
-            }
+        return try updateOrInsert(tasks, update: update, insert: insert, room: room, in: db) { t, statement in
+            try bindRow(t, stamp: stamp, to: statement)
+            if statement === update { try statement.bind(olderThan, at: 12) }
         }
-        return added
     }
 
     /// The newest stamp written (passes start past it).
