@@ -28,6 +28,8 @@ public struct MeshNotification: Sendable, Equatable, Identifiable {
     public var title: String
     public var body: String
     public var link: DeepLink
+    /// When it happened, on our clock: the event's `ts` corrected by the server's offset, or
+    /// when it arrived for an event without one.
     public var at: Date
 }
 
@@ -61,10 +63,11 @@ public struct NotificationPolicy: Sendable {
         }
     }
 
-    /// `receivedAt` stands in for events without a timestamp.
-    public mutating func notifications(for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date)
-        -> [MeshNotification]
-    {
+    /// Each one's time is its event's `ts` read on our clock through `serverClock`; its
+    /// arrival, else `receivedAt`, stands in for events without a timestamp.
+    public mutating func notifications(
+        for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date, serverClock: ClockOffset = .zero
+    ) -> [MeshNotification] {
         var out: [MeshNotification] = []
         for i in events.indices {
             // Output never notifies: skipped before the event is even copied (a burst is all output).
@@ -73,20 +76,21 @@ public struct NotificationPolicy: Sendable {
             let identity = e.identity
             guard live.contains(identity), !notified.contains(identity) else { continue }
             let title = taskTitles[e.taskID] ?? e.taskID
+            let at = e.ts.map(serverClock.local) ?? e.arrivedAt ?? receivedAt
             let n: MeshNotification?
             switch e.payload {
             case .status(let status, _, let reason) where status == .completed:
                 n = MeshNotification(
                     id: identity, kind: .taskCompleted, title: "Task completed",
-                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: at)
             case .status(let status, _, let reason) where status == .failed:
                 n = MeshNotification(
                     id: identity, kind: .taskFailed, title: "Task failed",
-                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: at)
             case .supervisorQuestion(_, let text, let directiveID):
                 n = MeshNotification(
                     id: identity, kind: .supervisorQuestion, title: "Supervisor question", body: text,
-                    link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: e.ts ?? receivedAt)
+                    link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: at)
             default:
                 n = nil
             }

@@ -40,7 +40,7 @@ extension LiveDashboard {
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
             case .events, .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications,
-                .notice, .taskRowsChanged, .tasksNamed:
+                .notice, .taskRowsChanged, .tasksNamed, .serverClock:
                 break
             }
         }
@@ -92,10 +92,11 @@ extension LiveDashboard {
             return id.spec.build(source)
         }
         switch content {
-        case .home(let mesh, let network):
+        case .home(let mesh, let network, let serverClock):
             session.updateHome {
                 $0.mesh = mesh
                 $0.setStatusRow(network)
+                $0.setStatusRow(StatusRow.serverClockLabel, serverClock)
             }
         case .list(let model):
             session.updateList(id, model)

@@ -12,6 +12,8 @@ import MakimaKit
 struct OutputDocument {
     let glyphs: Glyphs
     let timeZone: TimeZone
+    /// The server's clock against ours: a status rule's time is the event's, read on ours.
+    let serverClock: ClockOffset
 
     /// The rendered lines of everything closed.
     private(set) var closed: [RenderedLine] = []
@@ -47,9 +49,10 @@ struct OutputDocument {
     /// A gate longer than this without its closing tag is read as ordinary text.
     static let maximumGateLines = 60
 
-    init(glyphs: Glyphs = .unicode, timeZone: TimeZone = .current) {
+    init(glyphs: Glyphs = .unicode, timeZone: TimeZone = .current, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
         self.timeZone = timeZone
+        self.serverClock = serverClock
         renderer = MarkdownRenderer(glyphs: glyphs)
     }
 
@@ -104,7 +107,11 @@ struct OutputDocument {
         case .status(let status, let reason):
             closeSegment()
             emit(
-                [OutputCards.status(status, reason: reason, time: line.time, timeZone: timeZone, glyphs: glyphs)],
+                [
+                    OutputCards.status(
+                        status, reason: reason, time: line.time.map(serverClock.local), timeZone: timeZone,
+                        glyphs: glyphs)
+                ],
                 source: index...index)
         case .completionGate(let ready, let summary, let body):
             closeSegment()

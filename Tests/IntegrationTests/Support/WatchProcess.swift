@@ -38,6 +38,8 @@ final class WatchProcess {
     var printed: String { gathered.text.withLock { $0 } }
     var errors: String { (try? String(contentsOfFile: dir.sub("watch-stderr"), encoding: .utf8)) ?? "" }
     var isRunning: Bool { process.isRunning }
+    /// Its environment (its config and cache), for another command on the same files.
+    var environment: [String: String] { process.environment ?? [:] }
     func shows(_ text: String) -> Bool { printed.contains(text) }
 
     /// SIGINT, as an operator's Ctrl-C, and waits for the exit.

@@ -14,6 +14,8 @@ import MakimaKit
     /// `buffer.lines.first` at the last call: if it changed with nothing dropped, lines were put in front.
     private var first: TaskOutputBuffer.Line?
     private let glyphs: Glyphs
+    /// The server's clock against ours, for the times the output shows (its status rules).
+    let serverClock: ClockOffset
     /// `origin` minus `document.removedFront`: moved when older lines come in front.
     private var base = 0
     /// The number of the first line in a numbering that stays with each line (see
@@ -28,9 +30,10 @@ import MakimaKit
     /// counts fewer for a while, and the header's count must not drop.
     private(set) var lineCount = 0
 
-    @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode) {
+    @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
-        document = OutputDocument(glyphs: glyphs)
+        self.serverClock = serverClock
+        document = OutputDocument(glyphs: glyphs, serverClock: serverClock)
     }
 
     /// Rendered lines removed off the front (the view's scroll position counts from here).
@@ -54,7 +57,7 @@ import MakimaKit
             // in front all come from older seqs than it.
             let oldFirstSeq = first?.seq
             let oldOrigin = origin
-            document = OutputDocument(glyphs: glyphs)
+            document = OutputDocument(glyphs: glyphs, serverClock: serverClock)
             consumed = 0
             feed(buffer)
             let index = dropped + (oldFirstSeq.map { s in buffer.lines.prefix { $0.seq < s }.count } ?? 0)
