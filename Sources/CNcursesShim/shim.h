@@ -63,4 +63,19 @@ static inline int mk_terminfo_has_entry(const char *name) {
     if (loaded != in_use) del_curterm(loaded);
     return 1;
 }
+// Whether the terminfo entry `name` can move the cursor (`cup`): 1 yes, 0 no (TERM=dumb),
+// -1 no such entry. Loaded and freed as above, before any screen starts.
+static inline int mk_terminfo_can_address(const char *name) {
+    struct term *in_use = cur_term;
+    int found = 0;
+    if (setupterm(name, 2, &found) != 0 || found != 1) {
+        set_curterm(in_use);
+        return -1;
+    }
+    const char *cup = tigetstr("cup");
+    int can = cup != NULL && cup != (const char *)-1 && cup[0] != 0;
+    struct term *loaded = set_curterm(in_use);
+    if (loaded != in_use) del_curterm(loaded);
+    return can;
+}
 #endif

@@ -14,6 +14,9 @@ enum ExitCode: Int32, CaseIterable {
     case serverError = 6
     /// The server has no such object (`logs` of an unknown task).
     case notFound = 7
+    /// The dashboard cannot be drawn: the terminal has no cursor addressing (TERM=dumb;
+    /// `TerminalError.exitStatus`).
+    case terminalUnusable = 8
 
     /// What the code means, as `--help` and the man page say it.
     var meaning: String {
@@ -26,6 +29,7 @@ enum ExitCode: Int32, CaseIterable {
         case .unreachable: "unreachable (network, TLS)"
         case .serverError: "server error (or a damaged answer)"
         case .notFound: "not found (no such task)"
+        case .terminalUnusable: "the dashboard cannot be drawn (a terminal without cursor addressing, TERM=dumb)"
         }
     }
 

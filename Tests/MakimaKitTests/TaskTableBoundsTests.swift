@@ -44,6 +44,28 @@ import Testing
         #expect(Int(rows) == store.maxTaskRows)
     }
 
+    @Test func fetchedTasksNameTheirRowsKeepNewerStatusesAndNeverGrowTheTablePastItsShare() throws {
+        let store = try CacheStore.open(file: dir.databaseFile, retention: oneMB).store
+        try store.appendEvents([status("born", .running, at: t0)])
+        let since = try store.fetchStamp()
+        // An event written while the fetch was under way is newer than its answer.
+        try store.appendEvents([status("born", .completed, at: t0.addingTimeInterval(5), event: 2)])
+        let fetched = MeshTask(
+            id: "born", contractID: "c1", title: "Born live", status: .running, daemonID: "d1", updatedAt: t0)
+        let more = (0..<(store.maxTaskRows + 100)).map {
+            MeshTask(id: "named\($0)", title: "named \($0)", status: .running, updatedAt: t0)
+        }
+        try store.nameTasks([fetched] + more, since: since)
+        let table = TaskTable.reading(store.file)
+        let row = try #require(table.task(id: "born"))
+        #expect(row.title == "Born live")
+        #expect(row.daemonID == "d1")
+        #expect(row.contractID == "c1")
+        #expect(row.status == .completed, "the event after the fetch began wins")
+        let rows = try store.withDatabase { db in try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0 }
+        #expect(Int(rows) == store.maxTaskRows)
+    }
+
     @Test func aFullTableStillLosesWhatTheServerDroppedAndSaysItIsFull() throws {
         let store = try CacheStore.open(file: dir.databaseFile, retention: oneMB).store
         let n = store.maxTaskRows

@@ -62,6 +62,8 @@ final class RecordingEngine: DashboardEngine {
     func follow(taskID: String) { followed.append(taskID) }
     private(set) var olderAsked: [(taskID: String, beforeSeq: Int, count: Int)] = []
     func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int) { olderAsked.append((taskID, beforeSeq, count)) }
+    private(set) var named: [String] = []
+    func nameTasks(_ ids: [String]) { named += ids }
     private(set) var details: [DeepLink] = []
     func loadDetail(_ link: DeepLink) { details.append(link) }
     func forgetRefreshes() { refreshed.removeAll() }

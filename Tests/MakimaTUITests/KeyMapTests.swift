@@ -28,6 +28,20 @@ struct KeyMapTests {
         }
     }
 
+    @Test("the footer offers Tab complete on the command line only, not while a filter is typed")
+    func tabCompleteOnlyWhereItCompletes() {
+        var a = app()
+        a.handle(.char("2"), now: 0)
+        a.handle(.char("/"), now: 0)
+        #expect(a.isTyping)
+        #expect(!a.footerHints.contains { $0.action == .complete })
+        #expect(!a.render(width: 200, height: 60).trimmedLine(59).contains("complete"))
+        a.handle(.escape, now: 0)
+        a.handle(.char(":"), now: 0)
+        #expect(a.commandLine != nil)
+        #expect(a.footerHints.contains { $0.action == .complete })
+    }
+
     @Test("the rendered help overlay and footer come from the key map")
     func renderedHelp() {
         var a = app()

@@ -15,6 +15,20 @@ struct ListColumnsTests {
         return b
     }
 
+    @Test("tasks scoped to a contract named `Contract 0` say CONTRACT once in the header")
+    func contractScopeSaysContractOnce() {
+        let hub = StoreHub()
+        hub.apply(
+            .list(
+                .contracts(status: nil),
+                .contracts([Contract(id: "c0", name: "Contract 0", phase: "build", status: .active)]), fetchedAt: now,
+                fromCache: false))
+        let m = ListPaneModels.tasks(hub, status: .pending, contractID: "c0", now: now)
+        #expect(m.detail?.hasPrefix("PENDING · CONTRACT 0") == true, "\(m.detail ?? "")")
+        let billing = ListPaneModels.contractLabel("Billing")
+        #expect(billing == "contract Billing")
+    }
+
     @Test("tasks: headers over the columns; newest activity first; a status event moves a row to the top")
     func tasksOrderAndHeaders() {
         let hub = StoreHub()

@@ -74,6 +74,16 @@ struct MouseControllerTests {
         #expect(h.engine.details == [.contract("c2")], "\(h.screen)")
     }
 
+    @Test("Home: a click on a directive's question line selects the directive, as a click on its title does")
+    func homeQuestionLine() throws {
+        let h = try seeded()
+        defer { h.cleanUp() }
+        try click(h, on: "May I migrate")
+        #expect(h.shows("▸ Ship payments"), "the directive is selected in its focused card: \(h.screen)")
+        try click(h, on: "May I migrate")
+        #expect(h.engine.details == [.directive("r1")] || h.session.topPane.id == .directives, "\(h.screen)")
+    }
+
     @Test("reports outside the screen, malformed or cut short, right clicks and releases change nothing")
     func hostile() throws {
         let h = try seeded()

@@ -74,6 +74,10 @@ struct SettingsActionTests {
         h.type(.enter)
         #expect(service.script.withLock { $0.signedOut } == 1)
         #expect(h.shows("01 SERVER → 02 KEY"), "\(h.screen)")
+        // The server field keeps the server just used, not the service's default.
+        let pane = try #require(h.session.topPane as? OnboardingPane)
+        #expect(pane.model.server.hasPrefix("http://127.0.0.1:1"), "\(pane.model.server)")
+        #expect(ScriptedSignIn().suggestedServer != pane.model.server)
         #expect(h.engines.all[0].halted == 1)
         guard case .notConfigured = h.live.setup.access else {
             Issue.record("still configured")

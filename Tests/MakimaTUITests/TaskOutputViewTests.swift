@@ -234,6 +234,37 @@ struct TaskOutputViewTests {
         #expect(streamed == once.lines(of: whole))
     }
 
+    @Test func theHeadersLineCountDoesNotDropWhileOlderOutputLoads() {
+        var buffer = TaskOutputBuffer(capacity: 150)
+        var converted = TaskOutputLines()
+        // Streamed as the view sees it: converted after each piece, lines leaving the front.
+        for start in stride(from: 1, through: 400, by: 10) {
+            buffer.append(events(start...(start + 9)))
+            _ = converted.lines(of: buffer)
+        }
+        func header() -> String {
+            var model = TaskOutputViewModel(
+                taskID: "t", title: "t", lines: converted.lines(of: buffer),
+                firstLineNumber: converted.firstLineNumber)
+            model.adopt(converted)
+            var pane = TaskOutputPane(model: model)
+            var b = CellBuffer(width: 60, height: 10)
+            pane.render(into: &b, region: b.bounds, context: RenderContext())
+            return b.trimmedLine(0)
+        }
+        let before = header()
+        let count = Int(before.split(separator: " ").dropLast().last ?? "")
+        // A window of older output (PgUp): 20 events in front, not back to the output's start.
+        let first = buffer.firstSeq!
+        var older = TaskOutputBuffer(capacity: Int.max)
+        older.append(events((first - 20)...(first - 1)))
+        buffer.prepend(older)
+        let after = header()
+        let countAfter = Int(after.split(separator: " ").dropLast().last ?? "") ?? 0
+        #expect((count ?? 0) > 0, "\(before)")
+        #expect(countAfter >= count ?? .max, "before: \(before); after: \(after)")
+    }
+
     @Test func theLineOnScreenKeepsItsNumberWhenOlderLinesComeInFront() {
         func text(_ i: Int) -> String { i % 10 == 0 ? "## Part \(i / 10)\n\n" : "Paragraph \(i).\n\n" }
         // Closed blocks: the old first line's place is known exactly.

@@ -172,6 +172,26 @@ extension CacheStore {
         counted(rows + added)
     }
 
+    /// A stamp for a fetch about to start: what an event writes from now on is newer than its
+    /// answer (`nameTasks`).
+    public func fetchStamp() throws(CacheError) -> Int64 { try withDatabase { try nextTaskStamp($0) } }
+
+    /// Tasks fetched because an event named them before any list held them, into the task
+    /// table (within its share) and the search index; their statuses yield to events written
+    /// since `since` (`fetchStamp()`, taken before the fetch).
+    public func nameTasks(_ tasks: [MeshTask], since: Int64) throws(CacheError) {
+        guard !tasks.isEmpty else { return }
+        try withDatabase { db in
+            try db.transaction {
+                let rows = try countTaskRows(db)
+                let added = try TaskRows.name(
+                    tasks, stamp: try nextTaskStamp(db), olderThan: since, room: maxTaskRows - rows, in: db)
+                taskRowCount.withLock { $0 = rows + added }
+            }
+        }
+        try indexTaskTitles(Self.titlesOnly(tasks))
+    }
+
     /// A stamp newer than every one written (call with the connection held).
     func nextTaskStamp(_ db: SQLiteDatabase) throws -> Int64 {
         try taskStamp.withLock { stamp in

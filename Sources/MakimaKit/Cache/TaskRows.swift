@@ -92,22 +92,27 @@ enum TaskRows {
             WHERE task_rows.seen < ?12
             """)
         for t in tasks {
-            let title = t.displayTitle
-            try insert.bind(t.id, at: 1)
-            try insert.bind(t.status.rawValue, at: 2)
-            try insert.bind(t.contractID, at: 3)
-            try insert.bind(t.daemonID, at: 4)
-            try insert.bind(t.parentID, at: 5)
-            try insert.bind(title, at: 6)
-            try insert.bind(title.lowercased(), at: 7)
-            try insert.bind(t.createdAt?.timeIntervalSince1970, at: 8)
-            try insert.bind(t.updatedAt?.timeIntervalSince1970, at: 9)
-            try insert.bind(t.completedAt?.timeIntervalSince1970, at: 10)
-            try insert.bind(stamp, at: 11)
+            try bindRow(t, stamp: stamp, to: insert)
             try insert.bind(olderThan, at: 12)
             _ = try insert.step()
             insert.reset()
         }
+    }
+
+    /// A task's columns bound as `?1`…`?11`, in the table's column order, the stamp last.
+    private static func bindRow(_ t: MeshTask, stamp: Int64, to statement: SQLiteStatement) throws {
+        let title = t.displayTitle
+        try statement.bind(t.id, at: 1)
+        try statement.bind(t.status.rawValue, at: 2)
+        try statement.bind(t.contractID, at: 3)
+        try statement.bind(t.daemonID, at: 4)
+        try statement.bind(t.parentID, at: 5)
+        try statement.bind(title, at: 6)
+        try statement.bind(title.lowercased(), at: 7)
+        try statement.bind(t.createdAt?.timeIntervalSince1970, at: 8)
+        try statement.bind(t.updatedAt?.timeIntervalSince1970, at: 9)
+        try statement.bind(t.completedAt?.timeIntervalSince1970, at: 10)
+        try statement.bind(stamp, at: 11)
     }
 
     /// The rows of `filter`'s scope not stamped since `since` (the list no longer has them):
@@ -146,14 +151,25 @@ enum TaskRows {
             INSERT OR IGNORE INTO task_rows (id, status, title, folded, updated_at, seen)
             VALUES (?1, ?2, '', lower(?1), ?3, ?4)
             """)
+        return try updateOrInsert(changes, update: update, insert: insert, room: room, in: db) { c, statement in
+            try statement.bind(c.id, at: 1)
+            try statement.bind(c.status.rawValue, at: 2)
+            try statement.bind(c.at.timeIntervalSince1970, at: 3)
+            try statement.bind(stamp, at: 4)
+        }
+    }
+
+    /// Each item updates its row, or (when no row changed and the table has `room` left) is
+    /// inserted; `bind` binds an item to either statement. Returns the rows inserted.
+    private static func updateOrInsert<Item>(
+        _ items: some Sequence<Item>, update: SQLiteStatement, insert: SQLiteStatement, room: Int,
+        in db: SQLiteDatabase, bind: (Item, SQLiteStatement) throws -> Void
+    ) throws -> Int {
         var added = 0
-        for c in changes {
+        for item in items {
             for statement in [update, insert] {
                 if statement === insert && added >= room { break }
-                try statement.bind(c.id, at: 1)
-                try statement.bind(c.status.rawValue, at: 2)
-                try statement.bind(c.at.timeIntervalSince1970, at: 3)
-                try statement.bind(stamp, at: 4)
+                try bind(item, statement)
                 _ = try statement.step()
                 statement.reset()
                 if db.changes > 0 {
@@ -163,6 +179,34 @@ enum TaskRows {
             }
         }
         return added
+    }
+
+    /// Tasks fetched one by one because an event named them before any list held them: each
+    /// row takes the task's title, daemon, contract and times, and is stamped. Its status stays
+    /// the row's when an event stamped it at or after `olderThan` (the fetch's start: the event
+    /// is newer than the answer). A task without a row gets one while the table has `room`.
+    /// Returns the rows it added.
+    @discardableResult
+    static func name(
+        _ tasks: some Sequence<MeshTask>, stamp: Int64, olderThan: Int64, room: Int, in db: SQLiteDatabase
+    ) throws -> Int {
+        let update = try db.prepare(
+            """
+            UPDATE task_rows SET contract_id = ?3, daemon_id = ?4, parent_id = ?5, title = ?6, folded = ?7,
+                created_at = ?8, updated_at = max(coalesce(updated_at, ?9), coalesce(?9, updated_at)),
+                status = CASE WHEN seen < ?12 THEN ?2 ELSE status END,
+                completed_at = CASE WHEN seen < ?12 THEN ?10 ELSE completed_at END, seen = max(seen, ?11)
+            WHERE id = ?1
+            """)
+        let insert = try db.prepare(
+            """
+            INSERT OR IGNORE INTO task_rows (id, status, contract_id, daemon_id, parent_id, title, folded, created_at,
+                updated_at, completed_at, seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """)
+        return try updateOrInsert(tasks, update: update, insert: insert, room: room, in: db) { t, statement in
+            try bindRow(t, stamp: stamp, to: statement)
+            if statement === update { try statement.bind(olderThan, at: 12) }
+        }
     }
 
     /// The newest stamp written (passes start past it).

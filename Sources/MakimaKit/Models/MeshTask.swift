@@ -53,6 +53,17 @@ public struct MeshTask: WireModel, Sendable, Equatable, Identifiable {
     ]
     public static var wireBlank: MeshTask { MeshTask(id: "", status: TaskStatus(rawValue: "unknown")) }
 
+    /// Known by its id alone: a row made from an event before the task was fetched.
+    public var isUnnamed: Bool { (title ?? "").isEmpty && plan.isEmpty }
+
+    /// The title column of a row: `displayTitle`, or for a task known by its id alone
+    /// `loading… c2b961e9` (the first eight of its id) while its fetch is under way, and
+    /// `not on the server · c2b961e9` once the server answered 404.
+    public func rowTitle(notFound: Bool) -> String {
+        guard isUnnamed else { return displayTitle }
+        return (notFound ? "not on the server · " : "loading… ") + id.prefix(8)
+    }
+
     /// What to call the task on screen: its title, else the first line of its plan, else its id.
     public var displayTitle: String {
         if let t = title, !t.isEmpty { return t }

@@ -23,6 +23,7 @@ public struct BoundedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }
     public var values: [Value] { entries.values.map(\.value) }
+    public var keys: [Key] { Array(entries.keys) }
     public func contains(_ key: Key) -> Bool { entries[key] != nil }
 
     /// Reading does not count as use; storing (also storing again) makes an entry the newest.

@@ -69,6 +69,7 @@ public final class StoreHub {
         case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)
         case .taskRowsChanged: tasks.tableChanged()
+        case .tasksNamed(let named): tasks.named(named)
         case .olderOutput(let taskID, let events, let from):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
@@ -84,6 +85,31 @@ public final class StoreHub {
         case .notice(let text): connection.lastNotice = text
         }
     }
+
+    /// The tasks `updates` name (an event's task, a directive question's) that the stores know
+    /// by id alone (`TasksStore.needsName`), for the engine to fetch. At most
+    /// `namesCheckedPerBatch` ids are looked up per batch: a flood of unknown ids costs the UI
+    /// thread a bounded number of reads (the engine bounds the fetches, `TaskNamer`).
+    public func unnamedTasks(in updates: [SyncUpdate]) -> [String] {
+        var seen: Set<String> = []
+        var unknown: [String] = []
+        func check(_ id: String?) {
+            guard let id, seen.count < Self.namesCheckedPerBatch, seen.insert(id).inserted else { return }
+            if tasks.needsName(id) { unknown.append(id) }
+        }
+        // Newest first: past the bound, the tasks that spoke last (the rows on top) are the ones asked.
+        for update in updates.reversed() {
+            switch update {
+            case .events(let events): for e in events.reversed() { check(e.taskID) }
+            case .list(let q, let payload, _, _) where q.kind.name == ListKinds.directives.name:
+                for d in payload.items(as: Directive.self) ?? [] { check(d.pendingQuestion?.taskID) }
+            default: break
+            }
+        }
+        return unknown.reversed()
+    }
+
+    public static let namesCheckedPerBatch = 64
 
     private func applyList(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date, fromCache: Bool) {
         guard query.kind.apply(payload, to: self, query: query, fetchedAt: fetchedAt, fromCache: fromCache) else {

@@ -51,6 +51,20 @@ public final class TasksStore {
         generation &+= 1
     }
 
+    /// Tasks fetched because an event named them before any list held them: into the table
+    /// when the store writes it (the cache writer has written them otherwise), rows read again.
+    func named(_ tasks: [MeshTask], now: Date = Date()) {
+        if table.ownsWrites { table.save(tasks, filter: Filter(), whole: false) }
+        tableChanged(now: now)
+    }
+
+    /// Whether the client knows `id` by its id alone (no detail fetched, no row or a row made
+    /// from an event with no title): what `TaskNamer` is asked to fetch.
+    public func needsName(_ id: String) -> Bool {
+        if details[id] != nil { return false }
+        return table.task(id: id)?.isUnnamed ?? true
+    }
+
     /// A task's output is on screen: it is kept (from now on its events are appended), and
     /// the least recently viewed beyond the LRU's capacity are dropped.
     public func keepOutput(of taskID: String) {

@@ -18,6 +18,9 @@ public enum SyncUpdate: Sendable {
     /// The cache's task table changed (a task list saved, statuses committed): task windows
     /// are read again.
     case taskRowsChanged
+    /// Tasks an event named before any list held them, fetched one by one (`TaskNamer`); with
+    /// a cache they are in its task table already.
+    case tasksNamed([MeshTask])
     /// Older output read on demand (the viewer scrolled above the buffer, or the cache's
     /// newest lines for a view opening). `from`, when set, says the events are every event of
     /// the task from that seq up to the buffer's first (1: the output's start); nil claims

@@ -27,6 +27,8 @@ public final class SyncEngine: Sendable {
         /// tasks, is read again when a pane shows it (the dashboard marks it stale). Each is
         /// read once per open, whoever else asks (`refreshAfterOpen`). Ignored with `onlyTasks`.
         public var openQueries: [ListQuery] = [.tasks(status: .running, contractID: nil), .homeRecentTasks]
+        /// Bounds of the fetches of tasks events name before any list holds them (`TaskNamer`).
+        public var naming = TaskNamer.Limits()
         /// Where each read of a list puts its pages (`ListSink`). By default a task list goes
         /// into the cache's task table as its pages arrive (`TaskTableSink`), and every other
         /// list (or any list without a cache) to its kind's `ListCollector`, which hands the
@@ -48,7 +50,9 @@ public final class SyncEngine: Sendable {
     private let listSaves: ListSaveQueue
     /// Fetches the user asks for (a detail, older output): a key held down must not cost a
     /// thread per press. One job per object; the rest wait.
-    private let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
+    private let userFetches: WorkerPool
+    /// Tasks an event named before any list held them, fetched on `userFetches`.
+    private let namer: TaskNamer
 
     /// `lastSeen` overrides what the cache says has been seen (for `logs --follow`).
     public init(
@@ -78,6 +82,11 @@ public final class SyncEngine: Sendable {
             onNotifications: { outbox.post(.notifications($0)) },
             onProblem: { outbox.post(.notice($0)) }, serverClock: { clock.offset })
         self.pipeline = pipeline
+        let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
+        self.userFetches = userFetches
+        namer = Self.taskNamer(
+            fetcher: fetcher, cache: bridge, pool: userFetches, limits: options.naming, problems: cacheProblems,
+            outbox: outbox)
         let listSaves = ListSaveQueue()
         self.listSaves = listSaves
         let coordinator = Self.refreshCoordinator(
@@ -105,6 +114,46 @@ public final class SyncEngine: Sendable {
             } catch {
                 problems.failed("\(error)")
             }
+        }
+    }
+
+    /// Fetches tasks by id one after another, each 404 said (`.detailNotFound`), those found
+    /// written into the cache's task table (their statuses yielding to events that arrived
+    /// meanwhile) and handed to the stores as one update.
+    private static func taskNamer(
+        fetcher: MeshFetcher, cache bridge: CacheBridge?, pool: WorkerPool, limits: TaskNamer.Limits,
+        problems: NoticeGate, outbox: SyncOutbox
+    ) -> TaskNamer {
+        TaskNamer(limits: limits, pool: pool) { ids in
+            let since = try? bridge?.cache.fetchStamp()
+            var named: [MeshTask] = []
+            var report = TaskNamer.Report()
+            for (i, id) in ids.enumerated() {
+                do {
+                    named.append(try fetcher.task(id: id))
+                } catch APIError.notFound {
+                    report.notFound += 1
+                    outbox.post(.detailNotFound(.task(id)))
+                } catch {
+                    report.failed.append(id)
+                    let f = MeshFetcher.classify(error)
+                    guard f.isUnauthorized else { continue }
+                    outbox.post(.unauthorized(message: f.message))
+                    report.failed += ids[(i + 1)...]
+                    break
+                }
+            }
+            report.fetched = named.count
+            if let bridge, let since, !named.isEmpty {
+                do {
+                    try bridge.cache.nameTasks(named, since: since)
+                    problems.succeeded()
+                } catch {
+                    problems.failed("\(error)")
+                }
+            }
+            if !named.isEmpty { outbox.post(.tasksNamed(named)) }
+            return report
         }
     }
 
@@ -292,6 +341,11 @@ public final class SyncEngine: Sendable {
             }
         }
     }
+
+    /// Tasks an event or a directive named that the client holds by id alone: fetched, within
+    /// the bounds of `Options.naming` (`TaskNamer`).
+    public func nameTasks(_ ids: some Sequence<String>) { namer.note(ids) }
+    public var namingStats: TaskNamer.Stats { namer.stats }
 
     public var counters: StreamCounters { pipeline.counters }
     /// Threads fetching task output now, and the most there ever were (at most `fetchLimits.workers`).

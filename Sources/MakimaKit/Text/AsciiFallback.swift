@@ -22,6 +22,19 @@ public enum AsciiFallback {
         }
     }
 
+    /// A text that says one thing in two scripts, its halves joined by ` · `
+    /// (`翻訳ファイルの整理 · tidy localisation files`), as its halves an ASCII terminal can draw
+    /// (`tidy localisation files`) rather than a run of `?`. A text with no such half is kept whole.
+    public static func drawableHalves(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        let halves = text.components(separatedBy: " · ")
+        guard halves.count > 1 else { return text }
+        let drawable = halves.filter { half in
+            half.contains { $0.isLetter } && half.allSatisfy { transliterate(String($0)) != "?" }
+        }
+        return drawable.isEmpty || drawable.count == halves.count ? text : drawable.joined(separator: " · ")
+    }
+
     /// JSON text made ASCII without losing anything: every other character (they can only be
     /// inside strings) becomes a `\uXXXX` escape, as a UTF-16 surrogate pair above U+FFFF.
     public static func jsonEscaped(_ json: String) -> String {

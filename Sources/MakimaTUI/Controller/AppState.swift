@@ -51,12 +51,12 @@ public struct AppState {
     /// Contexts for key lookup, most specific first.
     public var activeContexts: [KeyContext] {
         guard isTyping else { return stack.top.keyContexts + [.global] }
-        return (commandLine == nil ? stack.top.typingContexts : []) + [.textInput]
+        return (commandLine == nil ? stack.top.typingContexts : [.commandLine]) + [.textInput]
     }
     public var footerHints: [KeyBinding] { keyMap.footerHints(in: activeContexts) }
     public var helpSections: [(context: KeyContext, bindings: [KeyBinding])] {
         keyMap.helpSections(modes: [
-            stack.top.keyContexts + [.global], stack.top.typingContexts + [.textInput], [.mouse],
+            stack.top.keyContexts + [.global], stack.top.typingContexts + [.commandLine, .textInput], [.mouse],
         ])
     }
 
@@ -169,7 +169,7 @@ public struct AppState {
     }
 
     func textEdit(for key: Key) -> TextEdit? {
-        switch keyMap.action(for: key, in: [.textInput]) {
+        switch keyMap.action(for: key, in: [.commandLine, .textInput]) {
         case .submit: return .submit
         case .cancel: return .cancel
         case .complete: return .complete

@@ -173,6 +173,7 @@ public enum DashboardApp {
     public static func run(options: DashboardOptions) -> Int32 {
         StartupReport.mark("dashboard")
         let utf8 = TerminalLocale.configure()
+        DrawnText.asciiOnly.store(!utf8, ordering: .relaxed)
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
         let theme = loader.loadOrFallback(
@@ -191,7 +192,7 @@ public enum DashboardApp {
                 termName: terminfo.usesDirectEntry ? terminfo.used : nil, mouse: options.mouse)
         } catch {
             FileHandle.standardError.write(Data("makima-tui: \(error)\n".utf8))
-            return 1
+            return error.exitStatus
         }
         StartupReport.mark("terminal")
         let detection = ColorDetection.detect(

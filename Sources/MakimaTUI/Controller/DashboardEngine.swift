@@ -29,6 +29,9 @@ protocol DashboardEngine: AnyObject {
     func follow(taskID: String)
     func loadOlderOutput(taskID: String, beforeSeq: Int, count: Int)
     func loadDetail(_ link: DeepLink)
+    /// Tasks the stores know by id alone (an event or a directive named them before any list
+    /// held them): fetched within the engine's bounds (`TaskNamer`).
+    func nameTasks(_ ids: [String])
 }
 
 extension DashboardEngine {
@@ -82,4 +85,5 @@ final class LiveSyncEngine: DashboardEngine {
         engine.loadOlderOutput(taskID: taskID, beforeSeq: beforeSeq, count: count)
     }
     func loadDetail(_ link: DeepLink) { engine.loadDetail(link) }
+    func nameTasks(_ ids: [String]) { engine.nameTasks(ids) }
 }

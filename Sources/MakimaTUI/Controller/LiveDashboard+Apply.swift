@@ -40,7 +40,7 @@ extension LiveDashboard {
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
             case .events, .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications,
-                .notice, .taskRowsChanged, .serverClock:
+                .notice, .taskRowsChanged, .tasksNamed, .serverClock:
                 break
             }
         }
@@ -51,6 +51,8 @@ extension LiveDashboard {
             let opened = engine.connectionsOpened
             if hub.connection.connectionsOpened != opened { hub.connection.connectionsOpened = opened }
         }
+        // Tasks this batch named that the stores know by id alone are fetched (`TaskNamer`).
+        if let engine, case let unknown = hub.unnamedTasks(in: updates), !unknown.isEmpty { engine.nameTasks(unknown) }
         if reconnected { refreshing.reconnected() }
         for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
         notifications.announce(hub.notifications.takeToasts())

@@ -122,6 +122,10 @@ final class SettingsController {
             return
         }
         setStatus(.signOut, nil)
+        // Signing in again most often means the same server: its field keeps it (the profile
+        // that named it is gone with the key).
+        var used: String?
+        if case .configured(let client, _, _, _) = live.setup.access { used = client.profile.baseURL.absoluteString }
         session.cancelTimer(id: "poll")
         signIn.retire(live.engine, cache: live.cache)
         live.engine = nil
@@ -133,7 +137,7 @@ final class SettingsController {
         session.setBanner(nil)
         session.setConnectionPill(.idle)
         session.updateHome { $0.notice = NoticeLine("signed out", level: .warn) }
-        signIn.showOnboarding()
+        signIn.showOnboarding(server: used)
         live.notifications.toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }
 

@@ -45,10 +45,11 @@ final class SignInController {
         }
     }
 
-    /// Step 1 of onboarding over Home (an unconfigured start, after signing out).
-    func showOnboarding() {
+    /// Step 1 of onboarding over Home (an unconfigured start, after signing out), its server
+    /// field holding `server` (the one just signed out of), else the service's suggestion.
+    func showOnboarding(server: String? = nil) {
         guard let service = setup.signIn else { return }
-        let model = OnboardingModel(server: service.suggestedServer)
+        let model = OnboardingModel(server: server ?? service.suggestedServer)
         session.updatePanes { stack in
             while stack.top is OnboardingPane || !stack.top.isTopLevel { if !stack.pop() { break } }
             stack.jump(to: .home)

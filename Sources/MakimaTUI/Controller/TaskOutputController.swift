@@ -99,7 +99,8 @@ final class TaskOutputController {
             historyLoading
             ? "loading output…" : (live.unauthorized ? LiveDashboard.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
-            taskID: id, title: live.notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,
+            taskID: id, title: live.notifications.taskTitle(id) ?? TaskLookup.title(id, task, in: hub),
+            status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
         model.links = view?.lines.linkURLs ?? []
         if let converted = view?.lines { model.adopt(converted) }

@@ -68,6 +68,9 @@ public enum ColorMapper {
         switch role {
         case .foregroundMuted, .borderMuted: .dim
         case .warn, .danger: .bold
+        // Text in the background's colour sits on a coloured fill (a pill, `? 2 QUESTIONS
+        // WAITING`, a search match): without colour, reverse video is that fill.
+        case .background: .reverse
         default: []
         }
     }

@@ -67,6 +67,8 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let global = KeyContext("global", title: "GLOBAL")
     public static let list = KeyContext("list", title: "LISTS")
     public static let textInput = KeyContext("text", title: "TYPING (COMMAND LINE, FILTER)")
+    /// The `:` command line only: what completes a pane name (a filter has nothing to complete).
+    public static let commandLine = KeyContext("command", title: "COMMAND LINE")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
     public static let home = KeyContext("home", title: "HOME")
     public static let taskList = KeyContext("tasks", title: "TASKS")
@@ -329,7 +331,7 @@ public struct KeyMap: Sendable {
         KeyBinding([.enter], .open, "open the task that asked", context: .detail, footer: "open task"),
 
         KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
-        KeyBinding([.tab], .complete, "complete a pane name (command line)", context: .textInput, footer: "complete"),
+        KeyBinding([.tab], .complete, "complete a pane name", context: .commandLine, footer: "complete"),
         KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
         KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
 

@@ -17,6 +17,10 @@ package final class NcursesScreen {
     /// Starts curses on stdin/stdout. The locale must be set first (`TerminalLocale`).
     /// Bracketed paste is always asked for; mouse reporting unless `mouse` is false.
     init(termName: String? = nil, mouse: Bool = true) throws(TerminalError) {
+        // A terminal that cannot place the cursor (TERM=dumb, an entry without `cup`) would
+        // get a blank or garbled screen: said before curses starts.
+        let name = termName ?? getenv("TERM").map { String(cString: $0) } ?? ""
+        if mk_terminfo_can_address(name) == 0 { throw .noCursorAddressing(name) }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw .cannotStart("stdin and stdout must be a terminal")
         }

@@ -1,4 +1,5 @@
 import Glibc
+import MakimaKit
 
 /// A non-blocking pipe whose read end the UI thread polls: any thread (or a signal handler)
 /// writes a byte to wake it.
@@ -39,11 +40,24 @@ public final class WakePipe: Sendable {
 public enum TerminalError: Error, CustomStringConvertible, Sendable {
     case system(String, Int32)
     case cannotStart(String)
+    /// The terminal's terminfo entry has no cursor addressing (`cup`): a full-screen
+    /// dashboard cannot be drawn on it.
+    case noCursorAddressing(String)
 
     public var description: String {
         switch self {
         case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
         case .cannotStart(let why): return "cannot start the terminal: \(why)"
+        case .noCursorAddressing(let name):
+            return "TERM=\(UntrustedText.clean(name)) cannot move the cursor, so the dashboard cannot be drawn;"
+                + " run it in a terminal such as xterm-256color (the commands status, logs, watch and grep work here)"
         }
+    }
+
+    /// The process's exit status when the dashboard cannot start for this reason
+    /// (README's exit codes: 8 for a terminal without cursor addressing).
+    public var exitStatus: Int32 {
+        if case .noCursorAddressing = self { return 8 }
+        return 1
     }
 }

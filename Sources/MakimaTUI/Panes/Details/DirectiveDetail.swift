@@ -48,7 +48,7 @@ public struct DirectiveDetailModel: Equatable, Sendable {
             id: d.id, title: oneLine(d.title), status: oneLine(d.status), hasPendingQuestion: d.hasPendingQuestion,
             question: d.pendingQuestion?.text, askedAgo: ago(d.pendingQuestion?.askedAt, now: now, clock: clock),
             updatedAgo: ago(d.updatedAt, now: now, clock: clock), taskID: taskID,
-            taskTitle: task.map { oneLine($0.displayTitle) },
+            taskTitle: taskID.map { TaskLookup.title($0, task, in: hub) },
             taskStatus: task?.status)
     }
 }
@@ -58,6 +58,13 @@ public struct DirectiveDetailModel: Equatable, Sendable {
 public enum TaskLookup {
     public static func find(_ id: String, in hub: StoreHub) -> MeshTask? {
         hub.tasks.task(id: id)
+    }
+
+    /// What a row calls the task `id` (`task`, as the stores hold it, or nil when they do not):
+    /// its title, or `loading… c2b961e9` until its fetch arrives (`not on the server · …`
+    /// after a 404), never a bare id in a title's place.
+    public static func title(_ id: String, _ task: MeshTask?, in hub: StoreHub) -> String {
+        oneLine((task ?? MeshTask(id: id, status: .unknown)).rowTitle(notFound: hub.missing.links[.task(id)] == true))
     }
 }
 

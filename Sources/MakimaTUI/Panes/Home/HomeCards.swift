@@ -9,10 +9,14 @@ public struct HomeCard: Equatable, Sendable {
         public var right: StyledLine?
         /// The id Enter opens in the card's pane (nil: not selectable).
         public var target: String?
-        public init(_ left: StyledLine, right: StyledLine? = nil, target: String? = nil) {
+        /// A line that belongs to another row's target (a directive's question under its
+        /// title): a click on it selects that target, and the keys do not stop on it.
+        public var selects: String?
+        public init(_ left: StyledLine, right: StyledLine? = nil, target: String? = nil, selects: String? = nil) {
             self.left = left
             self.right = right
             self.target = target
+            self.selects = selects
         }
     }
 
@@ -41,8 +45,9 @@ public struct HomeCard: Equatable, Sendable {
         let first = selectedIndex.map { max(0, $0 - inner.height + 1) } ?? 0
         for (i, row) in rows.dropFirst(first).prefix(max(0, inner.height)).enumerated() {
             let y = inner.y + i
-            if let kind, let id = row.target {
-                let isSelected = selectedIndex == first + i
+            if let kind, let id = row.target ?? row.selects {
+                // A line of the selected row's (its question) opens it too when clicked.
+                let isSelected = selectedIndex.map { rows[$0].target == id } ?? false
                 buffer.mark(
                     Rect(x: inner.x, y: y, width: inner.width, height: 1), .cardRow(card: kind.rawValue, id: id),
                     selected: isSelected)
@@ -176,7 +181,10 @@ enum HomeCards {
                     HomeCard.Row(
                         StyledLine(q.directive, CellStyle(fg: .foreground, attributes: .bold)),
                         target: q.directiveID.isEmpty ? nil : q.directiveID))
-                rows.append(HomeCard.Row(StyledLine("  " + q.question, CellStyle(fg: .warn))))
+                rows.append(
+                    HomeCard.Row(
+                        StyledLine("  " + q.question, CellStyle(fg: .warn)),
+                        selects: q.directiveID.isEmpty ? nil : q.directiveID))
             }
         }
         return card(.directives, m.directives, rows)

@@ -23,7 +23,7 @@ extension HomeMeshModel {
 
         m.runningCount = summary.runningTasks
         m.recentTasks = hub.tasks.recent(Self.cardRows).map {
-            TaskLine(id: $0.id, title: oneLine($0.displayTitle), status: $0.status)
+            TaskLine(id: $0.id, title: TaskLookup.title($0.id, $0, in: hub), status: $0.status)
         }
         m.tasks = .of(hub.tasks.list(.init(status: .running)), now: now)
 

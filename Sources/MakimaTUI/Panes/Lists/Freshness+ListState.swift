@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import Synchronization
 
 extension Freshness {
     /// How current a list is: a failed refresh keeps its data and says how old it is.
@@ -33,9 +34,17 @@ func ago(_ serverTime: Date?, now: Date, clock: ClockOffset) -> String {
 /// Server text on one line (cleaned at decode; newlines folded here). Text with no byte of a
 /// line break (LF, VT, FF, CR; the last bytes of NEL, LS, PS) comes back as it is, without
 /// splitting: a list pane folds every row's text.
-func oneLine(_ text: String) -> String {
+func oneLine(_ text: String, asciiOnly: Bool = DrawnText.asciiOnly.load(ordering: .relaxed)) -> String {
+    let text = asciiOnly ? AsciiFallback.drawableHalves(text) : text
     if !text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0x85 || $0 == 0xA8 || $0 == 0xA9 }) {
         return text
     }
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+}
+
+/// What the terminal draws, decided once at start-up (`DashboardApp.run`): under a locale that
+/// is not UTF-8 every cell is ASCII (`AsciiFallback`), so a title in two scripts is shown by
+/// the half that can be drawn (`oneLine`) instead of a run of `?`.
+enum DrawnText {
+    static let asciiOnly = Atomic<Bool>(false)
 }

@@ -31,7 +31,7 @@ public enum ListPaneModels {
             taskRow($0, names: names, reserve: reserve, now: now, clock: clock)
         }
         var label = status?.rawValue ?? "all"
-        if let c = contractID { label += " · contract " + (names.contracts[c] ?? c) }
+        if let c = contractID { label += " · " + contractLabel(names.contracts[c] ?? c) }
         var m = model(window, state, now: now, noun: "task", filter: label)
         m.fittedColumns = header
         m.columns = header.line(fitting: .max)
@@ -52,13 +52,18 @@ public enum ListPaneModels {
             })
     }
 
+    /// `contract Billing`; a name that already says it (`Contract 0`) is not prefixed again.
+    nonisolated static func contractLabel(_ name: String) -> String {
+        name.lowercased().hasPrefix("contract") ? name : "contract " + name
+    }
+
     /// One task's row; `/` matches titles only, not the other columns. The title narrows first
     /// when the pane is short of cells (`FittedRow`), as the header's does.
     nonisolated package static func taskRow(
         _ t: MeshTask, names: TaskRowNames, reserve: Int, now: Date, clock: ClockOffset
     ) -> ListRow {
         var columns: [(text: String, width: Int?, style: CellStyle)] = [
-            (oneLine(t.displayTitle), 52, CellStyle(fg: .foreground)),
+            (oneLine(t.rowTitle(notFound: names.missingTasks.contains(t.id))), 52, CellStyle(fg: .foreground)),
             (t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status)),
         ]
         let placed = t.daemonID != nil || t.contractID != nil
@@ -140,6 +145,8 @@ public enum ListPaneModels {
 package struct TaskRowNames: Sendable {
     var hosts: [String: String] = [:]
     var contracts: [String: String] = [:]
+    /// Tasks the server answered 404 for (their rows say so rather than `loading…`).
+    var missingTasks: Set<String> = []
 
     @MainActor
     package init(_ hub: StoreHub) {
@@ -147,5 +154,6 @@ package struct TaskRowNames: Sendable {
             hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
         for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
         for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
+        for case .task(let id) in hub.missing.links.keys { missingTasks.insert(id) }
     }
 }

@@ -25,6 +25,10 @@ import MakimaKit
     private(set) var older = OlderOutput.start
     /// How many lines the last call returned.
     private var shownCount = 0
+    /// The most lines the output was known to have: rendered again from older output put in
+    /// front (a window of it, not yet back to the lines that had left the front), the document
+    /// counts fewer for a while, and the header's count must not drop.
+    private(set) var lineCount = 0
 
     @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
@@ -70,6 +74,7 @@ import MakimaKit
         links = shown.links
         if countFront { base -= max(0, rendered.count - shownCount) }
         shownCount = rendered.count
+        lineCount = max(lineCount, document.removedFront + rendered.count)
         origin = base + document.removedFront
         older =
             buffer.olderLoading

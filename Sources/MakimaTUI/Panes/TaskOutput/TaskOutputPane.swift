@@ -93,7 +93,7 @@ public struct TaskOutputPane: Pane {
         let area = region.inset(left: 1, right: 1)
         buffer.fill(region, style: .plain)
         buffer.hyperlinks = model.links
-        let detail = "\(model.firstLineNumber + model.lines.count) lines"
+        let detail = "\(model.lineCount) lines"
         PaneHeader.render(title: title, term: nil, detail: detail, into: &buffer, row: area.row(0), context: context)
         var y = area.y + 1
         for line in TaskOutputHeader.lines(model, width: area.width, now: Date(), context: context)

@@ -13,6 +13,9 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     /// The number of `lines[0]` in a numbering that stays with each line as lines leave the
     /// front or older ones come in front (it may go below 0): the view keeps its line across both.
     public var origin: Int
+    /// How many lines the header says the output has: never fewer than it said before while
+    /// older output comes in front (`TaskOutputLines.lineCount`).
+    public var lineCount: Int
     /// What is above `lines[0]`.
     public var older: OlderOutput
     /// Said when there is no output (loading, or why it could not be loaded).
@@ -34,6 +37,7 @@ public struct TaskOutputViewModel: Equatable, Sendable {
         self.lines = lines
         self.firstLineNumber = firstLineNumber
         origin = firstLineNumber
+        lineCount = firstLineNumber + lines.count
         older = firstLineNumber > 0 ? .available : .start
         self.note = note
     }
@@ -41,6 +45,7 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     /// Takes the numbering and what is above the first line from the converted lines.
     mutating func adopt(_ converted: TaskOutputLines) {
         origin = converted.origin
+        lineCount = max(lineCount, converted.lineCount)
         older = converted.older
     }
 }
