@@ -30,7 +30,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,10 +37,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
 
 from fakeclock import FakeClock, fake_start
-from week import WeekChecks
+from week import WeekChecks, parse_ts, read_db
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEY = "mk_demo_local_key_0001"
@@ -306,14 +304,6 @@ def settled_sample(pid, seconds=6):
 
 # --- cache versus server ----------------------------------------------------------------------
 
-def read_db(path, query, args=()):
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
-    try:
-        return db.execute(query, args).fetchall()
-    finally:
-        db.close()
-
-
 def cache_file(scratch, name):
     root = os.path.join(scratch, name, "cache", "makima-tui")
     for dirpath, _, files in os.walk(root):
@@ -327,12 +317,6 @@ def plain(s):
     return not any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or ord(c) in
                    (0x200E, 0x200F, 0x061C, 0xFEFF) or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069
                    for c in s)
-
-
-def parse_ts(s):
-    if not isinstance(s, str):
-        return None
-    return datetime.fromisoformat(s.replace("Z", "+00:00").replace(" ", "T")).astimezone(timezone.utc)
 
 
 def event_differences(server_frame, client_json):

@@ -39,6 +39,7 @@ ACTIVITY_MARGIN = 180
 
 
 def read_db(path, query, args=()):
+    """Rows of `query` on the SQLite file at `path`, opened read-only."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
     try:
         return db.execute(query, args).fetchall()
@@ -51,7 +52,10 @@ def fmt(t):
 
 
 def parse_ts(s):
-    return datetime.fromisoformat(s.replace("Z", "+00:00").replace(" ", "T")).timestamp()
+    """An event's `ts` (RFC 3339) as an aware UTC datetime; None when it is not a string."""
+    if not isinstance(s, str):
+        return None
+    return datetime.fromisoformat(s.replace("Z", "+00:00").replace(" ", "T")).astimezone(timezone.utc)
 
 
 def age_span(text):
@@ -189,9 +193,9 @@ class WeekChecks:
         rows = read_db(server_db, "SELECT event_id, frame FROM events WHERE type = 'task.output' AND event_id > ? "
                                   "ORDER BY event_id", (self.output_bookmark,))
         for event_id, frame in rows:
-            ts = json.loads(frame).get("ts")
-            if isinstance(ts, str):
-                self.output_ts.append(parse_ts(ts))
+            ts = parse_ts(json.loads(frame).get("ts"))
+            if ts:
+                self.output_ts.append(ts.timestamp())
             self.output_bookmark = event_id
         self.output_ts.sort()
 
