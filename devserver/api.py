@@ -37,6 +37,21 @@ def int_param(request: web.Request, name: str, default: int | None) -> int | Non
         raise BadRequest(f"{name} must be an integer") from None
 
 
+def bool_param(request: web.Request, name: str) -> bool:
+    raw = request.query.get(name, "").lower()
+    if raw in ("true", "1", "yes", "on"):
+        return True
+    if raw in ("false", "0", "no", "off"):
+        return False
+    raise BadRequest(f"{name} must be true or false")
+
+
+def whole_param(request: web.Request) -> bool:
+    """`whole=true` on a test control: its output is written as whole texts even under
+    --output-pieces."""
+    return "whole" in request.query and bool_param(request, "whole")
+
+
 def _store(request):
     return request.app["store"]
 

@@ -11,9 +11,10 @@ from aiohttp import WSMsgType, web
 
 import hostile
 import textgen
+import util
 import views
-from api import BadRequest, int_param, json_response, raw_json
-from mesh import NotFound
+from api import BadRequest, bool_param, int_param, json_response, raw_json, whole_param
+from mesh import LIVE_FIRST_ITEMS, MAX_LIVE_FIRST_ITEMS, NotFound
 from util import dumps, rfc3339
 
 HUGE_BYTES = 10 * 1024 * 1024
@@ -39,15 +40,6 @@ class FaultState:
     # While above 0, GET /mesh/tasks pages forever, one new task of this many KiB a page.
     endless_list_kib: int = 0
     endless_pages_served: int = 0
-
-
-def _bool_param(request: web.Request, name: str) -> bool:
-    raw = request.query.get(name, "").lower()
-    if raw in ("true", "1", "yes", "on"):
-        return True
-    if raw in ("false", "0", "no", "off"):
-        return False
-    raise BadRequest(f"{name} must be true or false")
 
 
 def _status_param(request: web.Request, name: str, default: int) -> int:
@@ -87,7 +79,7 @@ async def latency(request: web.Request) -> web.Response:
 
 async def unauthorized(request: web.Request) -> web.Response:
     faults: FaultState = request.app["faults"]
-    faults.unauthorized = _bool_param(request, "on")
+    faults.unauthorized = bool_param(request, "on")
     return json_response({"on": faults.unauthorized})
 
 
@@ -110,7 +102,7 @@ async def reset_faults(request: web.Request) -> web.Response:
 async def malformed(request: web.Request) -> web.Response:
     kind = _required(request, "kind")
     store, hub = request.app["store"], request.app["hub"]
-    now = rfc3339(time.time(), "us")
+    now = rfc3339(util.now(), "us")
     if kind == "truncated":
         whole = dumps({"event_id": store.take_event_id(), "task_id": MALFORMED_TASK, "seq": 1,
                        "type": "task.output", "ts": now, "data": {"text": "this frame is cut off", "stream": "assistant"}})
@@ -148,8 +140,9 @@ async def malformed(request: web.Request) -> web.Response:
 async def burst(request: web.Request) -> web.Response:
     count = int_param(request, "count", 1000)
     started = time.monotonic()
-    task_id, last_seq = await request.app["mesh"].burst(request.query.get("task_id") or None, count)
-    return json_response({"task_id": task_id, "last_seq": last_seq, "count": max(0, count),
+    task_id, last_seq, events = await request.app["mesh"].burst(request.query.get("task_id") or None, count,
+                                                                whole_param(request))
+    return json_response({"task_id": task_id, "last_seq": last_seq, "count": events, "lines": max(0, count),
                           "elapsed_ms": round((time.monotonic() - started) * 1000)})
 
 
@@ -159,7 +152,7 @@ async def burst_prepare(request: web.Request) -> web.Response:
     started = time.monotonic()
     ids = [t for t in request.query.get("task_ids", "").split(",") if t]
     try:
-        result = request.app["mesh"].prepare_burst(count, tasks, ids or None)
+        result = request.app["mesh"].prepare_burst(count, tasks, ids or None, whole_param(request))
     except NotFound as e:
         raise BadRequest(f"unknown task {e}") from None
     result["elapsed_ms"] = round((time.monotonic() - started) * 1000)
@@ -176,7 +169,8 @@ async def burst_send(request: web.Request) -> web.Response:
 
 async def tick(request: web.Request) -> web.Response:
     count = max(0, min(int_param(request, "count", 1), 100_000))
-    events = request.app["sim"].tick(count)
+    with request.app["store"].whole_output(whole_param(request)):
+        events = request.app["sim"].tick(count)
     return json_response({"steps": count, "events": events, "last_event_id": request.app["store"].next_event_id - 1})
 
 
@@ -186,11 +180,19 @@ async def new_task(request: web.Request) -> web.Response:
     contract_id = request.query.get("contract_id") or None
     if contract_id and not store.one("SELECT 1 FROM contracts WHERE id=?", (contract_id,)):
         raise NotFound()
-    row = request.app["mesh"].create_task(status, contract_id=contract_id, title=request.query.get("title") or None,
-                                          daemon_id=request.query.get("daemon_id") or None,
-                                          parent_id=request.query.get("parent_id") or None,
-                                          # Any id at all, for tests of what a hostile server can send.
-                                          task_id=request.query.get("id") or None)
+    mesh = request.app["mesh"]
+    fields = dict(contract_id=contract_id, title=request.query.get("title") or None,
+                  daemon_id=request.query.get("daemon_id") or None, parent_id=request.query.get("parent_id") or None,
+                  # Any id at all, for tests of what a hostile server can send.
+                  task_id=request.query.get("id") or None)
+    if "live" in request.query and bool_param(request, "live"):
+        if status != "running":
+            raise BadRequest("a live task starts running (leave status out)")
+        items = max(0, min(int_param(request, "items", LIVE_FIRST_ITEMS), MAX_LIVE_FIRST_ITEMS))
+        with request.app["store"].whole_output(whole_param(request)):
+            row = mesh.create_live_task(items, **fields)
+    else:
+        row = mesh.create_task(status, **fields)
     return json_response(views.task(row))
 
 
@@ -235,7 +237,7 @@ async def daemon_status(request: web.Request) -> web.Response:
     if beat is not None:
         ago = max(0, min(int_param(request, "heartbeat_ago", 0), 10 * 365 * 86_400))
         store.execute("UPDATE daemons SET status=?, last_heartbeat=? WHERE id=?",
-                      (status, time.time() - ago, daemon_id))
+                      (status, util.now() - ago, daemon_id))
     else:
         store.execute("UPDATE daemons SET status=? WHERE id=?", (status, daemon_id))
     row = store.one("SELECT * FROM daemons WHERE id=?", (daemon_id,))
@@ -289,6 +291,13 @@ async def seeded(request: web.Request) -> web.Response:
     })
 
 
+async def clock(request: web.Request) -> web.Response:
+    """The server's clock as it stamps things (real time + --clock-offset)."""
+    t = util.now()
+    return json_response({"now": rfc3339(t, "us"), "epoch_s": t, "offset_s": util.clock_offset(),
+                          "event_skew_s": request.app["store"].clock_skew})
+
+
 async def requests(request: web.Request) -> web.Response:
     log = request.app["requests"]
     return json_response({"total": log.total, "recent": list(log.recent)})
@@ -316,6 +325,7 @@ def add_routes(app: web.Application) -> None:
     r.add_get("/_dev/events", events)
     r.add_get("/_dev/output", output)
     r.add_get("/_dev/seeded", seeded)
+    r.add_get("/_dev/clock", clock)
     r.add_get("/_dev/requests", requests)
     r.add_post("/_dev/requests/reset", requests_reset)
     r.add_post("/_dev/unauthorized", unauthorized)

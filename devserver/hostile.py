@@ -6,11 +6,10 @@ a task list that pages forever with large items, output text chosen by the test,
 one huge line or one very wide table."""
 from __future__ import annotations
 
-import time
-
 from aiohttp import WSMsgType, web
 
-from api import BadRequest, int_param, json_response, raw_json
+import util
+from api import BadRequest, int_param, json_response, raw_json, whole_param
 from util import dumps, rfc3339
 
 OUTPUT_MODES = ("normal", "ignore_after_seq", "skip_ahead", "empty")
@@ -45,7 +44,7 @@ async def absurd_seq(request: web.Request) -> web.Response:
     except ValueError:
         raise BadRequest("seq must be an integer") from None
     frame = dumps({"event_id": store.take_event_id(), "task_id": task_id, "seq": seq, "type": "task.output",
-                   "ts": rfc3339(time.time(), "us"), "data": {"text": "absurd seq\n", "stream": "assistant"}})
+                   "ts": rfc3339(util.now(), "us"), "data": {"text": "absurd seq\n", "stream": "assistant"}})
     sent = hub.send_raw(frame.encode(), WSMsgType.TEXT)
     return json_response({"task_id": task_id, "seq": seq, "sent_to": sent})
 
@@ -62,13 +61,14 @@ async def gap_flood(request: web.Request) -> web.Response:
         count = max(1, min(int_param(request, "tasks", 100), MAX_GAP_TASKS))
         ids = [mesh.create_task("running", title=f"Gap flood task {i + 1} of {count}")["id"] for i in range(count)]
     first_withheld: dict[str, int] = {}
-    with store.tx() as pending:
+    with store.whole_output(whole_param(request)), store.tx() as pending:
         for task_id in ids:
             first_withheld[task_id] = store.last_seq.get(task_id, 0) + 1
             store.add_output_batch(task_id, [f"gap flood line {n}\n" for n in range(1, per_task + 1)], "assistant")
         published = [item for item in pending if item[1] != first_withheld[item[0]]]
     hub.publish(published)
-    return json_response({"tasks": ids, "events_per_task": per_task, "withheld_seqs": first_withheld})
+    return json_response({"tasks": ids, "events_per_task": per_task, "withheld_seqs": first_withheld,
+                          "last_seqs": {t: store.last_seq[t] for t in ids}})
 
 
 async def poison(request: web.Request) -> web.Response:
@@ -81,7 +81,8 @@ async def poison(request: web.Request) -> web.Response:
     else:
         mesh.task_row(task_id)
     marker = "POISON-MARKER"
-    with store.tx() as pending:
+    # Whole: the marker must sit in one frame to be replaced.
+    with store.whole_output(), store.tx() as pending:
         store.add_output_batch(task_id, [f"before {marker} after\n"], "assistant")
         task, seq, frame = pending[-1]
     raw = frame.encode().replace(marker.encode(), INVALID_UTF8)
@@ -112,7 +113,7 @@ def endless_page(request: web.Request) -> web.Response:
     faults = request.app["faults"]
     faults.endless_pages_served += 1
     n = faults.endless_pages_served
-    now = rfc3339(time.time(), "ms")
+    now = rfc3339(util.now(), "ms")
     item = {"id": f"endless-{n}", "title": "E" * (faults.endless_list_kib * 1024), "status": "running",
             "created_at": now, "updated_at": now, "last_seq": 0}
     return raw_json(dumps({"items": [item], "next_cursor": f"endless-{n}"}))
@@ -124,14 +125,15 @@ async def endless_stats(request: web.Request) -> web.Response:
 
 
 async def output_text(request: web.Request) -> web.Response:
-    """One output event with the given `text` for the task, stored and published."""
+    """The given `text` as output of the task (one event, or its pieces under
+    --output-pieces unless `whole=true`), stored and published; `seq` is the last event's."""
     store, hub, mesh = request.app["store"], request.app["hub"], request.app["mesh"]
     task_id = request.query.get("task_id", "")
     mesh.task_row(task_id)
-    with store.tx() as pending:
+    with store.whole_output(whole_param(request)), store.tx() as pending:
         store.add_output_batch(task_id, [request.query.get("text", "")], "assistant")
     hub.publish(pending)
-    return json_response({"task_id": task_id, "seq": pending[-1][1]})
+    return json_response({"task_id": task_id, "seq": pending[-1][1], "events": len(pending)})
 HUGE_OUTPUT_KINDS = ("long_line", "wide_table")
 MAX_HUGE_OUTPUT_BYTES = 8 * 1024 * 1024
 HUGE_OUTPUT_CHUNK = 64 * 1024
@@ -158,10 +160,10 @@ async def huge_output(request: web.Request) -> web.Response:
         columns = max(1, min(int_param(request, "columns", 32_000), 1_000_000))
         text = "|" + "a|" * columns + "\n|" + "-|" * columns + "\n|" + "1|" * columns + "\n\nafter the table\n"
     chunks = [text[i:i + HUGE_OUTPUT_CHUNK] for i in range(0, len(text), HUGE_OUTPUT_CHUNK)]
-    with store.tx() as pending:
+    with store.whole_output(whole_param(request)), store.tx() as pending:
         store.add_output_batch(task_id, chunks, "assistant")
     hub.publish(pending)
-    return json_response({"task_id": task_id, "bytes": len(text.encode()), "events": len(chunks)})
+    return json_response({"task_id": task_id, "bytes": len(text.encode()), "events": len(pending)})
 
 
 def add_routes(app: web.Application) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 
+import util
 from store import Store
 from util import key_hash, mask_key
 
@@ -23,7 +23,7 @@ class Keys:
         """A database with no usable key gets the demo key; `reset` makes the demo key the
         only usable key (for `make demo`, where the key comes from the command line)."""
         active = self.store.all("SELECT id FROM api_keys WHERE revoked_at IS NULL")
-        now = time.time()
+        now = util.now()
         h = key_hash(key)
         if active and not reset:
             if not self.store.one("SELECT 1 FROM api_keys WHERE key_hash=? AND revoked_at IS NULL", (h,)):
@@ -47,7 +47,7 @@ class Keys:
         if row is None:
             return None
         kid = row["id"]
-        now = time.time()
+        now = util.now()
         if now - self._last_written.get(kid, 0.0) >= LAST_USED_WRITE_S:
             self._last_written[kid] = now
             self.store.execute("UPDATE api_keys SET last_used_at=? WHERE id=?", (now, kid))
@@ -62,7 +62,7 @@ class Keys:
 
     def rotate(self, current_id: int) -> tuple[str, int]:
         key = "mk_" + secrets.token_urlsafe(30).replace("-", "x").replace("_", "y")
-        now = time.time()
+        now = util.now()
         with self.store.tx():
             self.store.execute("UPDATE api_keys SET revoked_at=? WHERE id=?", (now, current_id))
             cur = self.store.execute(
@@ -73,7 +73,7 @@ class Keys:
         return key, new_id
 
     def revoke(self, key_id: int) -> None:
-        self.store.execute("UPDATE api_keys SET revoked_at=? WHERE id=?", (time.time(), key_id))
+        self.store.execute("UPDATE api_keys SET revoked_at=? WHERE id=?", (util.now(), key_id))
         log.debug("api key %d revoked", key_id)
 
     def active(self):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from contextlib import contextmanager
 from random import Random
 
 import textgen
+import util
 from hub import Hub
 from store import Store, load_json
 from util import det_uuid, dumps
@@ -16,6 +16,9 @@ from util import det_uuid, dumps
 FINAL = {"completed", "failed", "cancelled"}
 BURST_BATCH = 2000
 MAX_BURST = 1_000_000
+# Script items a task created live streams at once (after its running status).
+LIVE_FIRST_ITEMS = 2
+MAX_LIVE_FIRST_ITEMS = 20
 
 
 class NotFound(Exception):
@@ -88,13 +91,24 @@ class Mesh:
         if daemon_id is None and status in ("queued", "running"):
             daemon_id = self.least_loaded_daemon()
         task_id = task_id or det_uuid(r)
-        now = time.time()
+        now = util.now()
         with self._publishing():
             self.insert_task(task_id=task_id, title=title, plan=textgen.task_plan(r, title), status=status,
                              contract_id=contract_id, parent_id=parent_id, daemon_id=daemon_id, created_at=now,
                              extra={"priority": r.choice(["low", "normal", "high"]), "tags": ["sim"]})
             if contract_id:
                 self.store.execute("UPDATE contracts SET updated_at=? WHERE id=?", (now, contract_id))
+        return dict(self.task_row(task_id))
+
+    def create_live_task(self, first_items: int = LIVE_FIRST_ITEMS, **task_args) -> dict:
+        """A task that starts running and streams at once: its first `task.status` and the
+        first items of its script are published before anything else can run, so a client
+        hears of it before any task list it read holds it. The task is stored like any other
+        (GET /mesh/tasks/{id} and later list reads show it)."""
+        task_id = self.create_task("running", **task_args)["id"]
+        # The script's last three items (gate text, gate event, final status) stay for later.
+        for _ in range(max(0, min(first_items, len(self.script(task_id)) - 4))):
+            self.advance(task_id)
         return dict(self.task_row(task_id))
 
     def least_loaded_daemon(self) -> str | None:
@@ -115,7 +129,7 @@ class Mesh:
     def set_status(self, task_id: str, status: str, reason: str | None = None) -> dict:
         row = self.task_row(task_id)
         with self._publishing():
-            return self._apply_status(task_id, status, row["status"], reason, time.time())
+            return self._apply_status(task_id, status, row["status"], reason, util.now())
 
     def advance(self, task_id: str) -> dict:
         """Emits the next item of a queued or running task's script."""
@@ -123,7 +137,7 @@ class Mesh:
         script = self.script(task_id)
         step = min(row["sim_step"], len(script) - 1)
         etype, data = script[step]
-        now = time.time()
+        now = util.now()
         with self._publishing():
             if etype == "task.status":
                 event = self._apply_status(task_id, data["status"], row["status"], data.get("reason"), now)
@@ -149,7 +163,7 @@ class Mesh:
         else:
             self.task_row(task_id)
         qid = "q_" + det_uuid(rng).replace("-", "")[:16]
-        now = time.time()
+        now = util.now()
         with self._publishing():
             question = {"id": qid, "text": text, "asked_at": now, "task_id": task_id}
             self.store.execute("UPDATE directives SET question=?, updated_at=? WHERE id=?",
@@ -159,12 +173,12 @@ class Mesh:
         return event
 
     def resolve_question(self, directive_id: str) -> None:
-        self.store.execute("UPDATE directives SET question=NULL, updated_at=? WHERE id=?", (time.time(), directive_id))
+        self.store.execute("UPDATE directives SET question=NULL, updated_at=? WHERE id=?", (util.now(), directive_id))
 
     # ---- daemons -----------------------------------------------------------------------
 
     def heartbeat(self, rng: Random) -> None:
-        now = time.time()
+        now = util.now()
         rows = self.store.all("SELECT id FROM daemons WHERE status IN ('online','busy') ORDER BY ord")
         with self.store.tx():
             for row in rows:
@@ -184,11 +198,13 @@ class Mesh:
 
     # ---- burst -------------------------------------------------------------------------
 
-    def prepare_burst(self, count: int, tasks: int, task_ids: list[str] | None = None) -> dict:
-        """A benchmark burst, sent later at memory speed: `count` task.output events of 40-400
-        bytes of markdown, round-robin over `tasks` new running tasks (or the given ones), stored (so REST and
-        resync agree with what is sent) but not published, and encoded once as WebSocket frames
-        in one buffer. `send_burst` writes that buffer to every live subscriber."""
+    def prepare_burst(self, count: int, tasks: int, task_ids: list[str] | None = None, whole: bool = False) -> dict:
+        """A benchmark burst, sent later at memory speed: `count` texts of 40-400 bytes of
+        markdown as task.output events (one each, or their pieces under --output-pieces unless
+        `whole`), round-robin over `tasks` new running tasks (or the given ones), stored (so
+        REST and resync agree with what is sent) but not published, and encoded once as
+        WebSocket frames in one buffer. `send_burst` writes that buffer to every live
+        subscriber."""
         count = max(0, min(count, MAX_BURST))
         tasks = max(1, min(tasks, 1000))
         if task_ids:
@@ -200,21 +216,22 @@ class Mesh:
             ids = [self.create_task("running", title=f"Burst of {count} events")["id"] for _ in range(tasks)]
         pool = burst_texts(self.seed, 512)
         blob = bytearray()
-        done = 0
+        done = events = 0
         while done < count:
             n = min(BURST_BATCH, count - done)
-            with self.store.tx() as pending:
+            with self.store.whole_output(whole), self.store.tx() as pending:
                 for k, task_id in enumerate(ids):
                     texts = [pool[(done + j) % len(pool)] for j in range(k, n, tasks)]
                     if texts:
                         self.store.add_output_batch(task_id, texts, "assistant")
                 for _task, _seq, frame in pending:
                     blob += ws_text_frame(frame.encode())
+                events += len(pending)
                 pending.clear()  # not published: sent by send_burst
             done += n
         burst_id = f"b{len(self._bursts) + 1}"
-        self._bursts[burst_id] = (bytes(blob), count)
-        return {"burst_id": burst_id, "task_ids": ids, "count": count, "bytes": len(blob),
+        self._bursts[burst_id] = (bytes(blob), events)
+        return {"burst_id": burst_id, "task_ids": ids, "count": events, "texts": count, "bytes": len(blob),
                 "last_seqs": {t: self.store.last_seq.get(t, 0) for t in ids}}
 
     def send_burst(self, burst_id: str) -> int:
@@ -222,26 +239,27 @@ class Mesh:
         blob, count = self._bursts.pop(burst_id)
         return self.hub.send_blob(blob, count)
 
-
-    async def burst(self, task_id: str | None, count: int) -> tuple[str, int]:
-        """count task.output events for one task, committed and published in batches so
-        WebSocket senders stream them while the rest is written."""
+    async def burst(self, task_id: str | None, count: int, whole: bool = False) -> tuple[str, int, int]:
+        """`count` lines of output for one task (one event each, or their pieces under
+        --output-pieces unless `whole`), committed and published in batches so WebSocket
+        senders stream them while the rest is written. Returns (task id, last seq, events)."""
         count = max(0, min(count, MAX_BURST))
         if task_id is None:
             task_id = self.create_task("running", title=f"Burst of {count} output events")["id"]
         else:
             self.task_row(task_id)
-        done = 0
+        done = events = 0
         while done < count:
             n = min(BURST_BATCH, count - done)
             texts = [f"burst line {i} of {count}: the quick brown fox jumps over the lazy dog\n"
                      for i in range(done + 1, done + n + 1)]
-            with self._publishing():
-                self.store.add_output_batch(task_id, texts, "assistant")
-                self.store.execute("UPDATE tasks SET updated_at=? WHERE id=?", (time.time(), task_id))
+            # No await inside: the simulation cannot write while output is kept whole.
+            with self.store.whole_output(whole), self._publishing():
+                events += self.store.add_output_batch(task_id, texts, "assistant")
+                self.store.execute("UPDATE tasks SET updated_at=? WHERE id=?", (util.now(), task_id))
             done += n
             await asyncio.sleep(0)
-        return task_id, self.store.last_seq.get(task_id, 0)
+        return task_id, self.store.last_seq.get(task_id, 0), events
 
 
 def burst_texts(seed: int, n: int) -> list[str]:

@@ -9,6 +9,7 @@ import time
 from random import Random
 
 import scaletext
+import util
 from mesh import Mesh
 from util import det_uuid, dumps
 
@@ -57,7 +58,7 @@ def seed_scale(mesh: Mesh, seed_value: int, tasks: int, daemons: int) -> dict:
     tasks and `daemons` daemons. Returns what was added."""
     store = mesh.store
     r = Random(f"{seed_value}:scale")
-    now = time.time()
+    now = util.now()
     have_daemons = store.one("SELECT COUNT(*), COALESCE(MAX(ord), -1) FROM daemons")
     have_tasks = store.one("SELECT COUNT(*) FROM tasks")[0]
     add_daemons = max(0, daemons - have_daemons[0])

@@ -3,10 +3,10 @@ timestamps are relative to the moment of seeding."""
 from __future__ import annotations
 
 import json
-import time
 from random import Random
 
 import textgen
+import util
 from mesh import Mesh
 from util import det_uuid, dumps
 
@@ -72,7 +72,7 @@ SESSIONS = [  # title, hours ago, minutes long (None = still recording), lines
 def seed(mesh: Mesh, seed_value: int) -> None:
     store = mesh.store
     r = Random(f"{seed_value}:seed")
-    now = time.time()
+    now = util.now()
     with store.tx() as _pending:
         daemon_ids = []
         for i, (host, status, version, cap) in enumerate(DAEMONS):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import email.utils
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 from datetime import datetime
+from urllib.parse import urlencode
 
 import aiohttp
 
@@ -611,6 +613,209 @@ async def check_scale(api: Api) -> None:
        " by next_cursor; /_dev/requests logs the reads")
 
 
+# ---- a server that streams like a real mesh ---------------------------------------------------
+
+PIECES = (1, 40)
+OFFSET = -3723.5
+# The real clock and the server's agree this closely (a response is stamped while it is made).
+CLOCK_SLACK_S = 60
+# Output with every marker a cut must be allowed to split: bold, code, table rows, runs of
+# newlines, an SGR escape, Japanese and a 4-byte code point.
+STREAMED = ("The **scheduler** drops `heartbeat` frames when *busy*\n\n\n| a | b |\n|---|---|\n"
+            "\x1b[32mok\x1b[0m 日本語 🚀 done\n") * 40
+MARKERS = ("**", "`heartbeat`", "\n\n\n", "| a | b |", "\x1b[32m", "\x1b[0m", "日本語", "scheduler")
+
+
+def stamp(value: str) -> float:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def http_stamp(value: str) -> float:
+    return email.utils.parsedate_to_datetime(value).timestamp()
+
+
+def check_pieces(texts: list[str], what: str) -> None:
+    for t in texts:
+        check(PIECES[0] <= len(t) <= PIECES[1], f"{what}: a piece of {PIECES[0]}..{PIECES[1]} characters ({t!r})")
+        t.encode("utf-8")  # a lone surrogate (half a code point) would raise here
+
+
+async def rest_output(api: Api, task_id: str) -> list[dict]:
+    items, after = [], 0
+    while True:
+        page = await api.get(f"/api/v1/mesh/tasks/{task_id}/output?after_seq={after}&limit=2000")
+        if not page["items"]:
+            return items
+        items += page["items"]
+        after = page["next_after_seq"]
+
+
+async def ws_until(ws, want: dict[str, int], seen: list[dict], timeout: float = 10) -> None:
+    """Reads live events into `seen` until each task in `want` has reached its seq."""
+    reached = {t: 0 for t in want}
+    for e in seen:
+        reached[e["task_id"]] = max(reached.get(e["task_id"], 0), e["seq"])
+    while any(reached.get(t, 0) < s for t, s in want.items()):
+        (e,) = await read_events(ws, 1, timeout)
+        seen.append(e)
+        reached[e["task_id"]] = max(reached.get(e["task_id"], 0), e["seq"])
+
+
+async def check_output_pieces(api: Api, session, server: Server) -> None:
+    ws, _ = await ws_connect(session, server, {})
+    task = await api.dev("POST", "/_dev/task?status=running")
+    # Three writes (a URL holds one): enough cuts that each marker is cut somewhere.
+    for _ in range(3):
+        written = await api.dev("POST", "/_dev/hostile/output_text?" + urlencode({"task_id": task["id"], "text": STREAMED}))
+        check(written["events"] > len(STREAMED) // PIECES[1], f"output_text is cut into pieces ({written})")
+    burst = await api.dev("POST", "/_dev/burst?count=300")
+    check(burst["count"] > burst["lines"] == 300 and burst["last_seq"] == burst["count"] + 1,
+          f"a burst of 300 lines is more events, each line cut ({burst})")
+    tick = await api.dev("POST", "/_dev/tick?count=60")
+    seen: list[dict] = []
+    await ws_until(ws, {task["id"]: written["seq"], burst["task_id"]: burst["last_seq"]}, seen)
+    # The burst's last event came before any of the tick's.
+    seen += await read_events(ws, tick["events"])
+    await ws.close()
+    by_task: dict[str, list[dict]] = {}
+    for e in seen:
+        by_task.setdefault(e["task_id"], []).append(e)
+    for task_id, events in by_task.items():
+        stored = await rest_output(api, task_id)
+        check(stored[-len(events):] == events, f"REST /output serves the pieces the WebSocket sent ({task_id})")
+        check_pieces([e["data"]["text"] for e in events if e["type"] == "task.output"], f"output of {task_id}")
+    mine = [e["data"]["text"] for e in by_task[task["id"]] if 1 < e["seq"] <= written["seq"]]
+    check("".join(mine) == STREAMED * 3, "the pieces reassemble to the text written")
+    cuts, at = set(), 0
+    for piece in mine[:-1]:
+        at += len(piece)
+        cuts.add(at)
+    split = {m for m in MARKERS if any(i < c < i + len(m) for c in cuts for i in _find_all(STREAMED * 3, m))}
+    check(split == set(MARKERS), f"cuts fall inside every kind of marker (split: {sorted(split)})")
+    ok(f"--output-pieces 1,40: {len(mine)} pieces of {3 * len(STREAMED)} characters reassemble; cuts inside "
+       f"words, **, `, table rows, newline runs, SGR and CJK; burst and tick cut too; REST == WebSocket")
+
+    whole = await api.dev("POST", "/_dev/hostile/output_text?" + urlencode(
+        {"task_id": task["id"], "text": STREAMED, "whole": "true"}))
+    check(whole["events"] == 1, f"whole=true writes one event ({whole})")
+    whole_burst = await api.dev("POST", "/_dev/burst?count=50&whole=true")
+    check(whole_burst["count"] == 50, f"burst whole=true: one event a line ({whole_burst})")
+    seeded = [t for t in (await api.get("/api/v1/mesh/tasks?status=completed&limit=1000"))["items"]
+              if "seed" in t.get("tags", [])]
+    history = [e["data"]["text"] for e in await truth(api, seeded[0]["id"]) if e["type"] == "task.output"]
+    check_pieces(history, "seeded history")
+    check("<COMPLETION_GATE>" in "".join(history), "seeded history reassembles")
+    ok("whole=true opts one call out; the seeded history is in pieces too")
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    return [i for i in range(len(text)) if text.startswith(needle, i)]
+
+
+async def check_clock_offset(api: Api, session, server: Server) -> None:
+    def near_server_now(t: float, what: str) -> None:
+        check(abs(t - (time.time() + OFFSET)) < CLOCK_SLACK_S, f"{what} is on the server's clock ({t - time.time():.0f} s off)")
+
+    clock = await api.dev("GET", "/_dev/clock")
+    check(clock["offset_s"] == OFFSET, f"/_dev/clock says the offset ({clock})")
+    near_server_now(stamp(clock["now"]), "/_dev/clock now")
+    for path, key in (("/health", None), ("/api/v1/mesh/daemons", "default"), ("/_dev/clock", None)):
+        headers = {} if key is None else {"x-makima-api-key": api.key}
+        async with session.get(server.url + path, headers=headers) as r:
+            near_server_now(http_stamp(r.headers["Date"]), f"the Date header of {path}")
+    raw, status = await RawWS.connect(server.port)
+    raw.close()
+    date = re.search(rb"\r\ndate: ([^\r]+)\r\n", raw.head.lower())
+    check(status == 101 and date is not None, "the WebSocket upgrade has a Date header")
+    near_server_now(http_stamp(date.group(1).decode()), "the Date header of the WebSocket upgrade")
+
+    task = await api.dev("POST", "/_dev/task?status=running")
+    event = (await truth(api, task["id"]))[0]
+    for value, what in ((event["ts"], "an event's ts"), (task["created_at"], "created_at"),
+                        (task["updated_at"], "updated_at")):
+        near_server_now(stamp(value), what)
+    times: list[str] = []
+    sessions = await api.get("/api/v1/listen/sessions")
+    for path in ("/api/v1/mesh/daemons", "/api/v1/mesh/tasks?limit=1000", "/api/v1/contracts", "/api/v1/directives",
+                 "/api/v1/auth/api-keys", f"/api/v1/listen/sessions/{sessions['items'][0]['id']}"):
+        walk_times(await api.get(path), times)
+    walk_times(sessions, times)
+    server_now = time.time() + OFFSET
+    late = [t for t in times if stamp(t) > server_now + CLOCK_SLACK_S]
+    check(not late, f"no timestamp after the server's now (a real-clock stamp would be an hour ahead: {late[:3]})")
+    newest = max(stamp(t) for t in times)
+    check(abs(newest - server_now) < CLOCK_SLACK_S, "the newest timestamp is the server's now")
+    ok(f"--clock-offset {OFFSET}: Date headers (REST, health, /_dev, WS upgrade), events, tasks, heartbeats, "
+       f"questions, listen times and keys all on the server's clock ({len(times)} timestamps)")
+
+
+async def check_live_control(api: Api, session, server: Server) -> None:
+    ws, _ = await ws_connect(session, server, {})
+    listed = {t["id"] for t in (await api.get("/api/v1/mesh/tasks?limit=1000"))["items"]}
+    live = await api.dev("POST", "/_dev/task?live=true&items=3")
+    check(live["id"] not in listed and live["status"] == "running" and live["last_seq"] >= 4,
+          f"a live task streams at once ({live['last_seq']} events)")
+    seen: list[dict] = []
+    await ws_until(ws, {live["id"]: live["last_seq"]}, seen)
+    await ws.close()
+    mine = [e for e in seen if e["task_id"] == live["id"]]
+    check(mine[0]["seq"] == 1 and mine[0]["data"] == {"status": "running", "previous": "queued"}
+          and mine[1]["type"] == "task.output", "its first events: running, then output")
+    check((await api.get(f"/api/v1/mesh/tasks/{live['id']}"))["id"] == live["id"], "GET /mesh/tasks/{id} has it")
+    later = {t["id"] for t in (await api.get("/api/v1/mesh/tasks?status=running"))["items"]}
+    check(live["id"] in later, "a later list read holds it")
+    await api.dev("POST", "/_dev/task?live=true&status=queued", expect=400)
+    ok("/_dev/task?live=true: events for an id no list held, fetchable at once, in later lists")
+
+
+async def check_live_simulation(api: Api, session, server: Server) -> None:
+    ws, _ = await ws_connect(session, server, {})
+    listed = {t["id"] for t in (await api.get("/api/v1/mesh/tasks?limit=1000"))["items"]}
+    first: dict[str, dict] = {}
+    for _ in range(100_000):
+        (e,) = await read_events(ws, 1, timeout=30)
+        if e["task_id"] in listed:
+            continue
+        first.setdefault(e["task_id"], e)
+        born = first[e["task_id"]]
+        if born["seq"] == 1 and born["data"].get("status") == "running" and e["type"] == "task.output":
+            break
+    else:
+        check(False, "a live task within 100,000 events")
+    await ws.close()
+    check((await api.get(f"/api/v1/mesh/tasks/{e['task_id']}"))["status"] in ("running", "completed", "failed"),
+          "the live task is fetchable")
+    ok("--live-tasks: the simulation starts tasks running and streaming before any list holds them")
+
+
+async def check_realistic(session, workdir: str, servers: list) -> None:
+    flags = ("--rate", "0", "--test-controls", "--output-pieces", "1,40", "--clock-offset", str(OFFSET))
+    s6 = await Server(workdir, "s6", os.path.join(workdir, "real.db"), *flags).start()
+    servers.append(s6)
+    api = Api(session, s6)
+    await check_output_pieces(api, session, s6)
+    await check_clock_offset(api, session, s6)
+    await check_live_control(api, session, s6)
+    again = await Server(workdir, "s6b", os.path.join(workdir, "real2.db"), *flags).start()
+    servers.append(again)
+    seeded = [t["id"] for t in (await api.get("/api/v1/mesh/tasks?limit=1000"))["items"] if "seed" in t.get("tags", [])]
+    def content(events: list[dict]) -> list[tuple]:
+        return [(e["event_id"], e["seq"], e["type"], e["data"]) for e in events]
+
+    # s6 has appended to some seeded tasks since; their seeded history is the common part.
+    for task_id in seeded:
+        fresh = content(await truth(Api(session, again), task_id))
+        check(content(await truth(api, task_id))[:len(fresh)] == fresh, f"same seed, same pieces ({task_id})")
+    check(await s6.stop() == 0 and await again.stop() == 0, "s6 exits 0")
+    ok("same seed and flags: the same pieces")
+
+    s7 = await Server(workdir, "s7", os.path.join(workdir, "live.db"), "--rate", "40", "--live-tasks",
+                      "--output-pieces", "1,40").start()
+    servers.append(s7)
+    await check_live_simulation(Api(session, s7), session, s7)
+    check(await s7.stop() == 0, "s7 exits 0")
+
+
 async def main(keep: bool) -> int:
     workdir = tempfile.mkdtemp(prefix="makima-selfcheck-")
     db = os.path.join(workdir, "state.db")
@@ -684,6 +889,8 @@ async def main(keep: bool) -> int:
             servers.append(s5)
             await check_scale(Api(session, s5))
             check(await s5.stop() == 0, "s5 exits 0")
+
+            await check_realistic(session, workdir, servers)
 
             refuse = await asyncio.create_subprocess_exec(sys.executable, SERVER, "--host", "0.0.0.0", "--test-controls",
                                                           stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

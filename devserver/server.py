@@ -20,8 +20,10 @@ from aiohttp import web  # noqa: E402
 import api  # noqa: E402
 import controls  # noqa: E402
 import middleware  # noqa: E402
+import pieces  # noqa: E402
 import scale  # noqa: E402
 import seeddata  # noqa: E402
+import util  # noqa: E402
 from hub import Hub  # noqa: E402
 from keys import Keys  # noqa: E402
 from mesh import Mesh  # noqa: E402
@@ -50,6 +52,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="a new database also gets bulk-made tasks and daemons up to these totals (e.g. 10000,500)")
     p.add_argument("--clock-skew", metavar="S", type=float, default=0.0,
                    help="stamp events' ts S seconds off the real clock (negative: behind; default 0)")
+    p.add_argument("--clock-offset", metavar="S", type=float, default=0.0,
+                   help="the server's whole clock is S seconds off the real one: every timestamp it writes or"
+                        " serves and every Date header (negative: behind; default 0)")
+    p.add_argument("--output-pieces", metavar="MIN,MAX", default=None,
+                   help="cut every task.output text into events of MIN..MAX characters, anywhere"
+                        " (e.g. 1,40; 0 or absent: one event per text)")
+    p.add_argument("--live-tasks", action="store_true",
+                   help="with --rate > 0, now and then start a task that runs and streams at once")
     p.add_argument("--quiet", action="store_true", help="log warnings only (no per-request lines)")
     return p.parse_args(argv)
 
@@ -64,15 +74,22 @@ def build_app(args: argparse.Namespace, store: Store) -> web.Application:
     app["hub"] = hub
     app["mesh"] = mesh
     app["keys"] = Keys(store)
-    app["sim"] = Simulation(mesh, args.seed, args.rate)
+    app["sim"] = Simulation(mesh, args.seed, args.rate, args.live_tasks)
     app["faults"] = controls.FaultState()
     app["requests"] = middleware.RequestLog()
     app["clock"] = time.monotonic
     app["started"] = time.monotonic()
+    app.on_response_prepare.append(stamp_date)
     api.add_routes(app, hub.serve)
     if args.test_controls:
         controls.add_routes(app)
     return app
+
+
+async def stamp_date(_request: web.Request, response: web.StreamResponse) -> None:
+    """Every response (REST, health, /_dev, the WebSocket upgrade) carries the server's clock,
+    --clock-offset included; aiohttp keeps a Date header that is already set."""
+    response.headers["Date"] = util.http_date(util.now())
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -86,8 +103,14 @@ async def run(args: argparse.Namespace) -> int:
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     store = Store(db_path)
     store.clock_skew = args.clock_skew
+    util.set_clock_offset(args.clock_offset)
     app = build_app(args, store)
     mesh: Mesh = app["mesh"]
+    seed = args.seed if store.is_fresh() else int(store.meta("seed", str(args.seed)))
+    cut = pieces.parse(args.output_pieces)
+    if cut is not None:
+        # Seeded history is cut too, as it would have streamed.
+        store.pieces = pieces.Pieces(*cut, seed)
     if store.is_fresh():
         seeddata.seed(mesh, args.seed)
         log.info("seeded a new mesh (seed %d) in %s", args.seed, db_path)
@@ -163,6 +186,11 @@ def main(argv: list[str]) -> int:
             return 2
     if args.rate < 0:
         print("devserver: --rate must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        pieces.parse(args.output_pieces)
+    except ValueError as e:
+        print(f"devserver: {e}", file=sys.stderr)
         return 2
     return asyncio.run(run(args))
 

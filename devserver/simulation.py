@@ -14,16 +14,21 @@ log = logging.getLogger("devserver")
 
 MIN_ACTIVE = 3   # running + queued tasks the mesh keeps going
 MAX_ACTIVE = 6
+# --live-tasks: the share of steps that start a task running and streaming at once, while
+# fewer than MAX_LIVE_ACTIVE tasks are active.
+LIVE_SHARE = 0.03
+MAX_LIVE_ACTIVE = 10
 HEARTBEAT_S = 5.0
 
 
 class Simulation:
-    def __init__(self, mesh: Mesh, seed: int, rate: float):
+    def __init__(self, mesh: Mesh, seed: int, rate: float, live_tasks: bool = False):
         self.mesh, self.seed, self.rate = mesh, seed, rate
+        self.live_tasks = live_tasks
         self._tasks: list[asyncio.Task] = []
 
     def step(self) -> int:
-        """Runs one step; returns the number of events it emitted."""
+        """Runs one step; returns the number of actions that emitted events (0 or 1)."""
         store = self.mesh.store
         n = int(store.meta("sim_steps", "0")) + 1
         store.set_meta("sim_steps", n)
@@ -36,6 +41,9 @@ class Simulation:
             return 1
         if roll < 0.055:
             return self._question(r, active)
+        if self.live_tasks and roll >= 1 - LIVE_SHARE and len(active) < MAX_LIVE_ACTIVE:
+            self.mesh.create_live_task(rng=r, pick_contract=True)
+            return 1
         if roll < 0.065:
             pending = store.all("SELECT id FROM directives WHERE question IS NOT NULL ORDER BY ord")
             # The first pending question stays: the dashboard always has one to show.
@@ -55,7 +63,12 @@ class Simulation:
         return 1
 
     def tick(self, count: int) -> int:
-        return sum(self.step() for _ in range(count))
+        """Runs `count` steps; returns the events they committed (output cut into pieces
+        makes one step several events)."""
+        before = self.mesh.store.events_committed
+        for _ in range(count):
+            self.step()
+        return self.mesh.store.events_committed - before
 
     # ---- autonomous running ------------------------------------------------------------
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from contextlib import contextmanager
 
-from util import dumps, rfc3339
+from pieces import Pieces
+from util import dumps, now, rfc3339
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,6 +53,12 @@ class Store:
         # Seconds added to every event's "ts" (--clock-skew): a server whose clock is off, or
         # one that stamps events when they were produced upstream. Stored state is not shifted.
         self.clock_skew = 0.0
+        # --output-pieces: how task.output texts are cut into events (None: one event per text).
+        self.pieces: Pieces | None = None
+        # Set for one synchronous stretch by whole_output() (a test control's `whole=true`).
+        self._whole = False
+        # Events committed since start (tests ask how many events an action produced).
+        self.events_committed = 0
         # Autocommit mode: transactions are opened explicitly by tx().
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
@@ -106,6 +112,7 @@ class Store:
             yield self._pending
             self.set_meta("next_event_id", self.next_event_id)
             self.db.execute("COMMIT")
+            self.events_committed += len(self._pending)
         except BaseException:
             self.db.execute("ROLLBACK")
             self.next_event_id = saved_next
@@ -118,15 +125,42 @@ class Store:
         finally:
             self._in_tx = False
 
+    @contextmanager
+    def whole_output(self, whole: bool = True):
+        """Output written inside is not cut into pieces. Wrap only code with no await inside,
+        so no other writer (the simulation) runs while it holds."""
+        saved = self._whole
+        self._whole = saved or whole
+        try:
+            yield
+        finally:
+            self._whole = saved
+
+    def _cut(self, task_id: str, texts: list[str]) -> list[str]:
+        if self.pieces is None or self._whole:
+            return texts
+        return self.pieces.cut(task_id, self.last_seq.get(task_id, 0) + 1, texts)
+
+    def _stamp(self, ts: float | None) -> str:
+        return rfc3339((ts if ts is not None else now()) + self.clock_skew, "us")
+
     def add_event(self, task_id: str, etype: str, data: dict, ts: float | None = None) -> dict:
-        """Appends the next event of a task (inside tx()). Returns the event as served."""
+        """Appends the next event of a task (inside tx()). Returns the event as served; a
+        `task.output` cut into pieces appends one event per piece and returns the last."""
+        if etype == "task.output" and self.pieces is not None and not self._whole:
+            event = None
+            for piece in self._cut(task_id, [data["text"]]):
+                event = self._append(task_id, etype, {**data, "text": piece}, ts)
+            return event
+        return self._append(task_id, etype, data, ts)
+
+    def _append(self, task_id: str, etype: str, data: dict, ts: float | None) -> dict:
         assert self._in_tx
         if task_id not in self._saved_seqs:
             self._saved_seqs[task_id] = self.last_seq.get(task_id)
         seq = self.last_seq.get(task_id, 0) + 1
         eid = self.next_event_id
-        event = {"event_id": eid, "task_id": task_id, "seq": seq, "type": etype,
-                 "ts": rfc3339((ts if ts is not None else time.time()) + self.clock_skew, "us"), "data": data}
+        event = {"event_id": eid, "task_id": task_id, "seq": seq, "type": etype, "ts": self._stamp(ts), "data": data}
         frame = dumps(event)
         self.db.execute("INSERT INTO events(event_id, task_id, seq, type, frame) VALUES(?,?,?,?,?)",
                         (eid, task_id, seq, etype, frame))
@@ -136,16 +170,18 @@ class Store:
         self._pending.append((task_id, seq, frame))
         return event
 
-    def add_output_batch(self, task_id: str, texts: list[str], stream: str) -> None:
-        """Many task.output events for one task in one executemany (the burst path)."""
+    def add_output_batch(self, task_id: str, texts: list[str], stream: str) -> int:
+        """Many task.output events for one task in one executemany (the burst path); each
+        text is cut into pieces when --output-pieces is on. Returns the events appended."""
         assert self._in_tx
         if task_id not in self._saved_seqs:
             self._saved_seqs[task_id] = self.last_seq.get(task_id)
+        texts = self._cut(task_id, texts)
         seq = self.last_seq.get(task_id, 0)
         eid = self.next_event_id
         # The same shape add_event produces, formatted directly: this path writes 10^5 events.
         head = ',"task_id":' + dumps(task_id) + ',"seq":'
-        mid = ',"type":"task.output","ts":' + dumps(rfc3339(time.time() + self.clock_skew, "us")) + ',"data":{"text":'
+        mid = ',"type":"task.output","ts":' + dumps(self._stamp(None)) + ',"data":{"text":'
         tail = ',"stream":' + dumps(stream) + "}}"
         rows = []
         pending = self._pending
@@ -159,6 +195,7 @@ class Store:
         self.db.execute("UPDATE tasks SET last_seq=? WHERE id=?", (seq, task_id))
         self.next_event_id = eid
         self.last_seq[task_id] = seq
+        return len(texts)
 
     def events_after(self, task_id: str, after_seq: int, limit: int) -> list[tuple[int, str]]:
         return self.db.execute(

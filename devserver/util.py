@@ -1,15 +1,43 @@
-"""Small helpers shared by the dev server modules: time formats, JSON, key masking."""
+"""Small helpers shared by the dev server modules: the server's clock, time formats, JSON,
+key masking."""
 from __future__ import annotations
 
 import datetime as _dt
+import email.utils
 import hashlib
 import ipaddress
 import json
+import time
 import uuid
 from random import Random
 
 VERSION = "0.1.0"
 SERVER_NAME = "makima-devserver"
+
+# Seconds the server's clock is off the real one (--clock-offset; negative: behind). Every
+# timestamp the server writes or serves, and the Date header of every response, come from
+# now(), as on a mesh host whose clock has drifted.
+_clock_offset = 0.0
+
+
+def set_clock_offset(seconds: float) -> None:
+    global _clock_offset
+    _clock_offset = float(seconds)
+
+
+def clock_offset() -> float:
+    return _clock_offset
+
+
+def now() -> float:
+    """The server's clock: the real time plus --clock-offset."""
+    return time.time() + _clock_offset
+
+
+def http_date(t: float) -> str:
+    """An HTTP `Date` value (RFC 9110 IMF-fixdate): `Tue, 01 Dec 2026 22:48:32 GMT`."""
+    return email.utils.formatdate(t, usegmt=True)
+
 
 _UTC = _dt.timezone.utc
 _JST = _dt.timezone(_dt.timedelta(hours=9))
