@@ -124,7 +124,6 @@ class WeekChecks:
         """Reads the screen now and checks what it says against the fake clock and the server."""
         while self.checkpoints and self.clock.now() >= self.checkpoints[0]:
             self.checkpoints.pop(0)
-        self._read_output_events(server_db)
         # `r` has Home read its lists and the activity counts again now (otherwise every 30 s of
         # real time: two fake hours at 240x).
         pressed = self.clock.now()
@@ -132,6 +131,8 @@ class WeekChecks:
         time.sleep(2)
         screen = dash.capture()
         now = self.clock.now()
+        # The server's events up to now: the card may have counted any sent before it was read.
+        self._read_output_events(server_db)
         if not screen.strip():
             return
         wrong_before = sum(w for _, w in self.screens.values())
