@@ -14,9 +14,9 @@ under an accelerated wall clock (fakeclock.py), and what a week on screen must k
 
 The dashboard's timers run on real time while its wall clock runs `speed` times as fast: what
 it shows was right when it was drawn, up to a timer's real period ago. Each screen check allows
-that lag, in fake seconds: the masthead clock ticks once a real minute, ages are redrawn at
-least once a real minute, Home's lists (and the activity counts with them) are polled again
-within a few real seconds.
+that lag, in fake seconds: the masthead clock ticks once a real minute, Home's lists are read
+again (and the LISTEN card built with them) every 30 s of real time, and `r`, pressed before
+each reading, reads the ACTIVITY// card at once.
 """
 
 import bisect
@@ -32,7 +32,9 @@ FINAL = ("completed", "failed", "cancelled")
 AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 ACTIVITY_DAYS = 7  # activity_minutes keeps this many days (CacheStore+Activity)
 MASTHEAD_TICK = 60  # real seconds between the masthead clock's ticks
-AGES_TICK = 60  # the longest real wait before ages on screen are rebuilt
+# Real seconds before the LISTEN card's ages are built again: Home's lists are read every 30 s
+# of real time and the card is built with them; twice that for a slow answer.
+AGES_TICK = 60
 # Minutes either side of an hour the ACTIVITY// card may count: it counts whole minutes, and an
 # event may be counted at its arrival, up to a few fake minutes after its `ts` at this speed.
 ACTIVITY_MARGIN = 180
