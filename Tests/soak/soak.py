@@ -22,6 +22,9 @@ Checks, printed with their figures at the end:
     last phase;
   - the API key appears in no output, log or screen.
 Exit status 0 when every check passed.
+
+With --days N (`make soak-week`) the same run goes under a wall clock --speed times as fast
+(fakeclock.py) for N fake days, and week.py adds what a week on screen must keep.
 """
 
 import argparse
