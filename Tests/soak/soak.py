@@ -214,7 +214,8 @@ class Dashboard:
                 continue
             comm = stat[stat.index("(") + 1:stat.rindex(")")]
             ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-            if ppid == shell and comm.startswith("makima"):
+            # comm is the binary's name cut to 15 bytes (--bin may name a copy of it).
+            if ppid == shell and comm == os.path.basename(self.binary)[:15]:
                 return int(entry)
         return None
 
