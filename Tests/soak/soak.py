@@ -22,6 +22,9 @@ Checks, printed with their figures at the end:
     last phase;
   - the API key appears in no output, log or screen.
 Exit status 0 when every check passed.
+
+With --days N (`make soak-week`) the same run goes under a wall clock --speed times as fast
+(fakeclock.py) for N fake days, and week.py adds what a week on screen must keep.
 """
 
 import argparse
@@ -30,7 +33,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,7 +40,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+
+from fakeclock import FakeClock, fake_start
+from week import WeekChecks, parse_ts, read_db
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEY = "mk_demo_local_key_0001"
@@ -49,6 +53,8 @@ REFUSED_BANNER = "the server refused the API key"
 RETRY_HINT = "r retries it"
 # The cache keeps this many newest events per task (CacheStore.eventsKeptPerTask).
 EVENTS_KEPT_PER_TASK = 2000
+# Added to the environment of every process the soak starts (the fake clock of --days).
+EXTRA_ENV = {}
 
 
 def log(msg):
@@ -91,7 +97,7 @@ class DevServer:
                     [sys.executable, "devserver/server.py", "--host", "127.0.0.1", "--port", str(self.port),
                      "--db", self.db, "--seed", "7", "--rate", str(self.rate), "--demo-key", KEY,
                      "--test-controls", "--quiet"],
-                    cwd=ROOT, stdout=out, stderr=err)
+                    cwd=ROOT, stdout=out, stderr=err, env=dict(os.environ, **EXTRA_ENV))
             start = time.time()
             while time.time() - start < 30:
                 line = open(ready).read().strip()
@@ -130,6 +136,7 @@ def client_env(scratch, name, url):
         "XDG_CACHE_HOME": os.path.join(scratch, name, "cache"), "MAKIMA_SERVER_URL": url, "MAKIMA_API_KEY": KEY,
         "http_proxy": "", "https_proxy": "", "HTTP_PROXY": "", "HTTPS_PROXY": "",
     })
+    env.update(EXTRA_ENV)
     return env
 
 
@@ -140,7 +147,10 @@ class Watch:
         self.out_path = os.path.join(scratch, f"watch{generation}.out")
         self.err_path = os.path.join(scratch, f"watch{generation}.err")
         with open(self.out_path, "w") as out, open(self.err_path, "w") as err:
-            self.proc = subprocess.Popen([binary, "watch"], env=client_env(scratch, "watch", url), stdout=out,
+            # Under the fake clock through env(1), which execs the binary in place (same pid): a
+            # Swift binary started by Python's spawn with libfaketime preloaded sees no arguments.
+            argv = (["env"] if EXTRA_ENV else []) + [binary, "watch"]
+            self.proc = subprocess.Popen(argv, env=client_env(scratch, "watch", url), stdout=out,
                                          stderr=err, cwd=scratch)
         self.pid = self.proc.pid
         self.started = time.time()
@@ -164,7 +174,7 @@ class Dashboard:
     def command(self):
         env = client_env(self.scratch, "dash", self.url)
         pairs = " ".join(f"{k}={v}" for k, v in env.items()
-                         if k.startswith(("XDG_", "MAKIMA_")) or k in ("LANG", "PATH", "HOME"))
+                         if k.startswith(("XDG_", "MAKIMA_")) or k in ("LANG", "PATH", "HOME") or k in EXTRA_ENV)
         return (f"env -i TERM=tmux-256color {pairs} bash --norc --noprofile -c "
                 f"'{self.binary}; echo EXITED:$?; sleep 3600'")
 
@@ -204,7 +214,8 @@ class Dashboard:
                 continue
             comm = stat[stat.index("(") + 1:stat.rindex(")")]
             ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-            if ppid == shell and comm.startswith("makima"):
+            # comm is the binary's name cut to 15 bytes (--bin may name a copy of it).
+            if ppid == shell and comm == os.path.basename(self.binary)[:15]:
                 return int(entry)
         return None
 
@@ -297,14 +308,6 @@ def settled_sample(pid, seconds=6):
 
 # --- cache versus server ----------------------------------------------------------------------
 
-def read_db(path, query, args=()):
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
-    try:
-        return db.execute(query, args).fetchall()
-    finally:
-        db.close()
-
-
 def cache_file(scratch, name):
     root = os.path.join(scratch, name, "cache", "makima-tui")
     for dirpath, _, files in os.walk(root):
@@ -318,12 +321,6 @@ def plain(s):
     return not any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or ord(c) in
                    (0x200E, 0x200F, 0x061C, 0xFEFF) or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069
                    for c in s)
-
-
-def parse_ts(s):
-    if not isinstance(s, str):
-        return None
-    return datetime.fromisoformat(s.replace("Z", "+00:00").replace(" ", "T")).astimezone(timezone.utc)
 
 
 def event_differences(server_frame, client_json):
@@ -357,9 +354,11 @@ class Comparison:
         self.wrong = []
 
 
-def compare(server_db, client_db, name, required_since_event_id):
+def compare(server_db, client_db, name, required_since_event_id, allowance=None):
     """Every task in the client's cache against the server's events of that task, up to what
-    the server held when the comparison began."""
+    the server held when the comparison began. `allowance` (the --days run) names the tasks the
+    cache's retention may have removed and says its cap may have trimmed older events."""
+    allowance = allowance or {"may_be_absent": set(), "trimmed": False}
     result = Comparison(name)
     if not client_db or not os.path.exists(client_db):
         result.wrong.append("no cache file")
@@ -368,7 +367,7 @@ def compare(server_db, client_db, name, required_since_event_id):
     required = {t for (t,) in read_db(server_db, "SELECT DISTINCT task_id FROM events WHERE event_id >= ?",
                                       (required_since_event_id,))}
     client_tasks = {t for (t,) in read_db(client_db, "SELECT DISTINCT task_id FROM task_events")}
-    result.missing = sorted(t for t in required - client_tasks if not t.startswith("_dev"))
+    result.missing = sorted(t for t in required - client_tasks - allowance["may_be_absent"] if not t.startswith("_dev"))
     for task in sorted(client_tasks):
         last = server_last.get(task)
         if last is None:
@@ -381,7 +380,7 @@ def compare(server_db, client_db, name, required_since_event_id):
         if not seqs or seqs[-1] < last:
             result.lagging.append(f"{task} (cache up to {seqs[-1] if seqs else 0}, server {last})")
             continue
-        if seqs != list(range(seqs[0], last + 1)) or seqs[0] > low:
+        if seqs != list(range(seqs[0], last + 1)) or (seqs[0] > low and not allowance["trimmed"]):
             result.wrong.append(f"{task}: seqs {seqs[0]}..{seqs[-1]} not contiguous from {low} ({len(seqs)} rows)")
             continue
         server_rows = dict(read_db(server_db, "SELECT seq, frame FROM events WHERE task_id = ? AND seq >= ? AND "
@@ -397,11 +396,11 @@ def compare(server_db, client_db, name, required_since_event_id):
     return result
 
 
-def converge(server, scratch, name, since, timeout, failures, label):
+def converge(server, scratch, name, since, timeout, failures, label, week=None):
     deadline = time.time() + timeout
     started = time.time()
     while True:
-        r = compare(server.db, cache_file(scratch, name), name, since)
+        r = compare(server.db, cache_file(scratch, name), name, since, week.allowance(server.db) if week else None)
         done = not r.lagging and not r.missing
         if (done and not r.wrong) or time.time() > deadline:
             break
@@ -475,7 +474,10 @@ def run(args):
     watch_samples = Samples("watch")
     dash_samples = Samples("dashboard")
     screens_changed = 0
+    clock = week = None
     try:
+        if args.days:
+            clock, week = start_week(args, scratch, failures)
         server.start()
         log(f"dev server {server.url}, rate {args.rate}/s; soak of {args.minutes:g} min, scratch {scratch}")
         watch = Watch(binary, scratch, server.url, 1)
@@ -509,6 +511,10 @@ def run(args):
                         phase_c_changes += 1
                 last_home = home
                 next_sample = now + (2 if short else 5)
+                if week:
+                    week.sample_disk(cache_file)
+                    if week.due():
+                        week.check_screen(dash, server.db)
             if watch.proc.poll() is not None:
                 failures.check(False, f"watch exited unexpectedly with {watch.proc.returncode}")
                 break
@@ -532,7 +538,7 @@ def run(args):
             if not auth_done and now >= auth_at:
                 auth_done = True
                 dash_settled_before = checkpoint_before_401(args, failures, server, scratch, first_event, watch, dash,
-                                                            watch_samples, dash_samples)
+                                                            watch_samples, dash_samples, week)
                 log("401: every request refused")
                 server.dev("POST", "/_dev/unauthorized?on=true")
                 server.dev("POST", "/_dev/drop_ws")
@@ -561,12 +567,17 @@ def run(args):
         elapsed = time.time() - start
         log(f"load over after {elapsed / 60:.1f} min; final checks")
         if auth_done:
-            converge(server, scratch, "watch", second_since, args.settle, failures, "end")
-            converge(server, scratch, "dash", second_since, args.settle, failures, "end")
+            converge(server, scratch, "watch", second_since, args.settle, failures, "end", week)
+            converge(server, scratch, "dash", second_since, args.settle, failures, "end", week)
             screen = dash.capture()
-            clock_now = {time.strftime("%H:%M", time.localtime(t)) for t in (time.time() - 60, time.time())}
-            failures.check(any(c in screen.splitlines()[0] for c in clock_now) if screen else False,
-                           f"the dashboard still redraws: its clock shows the current minute ({sorted(clock_now)})")
+            if week:
+                week.sample_disk(cache_file)
+                week.check_screen(dash, server.db)
+                week.final(server.db, cache_file)
+            else:
+                clock_now = {time.strftime("%H:%M", time.localtime(t)) for t in (time.time() - 60, time.time())}
+                failures.check(any(c in screen.splitlines()[0] for c in clock_now) if screen else False,
+                               f"the dashboard still redraws: its clock shows the current minute ({sorted(clock_now)})")
             failures.check("WS//ONLINE" in screen, "the dashboard's pill is ONLINE at the end")
             failures.check(dash.pid() == dash_pid_before, "the dashboard at the end is the one that ran before the 401")
             # The recovery retired an engine and started another: nothing of the old one is left.
@@ -602,12 +613,16 @@ def run(args):
                         f"{counts['drops']} WebSocket drops, {counts['restarts']} server restart, one 401; "
                         f"Home redrawn with new numbers {screens_changed} times; "
                         f"{len(problems)} lines on watch's stderr")
+        if week:
+            failures.figure(week.figures())
     finally:
         if watch and watch.proc.poll() is None:
             watch.proc.kill()
         if dash:
             dash.kill()
         server.stop()
+        if clock:
+            clock.stop()
         if args.keep:
             print(f"scratch kept: {scratch}")
         else:
@@ -620,15 +635,32 @@ def run(args):
     return 1 if failures.items else 0
 
 
-def checkpoint_before_401(args, failures, server, scratch, first_event, watch, dash, watch_samples, dash_samples):
+def checkpoint_before_401(args, failures, server, scratch, first_event, watch, dash, watch_samples, dash_samples,
+                          week):
     """Before the 401: both clients caught up, equal to the server, and their /proc figures."""
-    converge(server, scratch, "watch", first_event, args.settle, failures, "at 80 %")
-    converge(server, scratch, "dash", first_event, args.settle, failures, "at 80 %")
+    converge(server, scratch, "watch", first_event, args.settle, failures, "at 80 %", week)
+    converge(server, scratch, "dash", first_event, args.settle, failures, "at 80 %", week)
     watch_samples.judge(failures, settled_sample(watch.pid))
     pid = dash.pid()
     settled = settled_sample(pid) if pid else None
     dash_samples.judge(failures, settled)
     return settled
+
+
+def start_week(args, scratch, failures):
+    """The fake clock every process reads (fakeclock.py), the clients' cache settings and the
+    week's checks (week.py)."""
+    clock = FakeClock(scratch, args.speed, fake_start(time.time()))
+    EXTRA_ENV.update(clock.env())
+    # Half the run (at most the standard 7 days), so retention prunes tasks within it.
+    retention_days = min(7, args.days / 2)
+    week = WeekChecks(clock, args.days, failures, scratch, retention_days, max_mb=4, tasks_max_mb=2)
+    for name in ("watch", "dash"):
+        week.write_config(name)
+    log(f"fake clock from {time.strftime('%Y-%m-%d %H:%M', time.gmtime(clock.now()))} UTC at {args.speed:g}x: "
+        f"{args.days:g} days in {args.minutes:.1f} min; finished tasks kept {retention_days:g} days, cache cap "
+        f"4 + 2 MB")
+    return clock, week
 
 
 def main():
@@ -639,7 +671,12 @@ def main():
     p.add_argument("--seed", type=int, default=int(time.time()), help="seed of the fault schedule")
     p.add_argument("--settle", type=float, default=90, help="seconds a client may take to catch up")
     p.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    p.add_argument("--days", type=float, default=0,
+                   help="fake days under an accelerated wall clock (make soak-week); sets the length")
+    p.add_argument("--speed", type=float, default=240, help="how much faster the fake clock runs (with --days)")
     args = p.parse_args()
+    if args.days:
+        args.minutes = args.days * 1440 / args.speed
     os.chdir(ROOT)
     print(f"soak: schedule seed {args.seed}")
     sys.exit(run(args))

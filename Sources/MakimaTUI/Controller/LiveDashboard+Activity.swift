@@ -2,7 +2,7 @@ import Foundation
 import MakimaKit
 
 /// Home's ACTIVITY// card reads the per-minute counts the cache keeps, each time Home is
-/// polled (every 30 s while on screen), off the UI thread: the cache's lock may be held by
+/// polled (every 30 s while on screen) and on `r`, off the UI thread: the cache's lock may be held by
 /// the writer's transaction for a while.
 extension LiveDashboard {
     private static let activityQueue = DispatchQueue(label: "makima.activity", qos: .utility)

@@ -24,6 +24,8 @@ final class RefreshController {
             return
         }
         let pane = session.topPane.id
+        // Home's ACTIVITY// card is the cache's, not a list's: it is read again with the lists.
+        if pane == .home { live.loadActivity() }
         refresh(pane, force: true)
         live.bindings.markDirty(pane)
     }
