@@ -81,8 +81,15 @@ public final class CacheStore: Sendable {
         // A missing search index gets its tables here, empty; it is filled by the writer's
         // first catch-up or the first search, not on the thread that opens the cache.
         _ = try? store.withDatabase { db in try OutputSearchIndex.prepare(db) }
-        // A -wal a large write grew is cut back to this at its next checkpoint.
-        _ = try? store.withDatabase { db in try db.exec("PRAGMA journal_size_limit = \(policy.maxBytes / 16)") }
+        // The cap holds for the file and its -wal together: the -wal is checkpointed once it
+        // holds a sixteenth of the cap (SQLite's default, 1,000 pages, is 4 MB whatever the cap),
+        // and cut back to that size at its next checkpoint when a large write grew it.
+        _ = try? store.withDatabase { db in
+            let walBytes = policy.maxBytes / 16
+            let pageSize = max(512, Int(try db.scalarInt("PRAGMA page_size") ?? 4096))
+            try db.exec("PRAGMA journal_size_limit = \(walBytes)")
+            try db.exec("PRAGMA wal_autocheckpoint = \(max(16, walBytes / pageSize))")
+        }
         _ = try? store.prune(now: now, bounds: false)
         return CacheOpenResult(store: store, notice: notice)
     }
