@@ -6,12 +6,13 @@ RELEASE_BIN = .build/release/makima-tui
 DEMO_PORT ?= 8787
 DEMO_KEY ?= mk_demo_local_key_0001
 
-.PHONY: setup build release test lint format demo run bench install clean devserver fuzz soak
+.PHONY: setup build release test lint format demo run bench install deb clean devserver fuzz soak
 
 setup:
 	@scripts/setup.sh
 
 build: setup
+	@scripts/build-info.sh
 	$(SWIFT) build
 
 # The Swift runtime and Foundation are linked into the binary (--static-swift-stdlib): the
@@ -20,6 +21,7 @@ build: setup
 # Linked with the toolchain's lld: GNU ld prints a warning for the `mktemp` inside the static
 # Foundation (a .gnu.warning section), which lld does not act on; our code never calls it.
 release: setup
+	@scripts/build-info.sh
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 
 test: build lint
@@ -53,10 +55,13 @@ soak: build
 bench: release
 	@scripts/bench.sh
 
+# The binary, the themes, the man page and the bash, zsh and fish completions.
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/makima-tui/Themes
-	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/makima-tui
-	install -m 0644 Themes/*.theme $(DESTDIR)$(PREFIX)/share/makima-tui/Themes/ 2>/dev/null || true
+	@scripts/install.sh $(RELEASE_BIN) "$(DESTDIR)" $(PREFIX)
+
+# A Debian package of the same (dpkg -i installs it, dpkg -r removes it): .build/deb/*.deb
+deb: release
+	@scripts/make-deb.sh $(RELEASE_BIN) .build/deb
 
 clean:
 	rm -rf .build

@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CCmarkShim", path: "Sources/CCmarkShim"),
         // Little CMS, for the CIEDE2000 colour difference.
         .systemLibrary(name: "CLcms2Shim", path: "Sources/CLcms2Shim"),
+        // The commit `--version` names (a header `make` writes; see the shim).
+        .systemLibrary(name: "CBuildInfoShim", path: "Sources/CBuildInfoShim"),
         // libcurl's setopt/getinfo are variadic: a small C target wraps them.
         .target(
             name: "CCurlShim", path: "Sources/CCurlShim",
@@ -42,7 +44,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "makima-tui",
-            dependencies: ["MakimaKit", "MakimaTUI", "MakimaBench"],
+            dependencies: ["MakimaKit", "MakimaTUI", "MakimaBench", "CBuildInfoShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The fuzz targets (Tests/Fuzz). A plain build replays their corpora (`make test`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build, the tests and the demo need; does nothing when all is there.
 set -euo pipefail
-DEBS="libncursesw5-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libidn2-dev libsqlite3-dev libwslay-dev liblcms2-dev libssl-dev ncurses-term tmux python3 curl"
+DEBS="libncursesw5-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev libidn2-dev libsqlite3-dev libwslay-dev liblcms2-dev libssl-dev ncurses-term tmux python3 curl man-db groff-base dpkg-dev zsh fish"
 missing=""
 for p in $DEBS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

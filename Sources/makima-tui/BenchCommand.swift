@@ -7,6 +7,7 @@ import MakimaTUI
 /// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
+    static let kinds = ["render", "cache", "grep", "scale", "task-ingest", "ingest", "memory", "idle"]
     static let spec = CommandSpec(
         name: "bench",
         summary: "benchmarks: render, cache, grep, scale, task-ingest; ingest, memory, idle (these need a dev server)",
@@ -22,7 +23,7 @@ enum BenchCommand {
             FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
             FlagSpec("--home", help: "ingest: with Home on screen (engine + UI thread), the task view's baseline"),
         ],
-        positionals: "[render|cache|grep|scale|task-ingest|ingest|memory|idle]", run: run)
+        positionals: "[" + kinds.joined(separator: "|") + "]", positionalValues: .words(kinds), run: run)
 
     static func run(_ inv: Invocation) async -> Int32 {
         let which = inv.positionals.isEmpty ? ["render", "cache"] : inv.positionals

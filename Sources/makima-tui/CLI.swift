@@ -16,10 +16,8 @@ enum CLI {
     ]
 
     static func run(_ args: [String]) async -> Int32 {
-        // A developer entry point, not in the help: docs/keys.md is generated from the key map
-        // (a test keeps them in step).
-        if args == ["--print-keymap"] {
-            FileHandle.standardOutput.write(Data(DashboardApp.keyMapMarkdown().utf8))
+        if let text = generatedDocument(args) {
+            FileHandle.standardOutput.write(Data(text.utf8))
             return ExitCode.ok.rawValue
         }
         let inv: Invocation
@@ -27,7 +25,7 @@ enum CLI {
             return Console.fail(error)
         }
         if inv.wantsVersion {
-            Console.out("makima-tui \(MakimaVersion.current)")
+            Console.out(BuildInfo.versionLine)
             return ExitCode.ok.rawValue
         }
         if inv.wantsHelp {
@@ -38,5 +36,16 @@ enum CLI {
             return await launchDashboard(DashboardLaunch(global: inv.global, deepLink: inv.positionals.last))
         }
         return await command.run(inv)
+    }
+
+    /// Entry points for the build, not in the help: docs/keys.md (a test keeps it in step), the
+    /// man page and the shell completions `make install` and `make deb` install.
+    static func generatedDocument(_ args: [String]) -> String? {
+        switch args.first {
+        case "--print-keymap" where args.count == 1: DashboardApp.keyMapMarkdown()
+        case "--print-manpage" where args.count == 1: ManPage.render()
+        case "--print-completion" where args.count == 2: ShellCompletion.script(for: args[1])
+        default: nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import MakimaTUI
+
 /// Options that apply to every command (accepted before or after the command name).
 struct GlobalOptions: Sendable {
     var server: String?
@@ -17,12 +19,31 @@ struct FlagSpec: Sendable {
     let help: String
     /// The one-letter form (`-f`), if any.
     let short: String?
-    init(_ name: String, short: String? = nil, value: String? = nil, help: String) {
+    /// What the shell completions offer for the value.
+    let values: ValueCompletion
+    init(
+        _ name: String, short: String? = nil, value: String? = nil, values: ValueCompletion = .text, help: String
+    ) {
         self.name = name
         self.short = short
         valueName = value
+        self.values = values
         self.help = help
     }
+}
+
+/// What a shell may complete an option's value (or a command's arguments) with.
+enum ValueCompletion: Sendable, Equatable {
+    /// Anything: nothing is offered.
+    case text
+    /// One of these words.
+    case words([String])
+    /// A directory.
+    case directory
+    /// One of these words or a file.
+    case wordsOrFile([String])
+    /// A command's name (`help COMMAND`).
+    case commandName
 }
 
 /// A subcommand: its options and what it does. Adding one (`logs`, `bench`) is adding an entry
@@ -33,6 +54,8 @@ struct CommandSpec: Sendable {
     let flags: [FlagSpec]
     /// Name of the positional arguments in help, nil when none are taken.
     let positionals: String?
+    /// What the shell completions offer for the positional arguments.
+    var positionalValues: ValueCompletion = .text
     let run: @Sendable (Invocation) async -> Int32
 }
 
@@ -53,12 +76,15 @@ enum CommandLineParser {
     static let globalFlags: [FlagSpec] = [
         FlagSpec("--server", value: "URL", help: "server to use for this run (default: the logged-in profile)"),
         FlagSpec("--allow-insecure-http", help: "allow plain http:// to a host that is not loopback"),
-        FlagSpec("--config-dir", value: "DIR", help: "configuration directory (default: $XDG_CONFIG_HOME/makima-tui)"),
         FlagSpec(
-            "--theme", value: "NAME|PATH",
+            "--config-dir", value: "DIR", values: .directory,
+            help: "configuration directory (default: $XDG_CONFIG_HOME/makima-tui)"),
+        FlagSpec(
+            "--theme", value: "NAME|PATH", values: .wordsOrFile(Theme.builtIn.map(\.name)),
             help: "dashboard theme: makima, high-contrast, light, or a .theme file (also MAKIMA_THEME)"),
         FlagSpec(
-            "--color", value: "WHEN", help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"
+            "--color", value: "WHEN", values: .words(["auto", "always", "never"]),
+            help: "auto (default), always, or never (attributes only; NO_COLOR does the same)"
         ),
         FlagSpec(
             "--no-mouse", help: "dashboard: no mouse reports (the terminal's own selection; also Settings › mouse)"),

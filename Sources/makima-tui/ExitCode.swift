@@ -2,8 +2,8 @@ import Foundation
 import MakimaKit
 import MakimaTUI
 
-/// Exit codes scripts can rely on (docs/api.md).
-enum ExitCode: Int32 {
+/// Exit codes scripts can rely on (docs/api.md); `--help` and the man page list them from here.
+enum ExitCode: Int32, CaseIterable {
     case ok = 0
     /// `grep` found nothing (as grep(1) says it).
     case noMatch = 1
@@ -14,6 +14,20 @@ enum ExitCode: Int32 {
     case serverError = 6
     /// The server has no such object (`logs` of an unknown task).
     case notFound = 7
+
+    /// What the code means, as `--help` and the man page say it.
+    var meaning: String {
+        switch self {
+        case .ok: "ok"
+        case .noMatch: "grep found nothing"
+        case .usage: "usage (an unknown command, option or value)"
+        case .notConfigured: "not configured (no server or no key)"
+        case .unauthorized: "unauthorized (the server refused the key)"
+        case .unreachable: "unreachable (network, TLS)"
+        case .serverError: "server error (or a damaged answer)"
+        case .notFound: "not found (no such task)"
+        }
+    }
 
     /// The exit code an error stands for.
     static func of(_ error: Error) -> ExitCode {

@@ -1,8 +1,10 @@
 import MakimaKit
 
 enum HelpCommand {
-    static let spec = CommandSpec(name: "help", summary: "show help for a command", flags: [], positionals: "[COMMAND]")
-    { inv in
+    static let spec = CommandSpec(
+        name: "help", summary: "show help for a command", flags: [], positionals: "[COMMAND]",
+        positionalValues: .commandName
+    ) { inv in
         let target = inv.positionals.first.flatMap { name in CLI.commands.first { $0.name == name } }
         if let name = inv.positionals.first, target == nil {
             return Console.fail(UsageError("unknown command '\(name)'"))
@@ -14,8 +16,7 @@ enum HelpCommand {
     static func text(for command: CommandSpec?) -> String {
         func flagLines(_ flags: [FlagSpec]) -> [String] {
             flags.map { f in
-                let left = "  " + (f.short.map { $0 + ", " } ?? "") + f.name + (f.valueName.map { " " + $0 } ?? "")
-                return left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + f.help
+                row((f.short.map { $0 + ", " } ?? "") + f.name + (f.valueName.map { " " + $0 } ?? ""), f.help)
             }
         }
         if let c = command {
@@ -39,12 +40,15 @@ enum HelpCommand {
         ]
         lines += CLI.commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
         lines += ["", "global options:"] + flagLines(CommandLineParser.globalFlags)
-        lines += [
-            "",
-            "environment: MAKIMA_SERVER_URL, MAKIMA_API_KEY (this run only, never stored), MAKIMA_CONFIG_DIR",
-            "exit codes: 0 ok, 2 usage, 3 not configured, 4 unauthorized, 5 unreachable, 6 server error,",
-            "  7 not found (no such task)",
-        ]
+        lines += ["", "environment:"] + CommandReference.environment.map { row($0.name, $0.meaning) }
+        lines += ["", "exit codes:"] + ExitCode.allCases.map { row("\($0.rawValue)", $0.meaning) }
+        lines += ["", "The manual: man makima-tui (keys, files, environment)."]
         return lines.joined(separator: "\n")
+    }
+
+    /// One line of a two-column list: the name, then its meaning from the 28th column.
+    static func row(_ name: String, _ meaning: String) -> String {
+        let left = "  " + name
+        return left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + meaning
     }
 }

@@ -10,7 +10,7 @@ public enum AsciiFallback {
         case "↑": return "^"
         case "↓": return "v"
         case "←": return "<"
-        case "→", "▸", "▶": return ">"
+        case "→", "▸", "▶", "›": return ">"
         case "–", "—", "─", "┄": return "-"
         case "│", "┆": return "|"
         case "╭", "╮", "╰", "╯", "┌", "┐", "└", "┘": return "+"
