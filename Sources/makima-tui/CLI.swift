@@ -12,6 +12,7 @@ enum CLI {
         BenchCommand.spec,
         LoginCommand.spec,
         LogoutCommand.spec,
+        ProfilesCommand.spec,
         HelpCommand.spec,
     ]
 

@@ -3,6 +3,8 @@ import MakimaTUI
 /// Options that apply to every command (accepted before or after the command name).
 struct GlobalOptions: Sendable {
     var server: String?
+    /// `--profile NAME`: a stored profile for this run (MAKIMA_PROFILE does the same).
+    var profile: String?
     var allowInsecureHTTP = false
     var configDir: String?
     /// Dashboard only: `--theme NAME|PATH` and `--color auto|always|never`.
@@ -44,6 +46,8 @@ enum ValueCompletion: Sendable, Equatable {
     case wordsOrFile([String])
     /// A command's name (`help COMMAND`).
     case commandName
+    /// A stored profile's name (asked of `makima-tui profiles --names` when completing).
+    case profileName
 }
 
 /// A subcommand: its options and what it does. Adding one (`logs`, `bench`) is adding an entry
@@ -75,6 +79,9 @@ struct Invocation: Sendable {
 enum CommandLineParser {
     static let globalFlags: [FlagSpec] = [
         FlagSpec("--server", value: "URL", help: "server to use for this run (default: the logged-in profile)"),
+        FlagSpec(
+            "--profile", value: "NAME", values: .profileName,
+            help: "stored profile to use for this run (also MAKIMA_PROFILE; see `profiles`)"),
         FlagSpec("--allow-insecure-http", help: "allow plain http:// to a host that is not loopback"),
         FlagSpec(
             "--config-dir", value: "DIR", values: .directory,
@@ -161,6 +168,7 @@ enum CommandLineParser {
             }
             switch a {
             case "--server": inv.global.server = value
+            case "--profile": inv.global.profile = value
             case "--allow-insecure-http": inv.global.allowInsecureHTTP = true
             case "--config-dir": inv.global.configDir = value
             case "--theme": inv.global.theme = value

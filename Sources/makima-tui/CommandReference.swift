@@ -11,6 +11,7 @@ enum CommandReference {
     static let environment: [Entry] = [
         Entry(name: "MAKIMA_SERVER_URL", meaning: "server for this run, instead of the stored one"),
         Entry(name: "MAKIMA_API_KEY", meaning: "API key for this run only; never stored, never shown"),
+        Entry(name: "MAKIMA_PROFILE", meaning: "stored profile for this run (as --profile)"),
         Entry(name: "MAKIMA_CONFIG_DIR", meaning: "configuration directory (as --config-dir)"),
         Entry(name: "MAKIMA_CACHE_DIR", meaning: "where the offline caches are kept"),
         Entry(name: "MAKIMA_THEME", meaning: "dashboard theme (as --theme)"),

@@ -41,8 +41,10 @@ enum ExitCode: Int32, CaseIterable {
             case .insecureHTTPRefused, .invalidRequest: return .usage
             }
         case let e as ConfigError:
-            if case .invalidEnvironmentKey = e { return .usage }
-            return .notConfigured
+            switch e {
+            case .invalidEnvironmentKey, .invalidProfileName, .profileAndServer: return .usage
+            default: return .notConfigured
+            }
         case let p as SignInProblem:
             switch p {
             case .unreachable, .certificateInvalid: return .unreachable

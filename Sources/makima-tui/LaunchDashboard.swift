@@ -42,6 +42,6 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     setup.signIn = AuthSignInService(
         store: AuthStore(
             location: Session.location(launch.global), serverOverride: launch.global.server,
-            allowInsecureHTTP: launch.global.allowInsecureHTTP))
+            allowInsecureHTTP: launch.global.allowInsecureHTTP, profileName: launch.global.profile))
     return LiveDashboard.run(setup, options: options)
 }

@@ -31,7 +31,7 @@ enum Session {
         let resolved = try SessionResolver.resolve(
             config: config, credentials: CredentialStore(location: location),
             environment: .process, serverOverride: global.server,
-            allowInsecureHTTP: global.allowInsecureHTTP)
+            allowInsecureHTTP: global.allowInsecureHTTP, profileName: global.profile)
         guard let profile = resolved.profile else { throw ConfigError.notConfigured }
         guard let key = resolved.key else { throw ConfigError.noKeyForServer(profile.baseURL.absoluteString) }
         return (resolved, profile, key)

@@ -15,10 +15,13 @@ enum ShellCompletion {
 
     static var commandNames: [String] { CLI.commands.map(\.name) }
 
+    /// Profile names change after the script is installed, so the script asks for them.
+    static let profileNamesCommand = "makima-tui profiles --names 2>/dev/null"
+
     /// The words a value completes with, or nil when it is free text or a path.
     static func words(_ values: ValueCompletion) -> [String]? {
         switch values {
-        case .text, .directory: nil
+        case .text, .directory, .profileName: nil
         case .words(let w), .wordsOrFile(let w): w
         case .commandName: commandNames
         }
@@ -82,6 +85,7 @@ enum ShellCompletion {
         switch values {
         case .text: "COMPREPLY=();"
         case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"));"
+        case .profileName: "COMPREPLY=($(compgen -W \"$(\(profileNamesCommand))\" -- \"$cur\"));"
         case .wordsOrFile(let w): "COMPREPLY=($(compgen -W '\(shellWords(w))' -- \"$cur\") $(compgen -f -- \"$cur\"));"
         case .words, .commandName: "COMPREPLY=($(compgen -W '\(shellWords(words(values) ?? []))' -- \"$cur\"));"
         }
@@ -140,6 +144,7 @@ enum ShellCompletion {
         switch values {
         case .text: " "
         case .directory: "_directories"
+        case .profileName: "{compadd -- ${(f)\"$(\(profileNamesCommand))\"}}"
         case .wordsOrFile(let w): "{_alternative \"words:word:(\(shellWords(w)))\" \"files:file:_files\"}"
         case .words, .commandName: "(" + shellWords(words(values) ?? []) + ")"
         }
@@ -189,6 +194,7 @@ enum ShellCompletion {
             switch flag.values {
             case .text: line += " -x"
             case .directory: line += " -x -a '(__fish_complete_directories)'"
+            case .profileName: line += " -x -a '(\(profileNamesCommand))'"
             case .wordsOrFile(let w): line += " -r -F -a '\(shellWords(w))'"
             case .words, .commandName: line += " -x -a '\(shellWords(words(flag.values) ?? []))'"
             }

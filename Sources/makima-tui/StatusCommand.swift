@@ -10,6 +10,7 @@ enum StatusCommand {
             FlagSpec("--tmux", help: "print one short line for a tmux status bar (e.g. MK ●4/6 ▶3 ?1)"),
             FlagSpec(
                 "--cached", help: "answer from the local cache only, without the network (JSON adds \"stale_since\")"),
+            FlagSpec("--all", help: "every stored profile's numbers (with --json: a list; with --tmux: one line)"),
         ],
         positionals: nil, run: run)
 
@@ -17,6 +18,7 @@ enum StatusCommand {
         if inv.has("--json") && inv.has("--tmux") {
             return Console.fail(UsageError("--json and --tmux cannot be used together"))
         }
+        if inv.has("--all") { return await StatusAll.run(inv) }
         let tmux = inv.has("--tmux")
         do {
             let client = try Session.client(inv.global)

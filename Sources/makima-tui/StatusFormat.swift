@@ -7,6 +7,19 @@ enum StatusFormat {
     static func json(_ s: MeshSummary, server: String, staleSince: Date? = nil, activity: ActivityHistory? = nil)
         -> String
     {
+        encode(object(s, server: server, staleSince: staleSince, activity: activity))
+    }
+
+    static func encode(_ object: [String: Any]) -> String {
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func object(_ s: MeshSummary, server: String, staleSince: Date? = nil, activity: ActivityHistory? = nil)
+        -> [String: Any]
+    {
         var latest: Any = NSNull()
         if let l = s.latestListenSession {
             latest =
@@ -34,10 +47,7 @@ enum StatusFormat {
                 "output_per_minute": activity.outputPerMinute(),
             ]
         }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return object
     }
 
     /// `MK ●online/total ▶running ?pending` (the question mark part only when there are some).

@@ -8,6 +8,8 @@ import Synchronization
 /// interrupted. Titles come from the task lists it refreshes, or one `GET /mesh/tasks/{id}`
 /// (at most `lookupsPerBatch` per batch, short timeout, a failed id never asked again).
 /// `--notify` also sends desktop notifications, as the dashboard does (`DesktopNotifier`).
+/// `--all` watches every stored profile at once (`WatchAll`), each line and notification
+/// naming its mesh.
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
@@ -16,29 +18,36 @@ enum WatchCommand {
             FlagSpec(
                 "--notify",
                 help: "also send desktop notifications (OSC 777/9 on this terminal, tmux-wrapped inside tmux; "
-                    + "else notify-send)")
+                    + "else notify-send)"),
+            FlagSpec("--all", help: "watch every stored profile at once, each line naming its mesh"),
         ], positionals: nil, run: run)
 
     static let lookupsPerBatch = 4
 
     static func run(_ inv: Invocation) async -> Int32 {
+        if inv.has("--all") { return await WatchAll.run(inv) }
         do {
             let (client, key) = try Session.credentials(inv.global)
             let preferences =
                 (try? ConfigStore(location: Session.location(inv.global)).load())?.notificationPreferences
                 ?? NotificationPreferences()
             let notify = inv.has("--notify")
+            let stop = StopSignal()
             return try await onDedicatedThread("makima-watch") {
-                try watch(client: client, key: key, notify: notify, preferences: preferences)
+                try watch(client: client, key: key, notify: notify, preferences: preferences, stop: stop)
             }
         } catch {
             return Console.fail(error)
         }
     }
 
-    private static func watch(client: APIClient, key: APIKey, notify: Bool, preferences: NotificationPreferences)
-        throws -> Int32
-    {
+    /// Watches one mesh until `stop` is requested or the server refuses the key. With a `mesh`
+    /// name (`--all`), every line and notification title starts with it.
+    static func watch(
+        client: APIClient, key: APIKey, notify: Bool, preferences: NotificationPreferences, stop: StopSignal,
+        mesh: String? = nil
+    ) throws -> Int32 {
+        let tag = mesh.map { "[\($0)] " } ?? ""
         let (cache, notice) = CacheSession.open(for: client.profile)
         if let notice { Console.error(notice) }
         let outbox = SyncOutbox()
@@ -57,7 +66,6 @@ enum WatchCommand {
             transport: HTTPTransport(
                 configuration: HTTPConfiguration(connectTimeout: .seconds(5), totalTimeout: .seconds(5))))
         var titles = TaskTitleBook()
-        let stop = StopSignal()
         var nextPoll = Date.distantPast
         var flushAt: Date?
         while !stop.requested {
@@ -81,7 +89,11 @@ enum WatchCommand {
                             titles.lookupFailed(id)
                         }
                     }
-                    let named = list.map(titles.named)
+                    let named = list.map(titles.named).map { n in
+                        var n = n
+                        n.title = tag + n.title
+                        return n
+                    }
                     for n in named {
                         Console.out(
                             "\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))"
@@ -89,10 +101,10 @@ enum WatchCommand {
                     }
                     if let notifier { flushAt = deliver(notifier.notify(named, now: monotonic())) ?? flushAt }
                 case .unauthorized(let message):
-                    Console.error(message)
+                    Console.error(tag + message)
                     return ExitCode.unauthorized.rawValue
                 case .notice(let text):
-                    Console.error(text)
+                    Console.error(tag + text)
                 default:
                     break
                 }
@@ -112,7 +124,8 @@ enum WatchCommand {
 }
 
 /// SIGINT/SIGTERM ask a headless command to finish cleanly (the cache writer flushes).
-final class StopSignal {
+/// Shared by the threads of `watch --all`: its state after `init` is the atomic flag alone.
+final class StopSignal: @unchecked Sendable {
     private let sources: [DispatchSourceSignal]
     private let flag = StopFlag()
 

@@ -93,6 +93,18 @@ check "fish: an option's values, and no file names (--color)" test "$out" = $'al
 out=$(fish_complete "makima-tui status ")
 check "fish: no command offered after a command" lacks "$out" logs
 
+# Profile names are asked of the binary when completing (they change after installing).
+export MAKIMA_CONFIG_DIR="$SCRATCH/config" PATH="$(cd "$(dirname "$BIN")" && pwd):$PATH"
+mkdir -p "$MAKIMA_CONFIG_DIR"
+profile() { printf '{"id":"%s","label":"%s","base_url":"https://%s.example","credential_id":"%s"}' "$(cat /proc/sys/kernel/random/uuid)" "$1" "$1" "$(cat /proc/sys/kernel/random/uuid)"; }
+printf '{"version":1,"profiles":[%s,%s]}' "$(profile staging)" "$(profile prod)" >"$MAKIMA_CONFIG_DIR/config.json"
+out=$(bash_complete makima-tui --profile "")
+check "bash: --profile completes the stored profiles' names" test "$out" = $'prod\nstaging'
+out=$(zsh_complete "makima-tui --profile ")
+check "zsh: --profile completes the stored profiles' names" test "$out" = $'prod\nstaging'
+out=$(fish_complete "makima-tui logout --name ")
+check "fish: logout --name completes the stored profiles' names" test "$out" = $'prod\nstaging'
+
 # --- install layout ------------------------------------------------------------------------------
 dest="$SCRATCH/dest"
 scripts/install.sh "$BIN" "$dest" /usr/local >/dev/null

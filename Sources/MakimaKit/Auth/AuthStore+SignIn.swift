@@ -21,15 +21,15 @@ extension AuthStore {
     /// Checks `key` against `server` with an authenticated call and, only if the server takes
     /// it, stores both. A 401 is told apart: revoked, or a key the server does not know.
     @discardableResult
-    public nonisolated(nonsending) func signIn(server: String, key typed: String, allowInsecureHTTP: Bool = false)
-        async throws(SignInProblem) -> ServerProfile
-    {
+    public nonisolated(nonsending) func signIn(
+        server: String, key typed: String, allowInsecureHTTP: Bool = false, name: String? = nil
+    ) async throws(SignInProblem) -> ServerProfile {
         if let why = APIKey.validationError(typed) { throw .invalidKey(why) }
         guard let key = APIKey(typed) else { throw .invalidKey("not a key") }
         let host =
             (try? ServerURL.normalizeTyped(server, allowInsecureHTTP: true)).map(SignInProbe.displayHost) ?? server
         do {
-            return try await configure(server: server, key: key, allowInsecureHTTP: allowInsecureHTTP)
+            return try await configure(server: server, key: key, label: name, allowInsecureHTTP: allowInsecureHTTP)
         } catch let error as APIError where error.isUnauthorized {
             var revoked = false
             if let probe = try? ServerProfile(server: server, allowInsecureHTTP: allowInsecureHTTP) {

@@ -39,7 +39,8 @@ public final class AuthStore {
     /// `error` when the files cannot be read.
     public init(
         location: ConfigLocation, environment: EnvironmentOverrides = .process,
-        transport: HTTPTransport = HTTPTransport(), serverOverride: String? = nil, allowInsecureHTTP: Bool = false
+        transport: HTTPTransport = HTTPTransport(), serverOverride: String? = nil, allowInsecureHTTP: Bool = false,
+        profileName: String? = nil
     ) {
         self.location = location
         self.transport = transport
@@ -52,7 +53,7 @@ public final class AuthStore {
             config = try configStore.load()
             let session = try SessionResolver.resolve(
                 config: config, credentials: credentials, environment: environment,
-                serverOverride: serverOverride, allowInsecureHTTP: allowInsecureHTTP)
+                serverOverride: serverOverride, allowInsecureHTTP: allowInsecureHTTP, profileName: profileName)
             profile = session.profile
             key = session.key
             keySource = session.keySource
@@ -72,8 +73,11 @@ public final class AuthStore {
     }
 
     /// Checks `server` + `key` with `GET /mesh/daemons`; on success stores the key and makes the
-    /// profile active. A stored profile with the same URL is reused (same credential id); any
-    /// other stored profile is left untouched. Throws `ServerURLError`, `APIError` or `ConfigError`.
+    /// profile active. With a `label` (the profile's name), the profile of that name is updated (its credential id and
+    /// cache kept) or a new one made, whatever other profile has the same URL (a team's key and
+    /// one's own on one server are two profiles); without one, a stored profile with the same
+    /// URL is reused. Any other stored profile is left untouched. Throws `ServerURLError`,
+    /// `APIError` or `ConfigError`.
     @discardableResult
     public nonisolated(nonsending) func configure(
         server: String, key newKey: APIKey, label: String? = nil,
@@ -81,16 +85,19 @@ public final class AuthStore {
     ) async throws -> ServerProfile {
         var candidate: ServerProfile
         do {
+            if let label, let reason = ProfileName.problem(label) {
+                throw ConfigError.invalidProfileName(label, reason: reason)
+            }
             let url = try ServerURL.normalizeTyped(server, allowInsecureHTTP: allowInsecureHTTP)
-            if var existing = config.profile(forBaseURL: url) {
+            let existing = label.map { config.profile(named: $0) } ?? config.profile(forBaseURL: url)
+            if var existing {
                 try existing.setServer(server, allowInsecureHTTP: allowInsecureHTTP || existing.allowInsecureHTTP)
-                if let label { existing.label = label }
                 candidate = existing
             } else {
                 candidate = try ServerProfile(label: label, server: server, allowInsecureHTTP: allowInsecureHTTP)
             }
         } catch {
-            state = .error(error.description)
+            state = .error(String(describing: error))
             throw error
         }
         state = .validating
@@ -196,6 +203,26 @@ public final class AuthStore {
         keySource = .stored
         state = .authenticated(target)
         return target
+    }
+
+    /// Removes a stored profile that is not the one in use, and its key file (local: the key is
+    /// not revoked). Its cache stays on disk, as a signed-out server's does.
+    public func removeProfile(named name: String) throws {
+        guard let target = config.profile(named: name) else {
+            throw ConfigError.unknownProfile(name, known: config.profileNames)
+        }
+        if target.id == profile?.id { return try signOut() }
+        try credentials.remove(for: target.credentialID)
+        var updated = config
+        updated.profiles.removeAll { $0.id == target.id }
+        if updated.activeProfileID == target.id { updated.activeProfileID = nil }
+        try configStore.save(updated)
+        config = updated
+    }
+
+    /// Whether a key is stored for `profile` (a key file that cannot be read counts as none).
+    public func hasStoredKey(_ profile: ServerProfile) -> Bool {
+        ((try? credentials.key(for: profile.credentialID)) ?? nil) != nil
     }
 
     /// Local sign-out: removes the active profile's key file and the profile.

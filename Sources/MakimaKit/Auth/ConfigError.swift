@@ -9,6 +9,10 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case notConfigured
     case noKeyForServer(String)
     case keyFromEnvironment
+    case unknownProfile(String, known: [String])
+    case invalidProfileName(String, reason: String)
+    /// `--profile` (or MAKIMA_PROFILE) and `--server` both say which server to use.
+    case profileAndServer
 
     public var description: String {
         switch self {
@@ -23,6 +27,11 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noKeyForServer(let server):
             return "no API key stored for \(server): run `makima-tui login --server \(server)` or set MAKIMA_API_KEY"
         case .keyFromEnvironment: return "the key comes from MAKIMA_API_KEY; change it where that variable is set"
+        case .unknownProfile(let name, let known):
+            let list = known.isEmpty ? "none is stored" : "stored: " + known.joined(separator: ", ")
+            return "no profile named '\(name)' (\(list)); add one with `makima-tui login --name \(name) --server URL`"
+        case .invalidProfileName(let name, let reason): return "'\(name)' cannot name a profile: \(reason)"
+        case .profileAndServer: return "--profile and --server both choose the server; give one of them"
         }
     }
 }

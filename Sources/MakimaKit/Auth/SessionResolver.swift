@@ -7,19 +7,25 @@ public enum KeySource: Sendable, Equatable {
     case environment
 }
 
-/// `MAKIMA_SERVER_URL` and `MAKIMA_API_KEY`: per-run overrides for scripts; never persisted.
+/// `MAKIMA_SERVER_URL`, `MAKIMA_API_KEY` and `MAKIMA_PROFILE`: per-run overrides for scripts;
+/// never persisted.
 public struct EnvironmentOverrides: Sendable {
     public var serverURL: String?
     public var apiKey: String?
+    /// The stored profile to use for this run.
+    public var profileName: String?
 
-    public init(serverURL: String? = nil, apiKey: String? = nil) {
+    public init(serverURL: String? = nil, apiKey: String? = nil, profileName: String? = nil) {
         self.serverURL = serverURL
         self.apiKey = apiKey
+        self.profileName = profileName
     }
 
     public init(environment: [String: String]) {
-        serverURL = environment["MAKIMA_SERVER_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        apiKey = environment["MAKIMA_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        serverURL = value("MAKIMA_SERVER_URL")
+        apiKey = value("MAKIMA_API_KEY")
+        profileName = value("MAKIMA_PROFILE")
     }
 
     public static var process: EnvironmentOverrides {
@@ -37,14 +43,14 @@ public struct ResolvedSession: Sendable {
     public var profileIsStored: Bool
 }
 
-/// Decides which server and key to use: `--server` / `MAKIMA_SERVER_URL` over the active
-/// profile; `MAKIMA_API_KEY` over the stored key. A stored key is only ever sent to the server
-/// it was stored for: with an override URL that matches no stored profile, the key must come
-/// from the environment.
+/// Decides which server and key to use: a profile named by `--profile` / `MAKIMA_PROFILE`, else
+/// `--server` / `MAKIMA_SERVER_URL`, over the active profile; `MAKIMA_API_KEY` over the stored
+/// key. A stored key is only ever sent to the server it was stored for: with an override URL
+/// that matches no stored profile, the key must come from the environment.
 public enum SessionResolver {
     public static func resolve(
         config: AppConfig, credentials: CredentialStore, environment: EnvironmentOverrides,
-        serverOverride: String? = nil, allowInsecureHTTP: Bool = false
+        serverOverride: String? = nil, allowInsecureHTTP: Bool = false, profileName: String? = nil
     ) throws -> ResolvedSession {
         var envKey: APIKey?
         if let raw = environment.apiKey {
@@ -53,7 +59,14 @@ public enum SessionResolver {
         }
         var profile: ServerProfile?
         var stored = false
-        if let raw = serverOverride ?? environment.serverURL {
+        if let name = profileName ?? environment.profileName {
+            if serverOverride != nil { throw ConfigError.profileAndServer }
+            guard let named = config.profile(named: name) else {
+                throw ConfigError.unknownProfile(name, known: config.profileNames)
+            }
+            profile = named
+            stored = true
+        } else if let raw = serverOverride ?? environment.serverURL {
             // Canonicalise first (insecure allowed) only to find a stored match; the http rule is
             // then applied with the match's own permission or the flag.
             let canonical = try ServerURL.normalizeTyped(raw, allowInsecureHTTP: true)

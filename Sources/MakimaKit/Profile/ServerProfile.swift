@@ -60,6 +60,12 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         return s
     }
 
+    /// What the masthead names: the host, and the profile's name before it when the profile
+    /// was given one (`staging · makima.example`).
+    public var mastheadLabel: String {
+        label == ServerProfile.defaultLabel(for: baseURL) ? displayHost : "\(label) · \(displayHost)"
+    }
+
     public var isLoopback: Bool { ServerURL.isLoopback(host: baseURL.host ?? "") }
 
     public var description: String {

@@ -11,6 +11,8 @@ public struct AppState {
     public private(set) var gloss = GlossReveal()
     public internal(set) var helpOpen = false
     public internal(set) var helpScroll = 0
+    /// The stored profiles' names, handed to the command line for `:profile`'s completion.
+    public var profileNames: [String] = []
     public private(set) var commandLine: CommandLineState?
     public private(set) var quitRequested = false
     /// `q` on the first pane asks `Quit? y/n` instead of quitting (Q, `:q` and Ctrl-C quit at once).
@@ -113,7 +115,7 @@ public struct AppState {
             helpOpen = true
             helpScroll = 0
         case .commandLine:
-            commandLine = CommandLineState()
+            commandLine = CommandLineState(profileNames: profileNames)
         case .grepPrompt:
             commandLine = CommandLineState(text: "grep ")
         case .jumpByNumber:
@@ -199,6 +201,9 @@ public struct AppState {
         case .grep(let pattern):
             commandLine = nil
             requests.append(.grep(pattern))
+        case .profile(let name):
+            commandLine = nil
+            requests.append(.switchProfile(name))
         }
         return true
     }

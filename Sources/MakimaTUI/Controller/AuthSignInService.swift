@@ -47,8 +47,25 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
         }
     }
 
+    public var profileNames: [String] { store.config.profileNames }
+
+    public func storedSignIn(
+        profileNamed name: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
+    ) {
+        storedSignIn(done) { $0.config.profile(named: name) }
+    }
+
     public func storedSignIn(
         forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
+    ) {
+        storedSignIn(done) { store in URL(string: url).flatMap { store.config.profile(forBaseURL: $0) } }
+    }
+
+    /// Makes the stored profile `find` picks the active one, its stored key checked first
+    /// (nil: no such profile, or no key stored for it).
+    private func storedSignIn(
+        _ done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void,
+        find: @escaping @Sendable (AuthStore) -> ServerProfile?
     ) {
         let unwrap: @Sendable (Result<SignedIn?, SignInProblem>) -> Void = { answer in
             switch answer {
@@ -57,9 +74,7 @@ public final class AuthSignInService: SignInService, @unchecked Sendable {
             }
         }
         run(unwrap) { store in
-            guard let base = URL(string: url), let profile = store.config.profile(forBaseURL: base) else {
-                return .success(nil)
-            }
+            guard let profile = find(store) else { return .success(nil) }
             do {
                 let active = try await store.switchProfile(to: profile.id)
                 guard let key = store.apiKey else { return .success(nil) }

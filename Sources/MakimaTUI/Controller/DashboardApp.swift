@@ -56,6 +56,9 @@ public final class DashboardSession {
     public func setConnectionPill(_ state: ConnectionPillState) { loop.setConnectionPill(state) }
 
     /// The server named in the masthead (after signing in to another one).
+    /// The stored profiles' names, for `:profile`'s completion.
+    public func setProfileNames(_ names: [String]) { loop.app.profileNames = names }
+
     public func setServerLabel(_ label: String) {
         guard loop.app.masthead.serverLabel != label else { return }
         loop.app.masthead.serverLabel = label

@@ -44,7 +44,7 @@ public final class LiveDashboard {
     /// flushed) once the terminal is restored.
     public static func run(_ setup: LiveSetup, options: DashboardOptions) -> Int32 {
         var options = options
-        if case .configured(let client, _, _, _) = setup.access { options.serverLabel = client.profile.displayHost }
+        if case .configured(let client, _, _, _) = setup.access { options.serverLabel = client.profile.mastheadLabel }
         let holder = Holder()
         options.onStart = { session in
             let live = LiveDashboard(session: session, setup: setup)
@@ -71,6 +71,7 @@ public final class LiveDashboard {
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
+        if let service = setup.signIn { session.setProfileNames(service.profileNames) }
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -170,6 +171,7 @@ public final class LiveDashboard {
         case .open(let link): navigation.open(link)
         case .showNotifications: notifications.showNotifications()
         case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .switchProfile(let name): signIn.switchToProfile(named: name)
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notifications.openLatestNotification()

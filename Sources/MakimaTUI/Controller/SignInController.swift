@@ -144,6 +144,40 @@ final class SignInController {
         }
     }
 
+    /// `:profile NAME`: the dashboard moves to that stored profile's mesh in place (its key is
+    /// checked first; the engine reconnects, the stores and the cache become that profile's).
+    /// On any failure the mesh on screen stays, and a toast says why.
+    func switchToProfile(named name: String) {
+        guard let service = setup.signIn else {
+            return live.notifications.toast(NoticeLine(Self.noSignIn, level: .warn))
+        }
+        guard !busy else { return }
+        guard service.profileNames.contains(name) else {
+            let known = service.profileNames.joined(separator: ", ")
+            return live.notifications.toast(
+                NoticeLine("no profile named \(name)" + (known.isEmpty ? "" : " (stored: \(known))"), level: .warn))
+        }
+        busy = true
+        live.notifications.toast(NoticeLine("switching to \(name) …", level: .ok))
+        let bus = session.bus
+        service.storedSignIn(profileNamed: name) { result in
+            bus.post { [weak self] in
+                guard let self else { return }
+                self.busy = false
+                switch result {
+                case nil:
+                    self.live.notifications.toast(
+                        NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
+                case .failure(let problem)?:
+                    self.live.notifications.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
+                case .success(let signedIn)?:
+                    self.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
+                }
+                self.session.setProfileNames(service.profileNames)
+            }
+        }
+    }
+
     private func keyChecked(_ result: Result<SignedIn, SignInProblem>) {
         busy = false
         switch result {
@@ -224,7 +258,7 @@ final class SignInController {
         live.hub.connection.link = ConnectionStatus(phase: .connecting)
         live.lostConnection = false
         session.setBanner(nil)
-        session.setServerLabel(signedIn.client.profile.displayHost)
+        session.setServerLabel(signedIn.client.profile.mastheadLabel)
         session.setConnectionPill(.connecting)
         session.updateHome { $0.notice = nil }
         live.connectEngine()

@@ -40,6 +40,13 @@ public protocol SignInService: AnyObject, Sendable {
         done: @escaping @Sendable (Result<SignedIn, SignInProblem>) -> Void)
     /// Settings › server: the key stored earlier for that server, once the server accepted it
     /// again (the server becomes the active one); nil when no key is stored for it.
+    /// The stored profiles' names (`:profile` completes them).
+    var profileNames: [String] { get }
+
+    /// Switches to the stored profile called `name` (nil: it has no key stored).
+    func storedSignIn(
+        profileNamed name: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void)
+
     func storedSignIn(
         forServer url: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void)
     /// `r` after a refused key: whether the server takes the key again.
@@ -55,4 +62,12 @@ public protocol SignInService: AnyObject, Sendable {
     func saveNotifications(_ preferences: NotificationPreferences) throws(SignInProblem)
     /// Settings › mouse, saved in the config file.
     func saveMouse(_ on: Bool) throws(SignInProblem)
+}
+
+extension SignInService {
+    public var profileNames: [String] { [] }
+
+    public func storedSignIn(
+        profileNamed name: String, done: @escaping @Sendable (Result<SignedIn, SignInProblem>?) -> Void
+    ) { done(nil) }
 }

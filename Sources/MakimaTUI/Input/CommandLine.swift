@@ -14,6 +14,8 @@ public struct CommandLineState: Equatable, Sendable {
         case notifications
         /// `grep PATTERN`: search the cached output of every task.
         case grep(String)
+        /// `profile NAME`: move the dashboard to that stored profile's mesh.
+        case profile(String)
         /// Enter on something that is not a command: the line stays open with a message.
         case unknown(String)
     }
@@ -22,10 +24,18 @@ public struct CommandLineState: Equatable, Sendable {
     /// Shown after the text: the candidates of an ambiguous completion, or an error.
     public private(set) var message = ""
 
-    public init(text: String = "") { self.text = text }
+    /// The stored profiles' names, which `profile ` completes.
+    public var profileNames: [String]
+
+    public init(text: String = "", profileNames: [String] = []) {
+        self.text = text
+        self.profileNames = profileNames
+    }
 
     /// Names the command line accepts, in completion order.
-    public static var commands: [String] { PaneID.allCases.map(\.rawValue) + ["notifications", "grep", "quit"] }
+    public static var commands: [String] {
+        PaneID.allCases.map(\.rawValue) + ["notifications", "grep", "profile", "quit"]
+    }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
         switch edit {
@@ -53,19 +63,41 @@ public struct CommandLineState: Equatable, Sendable {
     }
 
     /// Tab: a unique match completes fully; several extend to their common prefix and are listed.
+    /// After `profile `, the stored profiles' names complete.
     mutating func complete() {
+        if text.lowercased().hasPrefix(Self.profilePrefix) {
+            let typed = String(text.dropFirst(Self.profilePrefix.count))
+            let names = profileNames.filter { $0.hasPrefix(typed) }
+            if names.isEmpty {
+                message = profileNames.isEmpty ? "no profiles stored" : "no profile starts with “\(typed)”"
+                return
+            }
+            return extend(to: names, prefix: Self.profilePrefix)
+        }
         let found = Self.candidates(for: text)
-        switch found.count {
-        case 0: message = "no pane starts with “\(text)”"
-        case 1:
-            text = found[0]
+        if found.isEmpty {
+            message = "no pane starts with “\(text)”"
+            return
+        }
+        extend(to: found, prefix: "")
+    }
+
+    static let profilePrefix = "profile "
+
+    /// One candidate completes fully (a command then takes its space); several extend the line
+    /// to their common prefix and are listed.
+    private mutating func extend(to found: [String], prefix: String) {
+        if found.count == 1 {
+            text = prefix + found[0] + (prefix.isEmpty && found[0] == "profile" ? " " : "")
             message = ""
-        default:
-            text = found.dropFirst().reduce(found[0]) { common, name in
+            return
+        }
+        text =
+            prefix
+            + found.dropFirst().reduce(found[0]) { common, name in
                 String(zip(common, name).prefix { $0 == $1 }.map(\.0))
             }
-            message = found.joined(separator: " ")
-        }
+        message = found.joined(separator: " ")
     }
 
     mutating func run() -> Outcome {
@@ -78,6 +110,16 @@ public struct CommandLineState: Equatable, Sendable {
         if word == "grep" {
             text = "grep "
             message = "type what to search for"
+            return .editing
+        }
+        if word.hasPrefix(Self.profilePrefix) {
+            let name = text.trimmingCharacters(in: .whitespaces).dropFirst(Self.profilePrefix.count)
+                .trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty { return .profile(name) }
+        }
+        if word == "profile" {
+            text = Self.profilePrefix
+            message = profileNames.isEmpty ? "no profiles stored" : "profiles: " + profileNames.joined(separator: " ")
             return .editing
         }
         if word == "q" || word == "quit" { return .quit }

@@ -46,6 +46,8 @@ public enum DashboardRequest: Equatable, Sendable {
     case showNotifications
     /// `:grep PATTERN`: search the cached output of every task.
     case grep(String)
+    /// `:profile NAME`: move the dashboard to that stored profile's mesh.
+    case switchProfile(String)
     /// Enter on a `:grep` hit: the task's output, searched for the pattern, at that line.
     case openGrepHit(taskID: String, pattern: String, line: String)
     /// `o`: open what the newest notification is about.

@@ -1,0 +1,104 @@
+import Foundation
+import MakimaKit
+
+/// `status --all`: every stored profile's numbers, each mesh read with its own stored key
+/// (never MAKIMA_API_KEY: one key from the environment must not go to every server), at most
+/// four meshes at once. Exits 0 when every mesh answered, else with the first failure's code.
+enum StatusAll {
+    static let meshesAtOnce = 4
+
+    struct Outcome {
+        let name: String
+        let server: String
+        let result: Result<MeshSummary, Error>
+    }
+
+    static func run(_ inv: Invocation) async -> Int32 {
+        if inv.has("--cached") { return Console.fail(UsageError("--all reads every mesh; --cached reads one")) }
+        if inv.global.profile != nil || inv.global.server != nil {
+            return Console.fail(UsageError("--all reads every profile; --profile and --server choose one"))
+        }
+        let location = Session.location(inv.global)
+        let config: AppConfig
+        do { config = try ConfigStore(location: location).load() } catch { return Console.fail(error) }
+        guard !config.profiles.isEmpty else { return Console.fail(ConfigError.notConfigured) }
+        let outcomes = await read(config, credentials: CredentialStore(location: location))
+        if inv.has("--json") {
+            Console.json(StatusFormat.encode(["profiles": outcomes.map(jsonObject)]))
+        } else if inv.has("--tmux") {
+            Console.out(tmuxLine(outcomes))
+        } else {
+            Console.out(outcomes.map(humanBlock).joined(separator: "\n\n"))
+        }
+        let failure = outcomes.lazy.compactMap { o -> Error? in if case .failure(let e) = o.result { e } else { nil } }
+        return failure.first.map { ExitCode.of($0).rawValue } ?? ExitCode.ok.rawValue
+    }
+
+    /// Every profile's summary, in the config's order.
+    static func read(_ config: AppConfig, credentials: CredentialStore) async -> [Outcome] {
+        let profiles = config.profiles
+        var results = [Outcome?](repeating: nil, count: profiles.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func start() {
+                guard next < profiles.count else { return }
+                let (i, profile) = (next, profiles[next])
+                next += 1
+                group.addTask { (i, await summary(of: profile, config: config, credentials: credentials)) }
+            }
+            for _ in 0..<meshesAtOnce { start() }
+            for await (i, outcome) in group {
+                results[i] = outcome
+                start()
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    static func summary(of profile: ServerProfile, config: AppConfig, credentials: CredentialStore) async -> Outcome {
+        let name = UntrustedText.clean(profile.label)
+        let server = profile.baseURL.absoluteString
+        do {
+            let resolved = try SessionResolver.resolve(
+                config: config, credentials: credentials, environment: EnvironmentOverrides(),
+                profileName: profile.label)
+            guard let key = resolved.key else { throw ConfigError.noKeyForServer(server) }
+            let summary = try await MeshSummary.fetch(using: APIClient(profile: profile, key: key))
+            return Outcome(name: name, server: server, result: .success(summary))
+        } catch {
+            return Outcome(name: name, server: server, result: .failure(error))
+        }
+    }
+
+    static func jsonObject(_ o: Outcome) -> [String: Any] {
+        switch o.result {
+        case .success(let summary):
+            return StatusFormat.object(summary, server: o.server).merging(["profile": o.name]) { a, _ in a }
+        case .failure(let error):
+            return [
+                "profile": o.name, "server": o.server, "error": UntrustedText.clean(String(describing: error)),
+                "exit_code": Int(ExitCode.of(error).rawValue),
+            ]
+        }
+    }
+
+    /// `MK staging ▶3 ?1 · prod !offline`: each mesh's running tasks and questions, or why not.
+    static func tmuxLine(_ outcomes: [Outcome]) -> String {
+        "MK "
+            + outcomes.map { o in
+                switch o.result {
+                case .success(let s):
+                    o.name + " ▶\(s.runningTasks)" + (s.pendingQuestions > 0 ? " ?\(s.pendingQuestions)" : "")
+                case .failure(let e): o.name + " " + StatusFormat.tmuxFailure(ExitCode.of(e)).dropFirst(3)
+                }
+            }.joined(separator: " · ")
+    }
+
+    static func humanBlock(_ o: Outcome) -> String {
+        switch o.result {
+        case .success(let s): "[\(o.name)] " + StatusFormat.human(s, server: o.server)
+        case .failure(let e):
+            "[\(o.name)] MAKIMA  \(o.server)\nerror       " + UntrustedText.clean(String(describing: e))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `watch --all` against two dev servers (each taking only its own key) and a profile whose
+/// server is gone: a failure on each live mesh prints a line naming that mesh, and the dead
+/// one does not stop the others.
+@Suite(.timeLimit(.minutes(4))) struct WatchAllTests {
+    @Test func everyMeshNotifiesUnderItsName() async throws {
+        let staging = try DevServer(seed: 11, demoKey: "mk_profile_staging_0001")
+        let prod = try DevServer(seed: 12, demoKey: "mk_profile_prod_00000002")
+        let dead = try DevServer(demoKey: "mk_profile_dead_00000003")
+        let s = CLITests.Session()
+        for (name, server) in [("staging", staging), ("prod", prod), ("dead", dead)] {
+            let login = try s.run(
+                ["login", "--name", name, "--server", server.baseURL.absoluteString],
+                stdin: server.apiKey.secret + "\n")
+            #expect(login.status == 0, "stderr: \(login.stderr)")
+        }
+        dead.stop()
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        watch.arguments = ["watch", "--all"]
+        watch.environment = [
+            "PATH": "/usr/bin:/bin", "HOME": s.dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": s.configDir,
+            "MAKIMA_CACHE_DIR": s.dir.sub("cache"),
+        ]
+        let out = Pipe()
+        watch.standardOutput = out
+        let errorsFile = s.dir.sub("watch-stderr")
+        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
+        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
+        let printed = Mutex("")
+        let reader = Thread {
+            while true {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+        try SignalSafeSpawn.run(watch)
+        reader.start()
+        defer {
+            watch.interrupt()
+            watch.waitUntilExit()
+        }
+        // A failure from before a mesh subscribed goes unnotified, so each server fails a task
+        // every two seconds until a line for one of them shows.
+        var failed: [String: [String]] = ["staging": [], "prod": []]
+        func shown(_ mesh: String) -> Bool {
+            let text = printed.withLock { $0 }
+            return failed[mesh, default: []].contains { text.contains("makima://task/\($0)\t[\(mesh)] Task failed") }
+        }
+        let deadline = Date().addingTimeInterval(150)
+        while !(shown("staging") && shown("prod")) && Date() < deadline && watch.isRunning {
+            for (mesh, server) in [("staging", staging), ("prod", prod)] where !shown(mesh) {
+                let task = try server.controlJSON(path: "/_dev/task", query: ["title": mesh, "status": "failed"])
+                failed[mesh, default: []].append(try #require(task["id"] as? String))
+            }
+            for _ in 0..<10 where !(shown("staging") && shown("prod")) { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let stderr = (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? ""
+        #expect(shown("staging"), "watch printed: \(printed.withLock { $0 }) stderr: \(stderr)")
+        #expect(shown("prod"), "watch printed: \(printed.withLock { $0 }) stderr: \(stderr)")
+        #expect(watch.isRunning, "stderr: \(stderr)")
+        // A staging task's line never names prod (the servers have different seeds, so different ids).
+        let lines = printed.withLock { $0 }.split(separator: "\n")
+        for id in failed["staging", default: []] {
+            #expect(lines.filter { $0.contains(id) }.allSatisfy { $0.contains("[staging]") })
+        }
+        for key in [staging.apiKey.secret, prod.apiKey.secret] {
+            #expect(!printed.withLock { $0 }.contains(key) && !stderr.contains(key))
+        }
+    }
+}

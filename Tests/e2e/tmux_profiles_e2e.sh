@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end test of several meshes in one dashboard: two dev servers (different seeds, each
+# taking only its own key), two profiles stored with `login --name`, the real binary in tmux:
+# - the masthead names the active profile;
+# - `:profile sta<Tab>` completes the name, Enter moves the dashboard to that mesh in place (the
+#   same process): masthead, connection and the Daemons pane are the other server's;
+# - `:profile nope` says which profiles exist and leaves the mesh on screen;
+# - switching back shows the first mesh again.
+# Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export LANG=C.UTF-8
+
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup profiles
+
+start_server --seed 5 || { echo "0 passed, 1 failed"; exit 1; }
+URL_A=$URL
+KEY_B=mk_e2e_profile_prod_0002
+ready_b="$SCRATCH/ready-b.txt"
+python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server-b.db" --rate 0 --seed 9 \
+  --demo-key "$KEY_B" --test-controls >"$ready_b" 2>"$SCRATCH/server-b.log" &
+PID_B=$!
+trap 'kill -TERM $PID_B 2>/dev/null; e2e_cleanup' EXIT
+URL_B=""
+for _ in $(seq 200); do URL_B=$(sed -n 's/^READY //p' "$ready_b"); [ -n "$URL_B" ] && break; sleep 0.1; done
+[ -n "$URL_B" ] || { echo "the second dev server did not start"; echo "0 passed, 1 failed"; exit 1; }
+host_a=${URL_A#http://}
+host_b=${URL_B#http://}
+
+cli() { env XDG_CONFIG_HOME="$SCRATCH/config" XDG_CACHE_HOME="$SCRATCH/cache" MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= \
+  MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= "$BIN" "$@"; }
+cli login --name staging --server "$URL_A" <<<"$KEY" >/dev/null 2>&1 || echo "# login staging failed"
+cli login --name prod --server "$URL_B" <<<"$KEY_B" >/dev/null 2>&1 || echo "# login prod failed"
+# A task only each mesh has: its title on Tasks says whose data is on screen.
+curl -fsS -X POST "$URL_A/_dev/task?title=only-on-staging&status=running" >/dev/null
+curl -fsS -X POST "$URL_B/_dev/task?title=only-on-prod&status=running" >/dev/null
+echo "# staging $host_a, prod $host_b"
+
+t new-session -d -s dash -x 120 -y 40 \
+  "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+expect "the masthead names the active profile (prod)" dash wait_for dash "prod · $host_b"
+expect "… and it goes live" dash wait_for dash "WS//ONLINE"
+pid_before=$(t list-panes -t dash -F '#{pane_pid}')
+t send-keys -t dash 3
+expect "Tasks lists prod's task" dash wait_for dash "only-on-prod"
+
+t send-keys -t dash : p r o f i l e Space s t a Tab
+expect ":profile sta<Tab> completes the profile's name" dash wait_for dash ":profile staging"
+t send-keys -t dash Enter
+expect "Enter switches in place: the masthead names staging" dash wait_for dash "staging · $host_a"
+expect "… the connection is live on staging" dash wait_for dash "WS//ONLINE"
+expect "… and Tasks lists staging's task, not prod's" dash wait_for dash "only-on-staging"
+expect "… prod's task gone from the screen" dash wait_gone dash "only-on-prod"
+expect "… in the same process" dash test "$(t list-panes -t dash -F '#{pane_pid}')" = "$pid_before"
+
+t send-keys -t dash : p r o f i l e Space n o p e Enter
+expect ":profile nope says which profiles are stored" dash wait_for dash "no profile named nope \(stored: staging, prod\)"
+expect "… and staging stays on screen" dash wait_for dash "staging · $host_a"
+
+t send-keys -t dash : p r o f i l e Space p r o d Enter
+expect "switching back: prod in the masthead" dash wait_for dash "prod · $host_b"
+expect "… and prod's task" dash wait_for dash "only-on-prod"
+expect "the dashboard is still running" dash wait_gone dash "EXITED:"
+quit dash
+finish
