@@ -1,7 +1,8 @@
 """Hostile modes under /_dev/hostile/ (test controls: only with --test-controls, only from
 loopback peers, like every /_dev route). Each reproduces a server the client must survive:
 absurd sequence numbers, output pages that ignore `after_seq` or start past it, floods of
-tasks with gaps, events whose bytes are not UTF-8 on every replay, replays that never end,
+tasks with gaps, events whose bytes are not UTF-8 on every replay, a status event under another
+event's id, replays that never end,
 a task list that pages forever with large items, output text chosen by the test, output of
 one huge line or one very wide table."""
 from __future__ import annotations
@@ -91,6 +92,23 @@ async def poison(request: web.Request) -> web.Response:
     return json_response({"task_id": task, "seq": seq})
 
 
+async def reused_event_id(request: web.Request) -> web.Response:
+    """Sets a task's status (as /_dev/task/{id}/status does), but its WebSocket frame, live and
+    on every replay, carries `event_id` (another task's event id, say): a server that reuses
+    event ids. REST serves the stored event with its own id."""
+    mesh, hub = request.app["mesh"], request.app["hub"]
+    task_id = request.query.get("task_id", "")
+    try:
+        reused = int(request.query.get("event_id", ""))
+    except ValueError:
+        raise BadRequest("event_id must be an integer") from None
+    event = mesh.set_status(task_id, request.query.get("status", "failed").lower(),
+                            request.query.get("reason") or None)
+    # Published but not yet sent (no await since): the frame sent is this one.
+    hub.poison_frame(task_id, event["seq"], dumps(dict(event, event_id=reused)).encode())
+    return json_response({"task_id": task_id, "seq": event["seq"], "event_id": reused})
+
+
 async def no_resync_done(request: web.Request) -> web.Response:
     """While on, a resync replays and then goes live without sending `resync.done`."""
     hub = request.app["hub"]
@@ -173,6 +191,7 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/hostile/gap_flood", gap_flood)
     r.add_post("/_dev/hostile/poison", poison)
     r.add_post("/_dev/hostile/no_resync_done", no_resync_done)
+    r.add_post("/_dev/hostile/reused_event_id", reused_event_id)
     r.add_post("/_dev/hostile/endless_list", endless_list)
     r.add_get("/_dev/hostile/endless_list", endless_stats)
     r.add_post("/_dev/hostile/output_text", output_text)

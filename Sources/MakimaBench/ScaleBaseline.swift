@@ -15,7 +15,7 @@ enum ScaleBaseline {
             return ta == tb ? a.offset < b.offset : ta > tb
         }.map(\.element)
         // The reserve the pane's header gives the columns after the title (40 cells).
-        let rows = ordered.map { ListPaneModels.taskRow($0, names: names, reserve: 40, now: now) }
+        let rows = ordered.map { ListPaneModels.taskRow($0, names: names, reserve: 40, now: now, clock: .zero) }
         return ListPaneModels.model(rows, state, now: now, noun: "task", filter: status?.rawValue ?? "all")
     }
 }

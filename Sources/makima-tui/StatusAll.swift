@@ -11,6 +11,8 @@ enum StatusAll {
         let name: String
         let server: String
         let result: Result<MeshSummary, Error>
+        /// That mesh's clock against ours, measured by its requests.
+        var serverClock = ClockOffset.zero
     }
 
     static func run(_ inv: Invocation) async -> Int32 {
@@ -63,8 +65,10 @@ enum StatusAll {
                 config: config, credentials: credentials, environment: EnvironmentOverrides(),
                 profileName: profile.label)
             guard let key = resolved.key else { throw ConfigError.noKeyForServer(server) }
-            let summary = try await MeshSummary.fetch(using: APIClient(profile: profile, key: key))
-            return Outcome(name: name, server: server, result: .success(summary))
+            let client = APIClient(profile: profile, key: key)
+            let summary = try await MeshSummary.fetch(using: client)
+            return Outcome(
+                name: name, server: server, result: .success(summary), serverClock: client.serverClock.offset)
         } catch {
             return Outcome(name: name, server: server, result: .failure(error))
         }
@@ -96,7 +100,7 @@ enum StatusAll {
 
     static func humanBlock(_ o: Outcome) -> String {
         switch o.result {
-        case .success(let s): "[\(o.name)] " + StatusFormat.human(s, server: o.server)
+        case .success(let s): "[\(o.name)] " + StatusFormat.human(s, server: o.server, serverClock: o.serverClock)
         case .failure(let e):
             "[\(o.name)] MAKIMA  \(o.server)\nerror       " + UntrustedText.clean(String(describing: e))
         }

@@ -40,7 +40,7 @@ enum StatusCommand {
             } else if tmux {
                 Console.out(StatusFormat.tmux(summary))
             } else {
-                Console.out(StatusFormat.human(summary, server: server))
+                Console.out(StatusFormat.human(summary, server: server, serverClock: client.serverClock.offset))
             }
             return ExitCode.ok.rawValue
         } catch {

@@ -66,7 +66,9 @@ enum StatusFormat {
         }
     }
 
-    static func human(_ s: MeshSummary, server: String) -> String {
+    /// Times are the server's read on our clock through `serverClock` (the JSON keeps the
+    /// server's own, for scripts).
+    static func human(_ s: MeshSummary, server: String, serverClock: ClockOffset) -> String {
         var lines = [
             "MAKIMA  \(server)",
             "daemons     \(s.daemonsOnline) online / \(s.daemonsOffline) offline",
@@ -76,7 +78,7 @@ enum StatusFormat {
         ]
         if let l = s.latestListenSession {
             let title = l.title.map(oneLine) ?? l.id
-            let when = l.startedAt.map { " (started \(RFC3339.format($0)))" } ?? ""
+            let when = l.startedAt.map { " (started \(RFC3339.format(serverClock.local($0))))" } ?? ""
             lines.append("listen      \(title)\(when)")
         } else {
             lines.append("listen      none")

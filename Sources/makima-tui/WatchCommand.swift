@@ -24,6 +24,10 @@ enum WatchCommand {
 
     static let lookupsPerBatch = 4
 
+    /// The one way this command starts a child (tmux, notify-send), shared by every mesh
+    /// `--all` watches: one child at a time for the whole process.
+    static let children = ChildLauncher(environment: ProcessInfo.processInfo.environment)
+
     static func run(_ inv: Invocation) async -> Int32 {
         if inv.has("--all") { return await WatchAll.run(inv) }
         do {
@@ -59,7 +63,7 @@ enum WatchCommand {
             notify
             ? DesktopNotifier(
                 route: .detect(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                preferences: preferences, environment: environment) : nil
+                preferences: preferences, environment: environment, launcher: children) : nil
         defer { notifier?.stop() }
         let lookups = APIClient(
             profile: client.profile, key: key,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -11,34 +10,8 @@ import Testing
 
     @Test func aTaskIdWithANewlineCannotForgeAWatchLine() async throws {
         let server = try DevServer()
-        let dir = TempDirectory()
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch"]
-        watch.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
-            "MAKIMA_API_KEY": server.apiKey.secret,
-        ]
-        let out = Pipe()
-        watch.standardOutput = out
-        let errorsFile = dir.sub("watch-stderr")
-        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
-        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
-        let printed = Mutex("")
-        let reader = Thread {
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-        }
-        try SignalSafeSpawn.run(watch)
-        reader.start()
-        defer {
-            watch.interrupt()
-            watch.waitUntilExit()
-        }
+        let watch = try WatchProcess(server: server)
+        defer { watch.stop() }
         // A failure from before watch subscribed may go unnotified, so: a forged failed task,
         // then a genuine one, every two seconds, until a genuine task's line shows. A forged
         // one went first each time.
@@ -47,7 +20,7 @@ import Testing
         // and subscription have taken most of a minute.
         let deadline = Date().addingTimeInterval(150)
         func genuinePrinted() -> Bool {
-            let text = printed.withLock { $0 }
+            let text = watch.printed
             return genuineIDs.contains { text.contains("makima://task/\($0)\tTask failed") }
         }
         while !genuinePrinted() && Date() < deadline && watch.isRunning {
@@ -58,11 +31,8 @@ import Testing
             genuineIDs.append(try #require(genuine["id"] as? String))
             for _ in 0..<10 where !genuinePrinted() { try await Task.sleep(for: .milliseconds(200)) }
         }
-        #expect(
-            genuinePrinted(),
-            "watch printed: \(printed.withLock { $0 }) stderr: \((try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? "")"
-        )
-        let lines = printed.withLock { $0 }.split(separator: "\n")
+        #expect(genuinePrinted(), "watch printed: \(watch.printed) stderr: \(watch.errors)")
+        let lines = watch.printed.split(separator: "\n")
         #expect(lines.allSatisfy { !$0.contains("fake") && !$0.hasPrefix("t1") }, "\(lines)")
     }
 }

@@ -99,7 +99,7 @@ extension ListColumns where Item == KeyRow {
             hub.apply(fetched)
             let store = hub.listStore(ListKinds.keyRows)
             #expect(store.list(.keyRows).items == rows && !store.list(.keyRows).isStale)
-            let model = ListColumns.keyRows.model(store.list(.keyRows), filter: nil, now: fetchedAt)
+            let model = ListColumns.keyRows.model(store.list(.keyRows), filter: nil, now: fetchedAt, clock: .zero)
             #expect(model.window.count == rows.count)
             #expect(model.sorts == ["name"])
             let first = try #require(rows.first)

@@ -7,7 +7,8 @@ import Testing
 @Suite struct DesktopNotificationTests {
     static func failed(_ i: Int, title: String = "build") -> MeshNotification {
         MeshNotification(
-            id: Int64(i), kind: .taskFailed, title: "Task failed", body: title, link: .task("t\(i)"),
+            id: EventIdentity(taskID: "t", seq: i), kind: .taskFailed, title: "Task failed", body: title,
+            link: .task("t\(i)"),
             at: Date())
     }
 
@@ -56,7 +57,8 @@ import Testing
         #expect(d.message == DesktopMessage(title: "5 tasks failed", body: "5 tasks failed"))
         d.add(
             MeshNotification(
-                id: 9, kind: .supervisorQuestion, title: "Supervisor question", body: "?", link: .task("q"), at: Date())
+                id: EventIdentity(taskID: "t", seq: 9), kind: .supervisorQuestion, title: "Supervisor question",
+                body: "?", link: .task("q"), at: Date())
         )
         d.merge(NotificationDigest([Self.failed(10)]))
         #expect(d.message.body == "6 tasks failed, 1 supervisor question")
@@ -252,11 +254,13 @@ import Testing
             from: .list(
                 .tasks(status: .running, contractID: nil), .tasks([running]), fetchedAt: Date(), fromCache: false))
         let n = MeshNotification(
-            id: 1, kind: .taskFailed, title: "Task failed", body: "t1 — exit 1", link: .task("t1"), at: Date())
+            id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "t1 — exit 1",
+            link: .task("t1"), at: Date())
         #expect(book.named(n).body == "deploy api — exit 1")
         let unknown = (2...20).map {
             MeshNotification(
-                id: Int64($0), kind: .taskFailed, title: "Task failed", body: "t\($0)", link: .task("t\($0)"),
+                id: EventIdentity(taskID: "t", seq: $0), kind: .taskFailed, title: "Task failed", body: "t\($0)",
+                link: .task("t\($0)"),
                 at: Date())
         }
         #expect(book.unknown(in: [n] + unknown, limit: 4) == ["t2", "t3", "t4", "t5"])
@@ -294,11 +298,12 @@ import Testing
         chmod(dir.sub("xdg-open"), 0o755)
         let env = ["PATH": "\(dir.path):/usr/bin:/bin", "MAKIMA_API_KEY": "mk_not_for_children_0001"]
         let url = URL(string: "https://makima.example/settings")!
-        #expect(WebSettingsLink.open(url, environment: env))
-        #expect(!WebSettingsLink.open(url, environment: env), "a second press while the first runs does nothing")
-        #expect(!WebSettingsLink.open(URL(string: "file:///etc/passwd")!, environment: env))
+        let opener = LinkOpener(launcher: ChildLauncher(environment: env))
+        #expect(WebSettingsLink.open(url, with: opener))
+        #expect(!WebSettingsLink.open(url, with: opener), "a second press while the first runs does nothing")
+        #expect(!WebSettingsLink.open(URL(string: "file:///etc/passwd")!, with: opener))
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, !WebSettingsLink.open(url, environment: env) {
+        while Date() < deadline, !WebSettingsLink.open(url, with: opener) {
             try await Task.sleep(for: .milliseconds(50))
         }
         while Date() < deadline,

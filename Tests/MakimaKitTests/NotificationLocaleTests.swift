@@ -7,7 +7,8 @@ import Testing
 /// client writes: on an 8-bit terminal `Ĝ` (C4 9C) would end the OSC and `ě` (C4 9B) start a CSI.
 @Suite struct NotificationLocaleTests {
     static let hostile = MeshNotification(
-        id: 1, kind: .taskFailed, title: "Task failed", body: "Ĝě2J deploy — café ●", link: .task("t1"), at: Date())
+        id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "Ĝě2J deploy — café ●",
+        link: .task("t1"), at: Date())
 
     @Test(arguments: [false, true])
     func notificationBytesAreASCIIUnderANonUTF8Locale(insideTmux: Bool) {

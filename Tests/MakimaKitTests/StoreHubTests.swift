@@ -132,7 +132,9 @@ import Testing
 
     @Test func notificationsAreKeptOnceAndToastedOnce() {
         let hub = StoreHub()
-        let n = MeshNotification(id: 5, kind: .taskFailed, title: "Task failed", body: "b", link: .task("t"), at: t0)
+        let n = MeshNotification(
+            id: EventIdentity(taskID: "t", seq: 5), kind: .taskFailed, title: "Task failed", body: "b",
+            link: .task("t"), at: t0)
         hub.apply(.notifications([n]))
         hub.apply(.notifications([n]))
         #expect(hub.notifications.items.count == 1)

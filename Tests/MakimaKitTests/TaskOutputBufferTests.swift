@@ -161,12 +161,36 @@ import Testing
         #expect(p.notifications(for: [status(1, .failed, at: hourAgo)], receivedAt: start).isEmpty)
     }
 
+    @Test("an event is known by its task and seq: another task's event under a reused event id still notifies")
+    func reusedEventIDs() {
+        var p = NotificationPolicy()
+        func event(_ task: String, seq: Int, id: Int64, _ s: TaskStatus) -> TaskEvent {
+            TaskEvent(
+                eventID: id, taskID: task, seq: seq, type: .status, ts: start,
+                payload: .status(status: s, previous: .running, reason: nil))
+        }
+        let ta = event("ta", seq: 3, id: 41, .completed)
+        // Task tb's failure carrying ta's event id, in the same batch and in a later one.
+        let tb = event("tb", seq: 7, id: 41, .failed)
+        let tc = event("tc", seq: 2, id: 41, .failed)
+        p.arrived([ta, tb])
+        let first = p.notifications(for: [ta, tb], receivedAt: start)
+        #expect(first.map(\.link) == [.task("ta"), .task("tb")])
+        #expect(first.map(\.id) == [EventIdentity(taskID: "ta", seq: 3), EventIdentity(taskID: "tb", seq: 7)])
+        p.arrived([tc])
+        #expect(p.notifications(for: [tc], receivedAt: start).map(\.link) == [.task("tc")])
+        // The same event again (the same task and seq, whatever its id) stays silent.
+        let replay = event("tb", seq: 7, id: 99, .failed)
+        p.arrived([replay, ta])
+        #expect(p.notifications(for: [replay, ta], receivedAt: start).isEmpty)
+    }
+
     @Test("the memory of event ids is bounded")
     func boundedMemory() {
         var p = NotificationPolicy()
         let n = NotificationPolicy.capacity * 3
         p.arrived((1...Int64(n)).map { status($0, .failed, at: start) })
-        var ids = BoundedIDSet(capacity: 10)
+        var ids = BoundedSet<Int64>(capacity: 10)
         for i in 1...100 { ids.insert(Int64(i)) }
         #expect(ids.count <= 10 && ids.contains(100) && !ids.contains(1))
         // The newest arrivals still notify.

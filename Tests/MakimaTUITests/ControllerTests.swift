@@ -51,7 +51,12 @@ final class RecordingEngine: DashboardEngine {
     func halt() { halted += 1 }
     var hasStopped: Bool { halted > 0 && !stillStopping }
     func cachedSnapshot(for queries: [ListQuery]) -> [SyncUpdate] { [] }
-    func cachedOutput(taskID: String) -> [TaskEvent] { [] }
+    /// Answers `cachedOutput` from the cache as the real engine does (off: nothing is cached).
+    var servesCachedOutput = false
+    func cachedOutput(taskID: String) -> [TaskEvent] {
+        guard servesCachedOutput else { return [] }
+        return (try? cache?.latestEvents(taskID: taskID, limit: 2000)) ?? []
+    }
     func refresh(_ query: ListQuery, force: Bool) { refreshed.append((query, force)) }
     func retryNow() { retries += 1 }
     func follow(taskID: String) { followed.append(taskID) }
@@ -315,7 +320,8 @@ struct ControllerTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskFailed, title: "Task failed", body: "t-9", link: .task("t-9"), at: at)
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "t-9",
+                    link: .task("t-9"), at: at)
             ]))
         #expect(h.shows("deploy api"), "\(h.screen)")
         #expect(h.terminal.bells == bells + 1)
@@ -343,7 +349,8 @@ struct ControllerTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskFailed, title: "Task failed", body: newest, link: .task(newest), at: at)
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: newest,
+                    link: .task(newest), at: at)
             ]))
         #expect(h.shows("job 2 \(perPoll - 1)"), "\(h.screen)")
     }

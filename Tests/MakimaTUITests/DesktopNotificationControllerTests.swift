@@ -15,7 +15,8 @@ struct DesktopNotificationControllerTests {
 
     static func failed(_ i: Int, _ task: String) -> MeshNotification {
         MeshNotification(
-            id: Int64(i), kind: .taskFailed, title: "Task failed", body: "\(task) — exit 1", link: .task(task),
+            id: EventIdentity(taskID: "t", seq: i), kind: .taskFailed, title: "Task failed", body: "\(task) — exit 1",
+            link: .task(task),
             at: Date())
     }
 
@@ -83,7 +84,8 @@ struct DesktopNotificationControllerTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskCompleted, title: "Task completed", body: "t9", link: .task("t9"), at: Date())
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskCompleted, title: "Task completed", body: "t9",
+                    link: .task("t9"), at: Date())
             ]))
         #expect(!h.shows("Task completed"))
         #expect(h.terminal.backend.controlBytes.isEmpty)

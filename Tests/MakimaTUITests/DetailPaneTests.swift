@@ -63,7 +63,7 @@ struct DetailPaneTests {
 
     @Test("transcript: long text wraps under its column; j/k and G scroll")
     func transcriptScroll() {
-        var pane = TranscriptPane(model: .from(session(lines: 40), now: now, timeZone: utc))
+        var pane = TranscriptPane(model: .from(session(lines: 40), now: now, clock: .zero, timeZone: utc))
         var b = draw(&pane, width: 60, height: 12)
         #expect(b.trimmedLine(3).hasPrefix(" 03:23:20  ALICE"))
         _ = pane.handle(.moveDown)
@@ -83,7 +83,7 @@ struct DetailPaneTests {
 
     @Test("transcript: / search jumps to the first match, n and N step through, Esc clears")
     func transcriptSearch() {
-        var pane = TranscriptPane(model: .from(session(lines: 40), now: now, timeZone: utc))
+        var pane = TranscriptPane(model: .from(session(lines: 40), now: now, clock: .zero, timeZone: utc))
         _ = draw(&pane, width: 70, height: 12)
         _ = pane.handle(.filter)
         #expect(pane.isEditingText)
@@ -275,10 +275,12 @@ struct NotificationsPaneTests {
         hub.apply(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskCompleted, title: "Task completed", body: "Cache heartbeats", link: .task("t1"),
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskCompleted, title: "Task completed",
+                    body: "Cache heartbeats", link: .task("t1"),
                     at: t0),
                 MeshNotification(
-                    id: 2, kind: .supervisorQuestion, title: "Supervisor question", body: "May I?",
+                    id: EventIdentity(taskID: "t", seq: 2), kind: .supervisorQuestion, title: "Supervisor question",
+                    body: "May I?",
                     link: .directive("r1"), at: t0.addingTimeInterval(5)),
             ]))
         let (rows, links) = NotificationsPane.model(hub, now: t0, timeZone: TimeZone(identifier: "UTC")!)

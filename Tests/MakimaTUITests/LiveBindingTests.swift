@@ -93,7 +93,8 @@ struct LiveBindingTests {
         for i in 0..<20 { _ = q.push(NoticeLine("n\(i)", level: .muted)) }
         #expect(q.display?.text == "n0  (+\(ToastQueue.limit) more)")
         let n = MeshNotification(
-            id: 1, kind: .taskFailed, title: "Task failed", body: "Build\nthe thing", link: .task("t"), at: Date())
+            id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "Build\nthe thing",
+            link: .task("t"), at: Date())
         #expect(ToastQueue.notice(for: n) == NoticeLine("Task failed: Build the thing", level: .danger))
     }
 

@@ -202,7 +202,7 @@ struct MarkdownStreamTests {
         }
         // All but the last paragraph are closed: the tail holds at most the last block.
         #expect(doc.closed.filter { $0.text.hasPrefix("para") }.count == 99)
-        #expect(doc.lines(open: nil).last?.text == "para 198")
+        #expect(doc.shown(open: nil).lines.last?.text == "para 198")
     }
 
     @Test("a # heading straight under a paragraph closes the blocks before it; streamed equals whole")

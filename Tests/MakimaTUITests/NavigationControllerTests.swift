@@ -205,7 +205,8 @@ struct ToastTitleTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 7, kind: .taskCompleted, title: "Task completed", body: "t-unknown-42 completed",
+                    id: EventIdentity(taskID: "t", seq: 7), kind: .taskCompleted, title: "Task completed",
+                    body: "t-unknown-42 completed",
                     link: .task("t-unknown-42"), at: at)
             ]))
         #expect(h.engine.details.contains(.task("t-unknown-42")))
@@ -230,7 +231,8 @@ struct ToastTitleTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 8, kind: .taskFailed, title: "Task failed", body: "t-gone failed", link: .task("t-gone"), at: at
+                    id: EventIdentity(taskID: "t", seq: 8), kind: .taskFailed, title: "Task failed",
+                    body: "t-gone failed", link: .task("t-gone"), at: at
                 )
             ]))
         #expect(!h.shows("Task failed"))

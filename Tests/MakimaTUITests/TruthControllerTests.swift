@@ -117,9 +117,11 @@ struct TruthControllerTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskFailed, title: "Task failed", body: "t1", link: .task("t1"), at: Date()),
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "t1",
+                    link: .task("t1"), at: Date()),
                 MeshNotification(
-                    id: 2, kind: .taskCompleted, title: "Task completed", body: "t2", link: .task("t2"), at: Date()),
+                    id: EventIdentity(taskID: "t", seq: 2), kind: .taskCompleted, title: "Task completed", body: "t2",
+                    link: .task("t2"), at: Date()),
             ]))
         #expect(h.shows("1 task failed, 1 task completed"), "\(h.screen)")
         h.type(.char("o"))
@@ -139,7 +141,8 @@ struct TruthControllerTests {
         h.post(
             .notifications([
                 MeshNotification(
-                    id: 1, kind: .taskFailed, title: "Task failed", body: "t1", link: .task("t1"), at: Date())
+                    id: EventIdentity(taskID: "t", seq: 1), kind: .taskFailed, title: "Task failed", body: "t1",
+                    link: .task("t1"), at: Date())
             ]))
         #expect(h.shows("Task failed: deploy api"), "\(h.screen)")
         h.type(.char("o"))

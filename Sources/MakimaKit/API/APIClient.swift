@@ -11,12 +11,19 @@ import Foundation
 public final class APIClient: Sendable {
     public let profile: ServerProfile
     public let transport: HTTPTransport
+    /// The server's clock against ours, measured from every response's `Date` header (and, by
+    /// the sync engine, from live events).
+    public let serverClock: ServerClock
     private let key: APIKey
 
-    public init(profile: ServerProfile, key: APIKey, transport: HTTPTransport = HTTPTransport()) {
+    public init(
+        profile: ServerProfile, key: APIKey, transport: HTTPTransport = HTTPTransport(),
+        serverClock: ServerClock = ServerClock()
+    ) {
         self.profile = profile
         self.key = key
         self.transport = transport
+        self.serverClock = serverClock
         // From here on the key is masked in any server text that holds it.
         ArrivalMask.add(key)
     }
@@ -63,7 +70,11 @@ public final class APIClient: Sendable {
         return HTTPRequest(method: method, url: url, headers: [("x-makima-api-key", key.secret)], body: body)
     }
 
+    /// Measures the clock on every answer (an error's `Date` is as good), then maps the status.
     private func checked(_ response: HTTPResponse) throws -> HTTPResponse {
+        if let span = response.dateSpan {
+            serverClock.noteDateHeader(response.headers["date"], sent: span.sent, received: span.read)
+        }
         if let error = Self.error(for: response, masking: key) { throw error.redacting(key) }
         return response
     }

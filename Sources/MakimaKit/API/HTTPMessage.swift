@@ -58,11 +58,15 @@ public struct HTTPResponse: Sendable {
     /// Header names lowercased; a repeated header keeps its last value.
     public var headers: [String: String]
     public var body: Data
+    /// When the request was sent and its `Date` header read, on this machine's clock (nil
+    /// without a `Date` header): the span the server wrote its time in (`ServerClock`).
+    public var dateSpan: (sent: Date, read: Date)?
 
-    public init(status: Int, headers: [String: String], body: Data) {
+    public init(status: Int, headers: [String: String], body: Data, dateSpan: (sent: Date, read: Date)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.dateSpan = dateSpan
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

@@ -50,11 +50,14 @@ public struct HTTPTransport: Sendable {
             throw .transport("curl set-up failed: \(Curl.message(failed))")
         }
 
+        let sent = Date()
         let code = curl_easy_perform(handle)
         if code != CURLE_OK { throw failure(code, transfer: transfer, errorBuffer: errorBuffer) }
         var status = 0
         _ = mk_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+        return HTTPResponse(
+            status: status, headers: transfer.headers, body: transfer.body,
+            dateSpan: transfer.dateReadAt.map { (sent, $0) })
     }
 
     /// The request's URL as curl takes it, and its route, once the request is known to be one
@@ -157,6 +160,8 @@ public struct HTTPTransport: Sendable {
 private final class Transfer {
     var body = Data()
     var headers: [String: String] = [:]
+    /// When the `Date` header was read (the server's clock is measured against it).
+    var dateReadAt: Date?
     var tooLarge = false
     var cancelled = false
     let limit: Int
@@ -204,10 +209,12 @@ private final class Transfer {
         let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: n), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             t.headers = [:]  // a new response (after 100 Continue): forget the previous headers
+            t.dateReadAt = nil
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             t.headers[name] = UntrustedText.clean(value)
+            if name == "date" { t.dateReadAt = Date() }
         }
         return n
     }

@@ -1,9 +1,10 @@
 import Foundation
 
 /// What happened in one minute, as the cache saw it: output events and tasks completed and
-/// failed (each counted once, when first cached, in the minute of its `ts` when the server
-/// sent one from the kept span, else the minute it was cached), and the daemons online the
-/// last time the daemons list was saved in that minute.
+/// failed (each counted once, when first cached: in the minute it arrived for a live event,
+/// else the minute of its `ts` on our clock when the server sent one from the kept span, else
+/// the minute it was cached), and the daemons online the last time the daemons list was saved
+/// in that minute.
 public struct ActivityMinute: Sendable, Equatable, Codable {
     /// Minutes since 1970 (UTC).
     public var minute: Int
@@ -142,11 +143,11 @@ extension CacheStore {
         try forget.step()
     }
 
-    /// The minute an event counts in: its `ts` when within the kept span (and not ahead of
-    /// now), else the minute it is cached.
-    static func activityMinute(of ts: Date?, now: Int) -> Int {
-        guard let ts else { return now }
-        let m = ActivityMinute.minute(of: ts)
+    /// The minute an event counts in: when it happened on our clock (`EventRow.countedAt`)
+    /// when within the kept span (and not ahead of now), else the minute it is cached.
+    static func activityMinute(of time: Date?, now: Int) -> Int {
+        guard let time else { return now }
+        let m = ActivityMinute.minute(of: time)
         return m > now - activityKeptMinutes && m <= now ? m : now
     }
 }

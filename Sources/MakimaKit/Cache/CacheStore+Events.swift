@@ -17,8 +17,11 @@ extension CacheStore {
     /// Up to `maxEventsPerTransaction` events are written per transaction. If a later
     /// transaction fails, the earlier ones stay committed; appending is idempotent, so the
     /// caller may simply retry the whole array.
+    ///
+    /// Each new event counts in the activity history at the minute it arrived, for a live
+    /// event, else at its `ts` read on our clock through `serverClock`.
     @discardableResult
-    public func appendEvents(_ events: [TaskEvent]) throws(CacheError) -> Int {
+    public func appendEvents(_ events: [TaskEvent], serverClock: ClockOffset = .zero) throws(CacheError) -> Int {
         guard !events.isEmpty else {
             try pruneIfDue(now: Date())
             return 0
@@ -26,7 +29,7 @@ extension CacheStore {
         let keep = eventsKeptPerTask
         let (newest, finished) = Self.newestSeqs(in: events)
         let (rows, skipped) = try Self.rows(
-            of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes)
+            of: events, newest: newest, keep: keep, maxEventBytes: retention.maxEventBytes, serverClock: serverClock)
         let inserted = try write(
             rows, leftOut: skipped, newest: newest, finished: finished, keep: keep, statusesOf: events)
         // Indexed before the cap is applied: the index's pages count in the size it holds.
@@ -59,7 +62,7 @@ extension CacheStore {
     /// newest seq, each cut to `maxEventBytes`; those below it are only noted, per task, as
     /// left out.
     private static func rows(
-        of events: [TaskEvent], newest: [String: Int], keep: Int, maxEventBytes: Int
+        of events: [TaskEvent], newest: [String: Int], keep: Int, maxEventBytes: Int, serverClock: ClockOffset
     ) throws(CacheError) -> (rows: [EventRow], leftOut: [String: LeftOut]) {
         let encoder = MakimaJSON.encoder()
         var rows: [EventRow] = []
@@ -80,7 +83,7 @@ extension CacheStore {
             var json: String
             if let wire = event.outputWireJSON { json = wire } else { json = try encodeJSON(event, with: encoder) }
             if json.utf8.count > maxEventBytes { json = try cutToFit(event, maxBytes: maxEventBytes, encoder) }
-            rows.append(EventRow(event, json: json))
+            rows.append(EventRow(event, json: json, serverClock: serverClock))
         }
         if !cut.leftOut.isEmpty { skipped[cut.task] = cut.leftOut }
         return (rows, skipped)
@@ -385,7 +388,7 @@ extension CacheStore {
             inserted += 1
             if row.isOutput { unindexed[row.taskID] = min(unindexed[row.taskID] ?? row.seq, row.seq) }
             if row.activity != .none {
-                let m = activityMinute(of: row.ts, now: minute)
+                let m = activityMinute(of: row.countedAt, now: minute)
                 var c = activity[m] ?? ActivityMinute(minute: m)
                 switch row.activity {
                 case .output: c.output += 1
@@ -491,20 +494,21 @@ struct EventRow: Sendable {
     let json: String
     /// A `task.output` event (what the output search indexes).
     let isOutput: Bool
-    let ts: Date?
+    /// When it happened on our clock: its arrival if it came live, else its `ts` corrected.
+    let countedAt: Date?
     let activity: ActivityKind
 
     /// What an event adds to the per-minute activity counts.
     enum ActivityKind { case none, output, completed, failed }
 
-    init(_ event: TaskEvent, json: String) {
+    init(_ event: TaskEvent, json: String, serverClock: ClockOffset) {
         taskID = event.taskID
         seq = event.seq
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
         isOutput = event.type == .output
-        ts = event.ts
+        countedAt = event.arrivedAt ?? event.ts.map(serverClock.local)
         switch event.payload {
         case .output: activity = .output
         case .status(let s, _, _) where s == .completed: activity = .completed

@@ -26,11 +26,18 @@ public struct TaskEvent: Codable, Sendable, Equatable {
     public var taskID: String
     public var seq: Int
     public var type: TaskEventType
+    /// When the server stamped it, on the server's clock (`ClockOffset.local` reads it on ours).
     public var ts: Date?
     public var payload: TaskEventPayload
+    /// When it arrived, on this machine's clock, for an event received live on the socket
+    /// (outside a replay); nil for history (a replay, a REST page, the cache). Live events
+    /// count in the activity history at their arrival. Not the server's: never encoded, and
+    /// not part of equality (the same event from a replay is the same event).
+    public var arrivedAt: Date?
 
     public init(
-        eventID: Int64, taskID: String, seq: Int, type: TaskEventType, ts: Date? = nil, payload: TaskEventPayload
+        eventID: Int64, taskID: String, seq: Int, type: TaskEventType, ts: Date? = nil, payload: TaskEventPayload,
+        arrivedAt: Date? = nil
     ) {
         self.eventID = eventID
         self.taskID = taskID
@@ -38,6 +45,12 @@ public struct TaskEvent: Codable, Sendable, Equatable {
         self.type = type
         self.ts = ts
         self.payload = payload
+        self.arrivedAt = arrivedAt
+    }
+
+    public static func == (a: TaskEvent, b: TaskEvent) -> Bool {
+        a.eventID == b.eventID && a.taskID == b.taskID && a.seq == b.seq && a.type == b.type && a.ts == b.ts
+            && a.payload == b.payload
     }
 
     public init(from decoder: Decoder) throws {

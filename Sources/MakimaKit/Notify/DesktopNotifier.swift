@@ -7,7 +7,7 @@ import Observation
 /// The notifier never writes to the terminal itself: `notify` and `flush` return the bytes
 /// (`Delivery.terminalBytes`) and the caller writes them where it writes everything else (the
 /// dashboard through its terminal backend, between frames). Helper programs (tmux's status
-/// line, notify-send) run on the `NotifierWorker`.
+/// line, notify-send) run on the `NotifierWorker`, through the program's `ChildLauncher`.
 ///
 /// Coalescing: at most one desktop notification per `minimumInterval`; what arrives in between
 /// waits in one digest and goes out as a summary ("5 tasks failed") when the caller calls
@@ -33,16 +33,20 @@ public final class DesktopNotifier {
     /// other locale the notification's bytes are ASCII, as everything else written there.
     private let utf8Terminal: @Sendable () -> Bool
 
+    /// `launcher`: the program's one way to start a child (nil: one of the notifier's own, for
+    /// a program that starts nothing else).
     public init(
         route: NotificationRoute, preferences: NotificationPreferences, environment: [String: String],
-        childTimeout: Double = 5, utf8Terminal: @escaping @Sendable () -> Bool = { TerminalLocale.isUTF8 }
+        launcher: ChildLauncher? = nil, childTimeout: Double = 5,
+        utf8Terminal: @escaping @Sendable () -> Bool = { TerminalLocale.isUTF8 }
     ) {
         self.utf8Terminal = utf8Terminal
         self.route = route
         self.preferences = preferences
         if route.tmux != nil || route.notifySend != nil {
             let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }
-            worker = NotifierWorker(environment: environment, timeout: childTimeout) { digest in
+            let launcher = launcher ?? ChildLauncher(environment: environment)
+            worker = NotifierWorker(launcher: launcher, timeout: childTimeout) { digest in
                 Self.commands(for: digest, route: route, pane: pane)
             }
         } else {

@@ -1,13 +1,35 @@
 import Foundation
 
+/// What identifies one task event: its task and its place in that task's sequence. The
+/// server's `event_id` does not: a server that hands one id to two tasks' events (reused,
+/// wrapped, or forged) would otherwise silence the second. Every event has a seq (decoding
+/// refuses one without a seq of 1 or more), so task and seq always name it.
+public struct EventIdentity: Hashable, Sendable, CustomStringConvertible {
+    public var taskID: String
+    public var seq: Int
+
+    public init(taskID: String, seq: Int) {
+        self.taskID = taskID
+        self.seq = seq
+    }
+
+    public var description: String { "\(taskID)#\(seq)" }
+}
+
+extension TaskEvent {
+    public var identity: EventIdentity { EventIdentity(taskID: taskID, seq: seq) }
+}
+
 public struct MeshNotification: Sendable, Equatable, Identifiable {
     public enum Kind: String, Sendable { case taskCompleted, taskFailed, supervisorQuestion }
-    /// The event id that caused it: the same event replayed cannot notify twice.
-    public var id: Int64
+    /// The event that caused it: the same event replayed cannot notify twice.
+    public var id: EventIdentity
     public var kind: Kind
     public var title: String
     public var body: String
     public var link: DeepLink
+    /// When it happened, on our clock: the event's `ts` corrected by the server's offset, or
+    /// when it arrived for an event without one.
     public var at: Date
 }
 
@@ -15,20 +37,22 @@ public struct MeshNotification: Sendable, Equatable, Identifiable {
 /// on the stream (`arrived`), whatever their timestamp (a server whose clock is behind, or one
 /// that stamps events when they were produced upstream, still notifies). Events replayed by a
 /// resync, fetched by a REST catch-up or a hole fill, or read at start-up never notify.
-/// Both memories are bounded by event id: a replay of an event already notified for stays
-/// silent, and a flood of events cannot grow them.
+/// Both memories hold events by what identifies them (`EventIdentity`: task and seq, never the
+/// server's event id alone) and are bounded: a replay of an event already notified for stays
+/// silent, another task's event under a reused event id still notifies, and a flood of events
+/// cannot grow them.
 public struct NotificationPolicy: Sendable {
-    /// How many event ids each memory keeps (the older half is forgotten past it).
+    /// How many events each memory keeps (the older half is forgotten past it).
     public static let capacity = 4096
-    private var live = BoundedIDSet(capacity: capacity)
-    private var notified = BoundedIDSet(capacity: capacity)
+    private var live = BoundedSet<EventIdentity>(capacity: capacity)
+    private var notified = BoundedSet<EventIdentity>(capacity: capacity)
 
     public init() {}
 
     /// Events that arrived live on the stream (not a replay): they notify once applied.
     public mutating func arrived(_ events: [TaskEvent]) {
         // By index: a burst is all output, and no event is copied to be skipped.
-        for i in events.indices where Self.mayNotify(events[i]) { live.insert(events[i].eventID) }
+        for i in events.indices where Self.mayNotify(events[i]) { live.insert(events[i].identity) }
     }
 
     private static func mayNotify(_ e: TaskEvent) -> Bool {
@@ -39,37 +63,40 @@ public struct NotificationPolicy: Sendable {
         }
     }
 
-    /// `receivedAt` stands in for events without a timestamp.
-    public mutating func notifications(for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date)
-        -> [MeshNotification]
-    {
+    /// Each one's time is its event's `ts` read on our clock through `serverClock`; its
+    /// arrival, else `receivedAt`, stands in for events without a timestamp.
+    public mutating func notifications(
+        for events: [TaskEvent], taskTitles: [String: String] = [:], receivedAt: Date, serverClock: ClockOffset = .zero
+    ) -> [MeshNotification] {
         var out: [MeshNotification] = []
         for i in events.indices {
             // Output never notifies: skipped before the event is even copied (a burst is all output).
             if case .output = events[i].payload { continue }
             let e = events[i]
-            guard live.contains(e.eventID), !notified.contains(e.eventID) else { continue }
+            let identity = e.identity
+            guard live.contains(identity), !notified.contains(identity) else { continue }
             let title = taskTitles[e.taskID] ?? e.taskID
+            let at = e.ts.map(serverClock.local) ?? e.arrivedAt ?? receivedAt
             let n: MeshNotification?
             switch e.payload {
             case .status(let status, _, let reason) where status == .completed:
                 n = MeshNotification(
-                    id: e.eventID, kind: .taskCompleted, title: "Task completed",
-                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+                    id: identity, kind: .taskCompleted, title: "Task completed",
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: at)
             case .status(let status, _, let reason) where status == .failed:
                 n = MeshNotification(
-                    id: e.eventID, kind: .taskFailed, title: "Task failed",
-                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: e.ts ?? receivedAt)
+                    id: identity, kind: .taskFailed, title: "Task failed",
+                    body: title + (reason.map { " — \($0)" } ?? ""), link: .task(e.taskID), at: at)
             case .supervisorQuestion(_, let text, let directiveID):
                 n = MeshNotification(
-                    id: e.eventID, kind: .supervisorQuestion, title: "Supervisor question", body: text,
-                    link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: e.ts ?? receivedAt)
+                    id: identity, kind: .supervisorQuestion, title: "Supervisor question", body: text,
+                    link: directiveID.map(DeepLink.directive) ?? .task(e.taskID), at: at)
             default:
                 n = nil
             }
             if let n {
-                live.remove(e.eventID)
-                notified.insert(e.eventID)
+                live.remove(identity)
+                notified.insert(identity)
                 out.append(n)
             }
         }
@@ -77,28 +104,28 @@ public struct NotificationPolicy: Sendable {
     }
 }
 
-/// A set of event ids that keeps at most `capacity`: past it, the older half is forgotten.
-struct BoundedIDSet: Sendable {
+/// A set that keeps at most `capacity` elements: past it, the older half is forgotten.
+struct BoundedSet<Element: Hashable & Sendable>: Sendable {
     let capacity: Int
-    private var current = Set<Int64>()
-    private var previous = Set<Int64>()
+    private var current = Set<Element>()
+    private var previous = Set<Element>()
 
     init(capacity: Int) { self.capacity = max(2, capacity) }
 
-    func contains(_ id: Int64) -> Bool { current.contains(id) || previous.contains(id) }
+    func contains(_ element: Element) -> Bool { current.contains(element) || previous.contains(element) }
 
-    mutating func insert(_ id: Int64) {
-        guard !contains(id) else { return }
+    mutating func insert(_ element: Element) {
+        guard !contains(element) else { return }
         if current.count >= capacity / 2 {
             previous = current
             current = []
         }
-        current.insert(id)
+        current.insert(element)
     }
 
-    mutating func remove(_ id: Int64) {
-        current.remove(id)
-        previous.remove(id)
+    mutating func remove(_ element: Element) {
+        current.remove(element)
+        previous.remove(element)
     }
 
     var count: Int { current.count + previous.count }

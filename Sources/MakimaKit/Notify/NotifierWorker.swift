@@ -1,98 +1,59 @@
-import Foundation
 import Synchronization
 
-/// Runs the helper programs of desktop notifications (tmux's status line, notify-send) on one
-/// thread, one child at a time, each with a timeout. The queue is one digest: what arrives
-/// while a child runs is merged into it ("5 tasks failed"), so a flood of events costs one
-/// thread and one child at a time, never one each.
+/// Runs the helper programs of desktop notifications (tmux's status line, notify-send) through
+/// the program's `ChildLauncher`. What waits is one digest: what arrives while a child runs is
+/// merged into it ("5 tasks failed") and goes out as one job when the launcher gets to it.
 public final class NotifierWorker: Sendable {
     /// Turns a digest into the programs to run (executable and arguments), in order.
     public typealias Commands = @Sendable (NotificationDigest) -> [(String, [String])]
+    public typealias Stats = ChildLauncher.Stats
 
-    public struct Stats: Sendable, Equatable {
-        public var childrenStarted = 0
-        public var childrenTimedOut = 0
-        public var mostChildrenAtOnce = 0
-        public var mostWorkersAtOnce = 0
-    }
+    /// The launcher's key for notification jobs: one waits at a time, holding the digest.
+    static let jobKey = "desktop-notification"
 
     private struct State {
         var pending = NotificationDigest()
-        var workerRunning = false
-        var workers = 0
-        var children = 0
-        var stats = Stats()
         var stopped = false
     }
 
     private let state = Mutex(State())
     private let commands: Commands
-    private let environment: [String: String]
+    private let launcher: ChildLauncher
     private let timeout: Double
 
-    public init(environment: [String: String], timeout: Double = 5, commands: @escaping Commands) {
-        self.environment = ChildEnvironment.filter(environment)
+    public init(launcher: ChildLauncher, timeout: Double = 5, commands: @escaping Commands) {
+        self.launcher = launcher
         self.timeout = timeout
         self.commands = commands
     }
 
-    public var stats: Stats { state.withLock { $0.stats } }
+    /// A worker with a launcher of its own (for `environment`), when it is the program's only one.
+    public convenience init(environment: [String: String], timeout: Double = 5, commands: @escaping Commands) {
+        self.init(launcher: ChildLauncher(environment: environment), timeout: timeout, commands: commands)
+    }
 
-    /// True while a digest waits or a child runs.
-    public var isBusy: Bool { state.withLock { $0.workerRunning } }
+    /// The launcher's counts (children started, most at once).
+    public var stats: Stats { launcher.stats }
 
-    /// Queues `digest` (merged with what already waits); starts the worker when none runs.
+    /// Queues `digest` (merged with what already waits) as the launcher's notification job.
     public func submit(_ digest: NotificationDigest) {
         guard !digest.isEmpty else { return }
-        let start = state.withLock { s -> Bool in
+        let queued = state.withLock { s -> Bool in
             guard !s.stopped else { return false }
             s.pending.merge(digest)
-            guard !s.workerRunning else { return false }
-            s.workerRunning = true
             return true
         }
-        guard start else { return }
-        let thread = Thread { [self] in drain() }
-        thread.name = "makima-notifier"
-        thread.start()
-    }
-
-    /// No new work after this; a running child finishes (or times out) on its own.
-    public func stop() { state.withLock { $0.stopped = true } }
-
-    /// Takes the waiting digest until none is left, then ends the thread.
-    private func drain() {
-        state.withLock {
-            $0.workers += 1
-            $0.stats.mostWorkersAtOnce = max($0.stats.mostWorkersAtOnce, $0.workers)
-        }
-        while true {
-            let next = state.withLock { s -> NotificationDigest? in
-                if s.pending.isEmpty || s.stopped {
-                    s.workerRunning = false
-                    s.workers -= 1
-                    return nil
-                }
-                let d = s.pending
-                s.pending = NotificationDigest()
-                return d
+        guard queued else { return }
+        launcher.submit(key: Self.jobKey, coalescing: .whileWaiting) { [self] in
+            let digest = state.withLock { s -> NotificationDigest in
+                defer { s.pending = NotificationDigest() }
+                return s.stopped ? NotificationDigest() : s.pending
             }
-            guard let digest = next else { return }
-            for (path, args) in commands(digest) { run(path, args) }
+            guard !digest.isEmpty else { return [] }
+            return commands(digest).map { ChildLauncher.Command($0.0, $0.1, timeout: timeout) }
         }
     }
 
-    private func run(_ path: String, _ args: [String]) {
-        state.withLock {
-            $0.children += 1
-            $0.stats.childrenStarted += 1
-            $0.stats.mostChildrenAtOnce = max($0.stats.mostChildrenAtOnce, $0.children)
-        }
-        // A helper that is missing or fails is not worth more: the toast and the bell told the operator.
-        let outcome = ChildProcess.run(path, args, environment: environment, timeout: timeout)
-        state.withLock {
-            $0.children -= 1
-            if outcome == .timedOut { $0.stats.childrenTimedOut += 1 }
-        }
-    }
+    /// No new notification after this; a running child finishes (or times out) on its own.
+    public func stop() { state.withLock { $0.stopped = true } }
 }

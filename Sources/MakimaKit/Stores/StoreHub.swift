@@ -77,6 +77,7 @@ public final class StoreHub {
         case .outputCaughtUp: break
         case .connection(let link): connection.link = link
         case .notifications(let n): notifications.add(n)
+        case .serverClock(let offset): connection.serverClock = offset
         // A 401 is the app's to act on (re-authentication, the cache kept), in its own words:
         // nothing of the server's text is kept or shown.
         case .unauthorized: break

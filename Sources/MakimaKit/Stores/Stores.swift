@@ -197,6 +197,8 @@ public final class ConnectionStore {
     /// copied from the engine after each batch when they changed.
     public var counters = StreamCounters()
     public var connectionsOpened = 0
+    /// The server's clock against ours: every server time a pane shows is read through it.
+    public var serverClock = ClockOffset.zero
     public init() {}
 }
 

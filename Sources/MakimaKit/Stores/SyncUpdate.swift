@@ -27,6 +27,8 @@ public enum SyncUpdate: Sendable {
     case outputCaughtUp(taskID: String)
     case connection(ConnectionStatus)
     case notifications([MeshNotification])
+    /// The server's clock against ours moved (`ServerClock`): times shown are read again.
+    case serverClock(ClockOffset)
     case unauthorized(message: String)
     case notice(String)
 }

@@ -62,18 +62,21 @@ public final class SyncEngine: Sendable {
         self.cache = bridge
         // Every cache write fails alike on a full disk: said once, then when it changes.
         let cacheProblems = NoticeGate { outbox.post(.notice($0)) }
-        let writer = cache.map { Self.cacheWriter(into: $0, problems: cacheProblems, outbox: outbox) }
+        let clock = client.serverClock
+        clock.onChange { outbox.post(.serverClock($0)) }
+        let writer = cache.map { Self.cacheWriter(into: $0, clock: clock, problems: cacheProblems, outbox: outbox) }
         cacheWriter = writer
         let seen = lastSeen ?? (try? cache?.contiguousSeqs()) ?? [:]
         let pipeline = TaskEventPipeline(
             lastSeen: seen, onlyTasks: options.onlyTasks, limits: options.fetchLimits,
             fetchPage: { task, after, limit in try fetcher.outputPage(taskID: task, afterSeq: after, limit: limit) },
             onApplied: { events in
+                clock.noteLiveEvents(events)
                 writer?.enqueue(events)
                 outbox.post(.events(events))
             },
             onNotifications: { outbox.post(.notifications($0)) },
-            onProblem: { outbox.post(.notice($0)) })
+            onProblem: { outbox.post(.notice($0)) }, serverClock: { clock.offset })
         self.pipeline = pipeline
         let listSaves = ListSaveQueue()
         self.listSaves = listSaves
@@ -89,13 +92,14 @@ public final class SyncEngine: Sendable {
     /// The cache's writer thread. Large batches, gathered for up to 50 ms: the cache leaves out
     /// what a batch itself pushes out of a task's window (`appendEvents`), so in a burst most
     /// events are never encoded or written, and the rest goes in few transactions. A batch
-    /// with statuses changed the task table's rows: the UI reads its windows again.
-    private static func cacheWriter(into store: CacheStore, problems: NoticeGate, outbox: SyncOutbox)
-        -> BatchWriter<TaskEvent>
-    {
+    /// with statuses changed the task table's rows: the UI reads its windows again. History
+    /// counts in the activity history at its `ts` on our clock (`clock`'s estimate now).
+    private static func cacheWriter(
+        into store: CacheStore, clock: ServerClock, problems: NoticeGate, outbox: SyncOutbox
+    ) -> BatchWriter<TaskEvent> {
         BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
             do {
-                try store.appendEvents(batch)
+                try store.appendEvents(batch, serverClock: clock.offset)
                 if batch.contains(where: { $0.type == .status }) { outbox.post(.taskRowsChanged) }
                 problems.succeeded()
             } catch {

@@ -102,6 +102,7 @@ public final class TaskEventPipeline: Sendable {
     private let onProblem: @Sendable (String) -> Void
     private let retryAfter: @Sendable (Error) -> TimeInterval?
     private let now: @Sendable () -> Date
+    private let serverClock: @Sendable () -> ClockOffset
     public let pageSize: Int
     public let limits: Limits
     /// When set, events of other tasks are ignored (`logs --follow` follows one task).
@@ -109,6 +110,7 @@ public final class TaskEventPipeline: Sendable {
 
     /// `lastSeen` comes from the cache: what an earlier run already holds is never fetched again.
     /// `retryAfter` reads a server's requested wait out of a fetch error (`APIError.retryAfter`).
+    /// `serverClock` is the server's offset now (notifications' times are read on our clock).
     public init(
         lastSeen: [String: Int], pageSize: Int = 500, onlyTasks: Set<String>? = nil,
         limits: Limits = Limits(),
@@ -117,7 +119,8 @@ public final class TaskEventPipeline: Sendable {
         onNotifications: @escaping @Sendable ([MeshNotification]) -> Void = { _ in },
         onProblem: @escaping @Sendable (String) -> Void = { _ in },
         retryAfter: @escaping @Sendable (Error) -> TimeInterval? = { ($0 as? APIError)?.retryAfter },
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        serverClock: @escaping @Sendable () -> ClockOffset = { .zero }
     ) {
         state = Mutex(
             State(
@@ -134,6 +137,7 @@ public final class TaskEventPipeline: Sendable {
         self.onProblem = onProblem
         self.retryAfter = retryAfter
         self.now = now
+        self.serverClock = serverClock
         pool = WorkerPool(name: "makima-fill", maxWorkers: limits.workers, maxQueued: limits.maxQueuedFetches)
     }
 
@@ -231,9 +235,16 @@ public final class TaskEventPipeline: Sendable {
     private func ingest(_ events: [TaskEvent], live: Bool) {
         var gaps = Set<String>()
         var held = false
+        var events = events
         apply { s in
-            // Only what arrives live notifies: a resync's replay and REST pages stay silent.
-            if live && !s.replaying { s.policy.arrived(events) }
+            // Only what arrives live notifies and is stamped with its arrival (the activity
+            // history counts it then, whatever the server's clock says): a resync's replay and
+            // REST pages stay silent and keep only the server's time.
+            if live && !s.replaying {
+                s.policy.arrived(events)
+                let arrival = now()
+                for i in events.indices { events[i].arrivedAt = arrival }
+            }
             var applied: [TaskEvent] = []
             applied.reserveCapacity(events.count)
             // By index: each event is passed borrowed, copied once (into `applied`), not twice.
@@ -264,7 +275,7 @@ public final class TaskEventPipeline: Sendable {
                 s.counters.heldDropped += s.sequencer.heldDropped - before
                 s.counters.eventsApplied += applied.count
                 for e in applied { if case .unknown = e.payload { s.counters.unknownTypes += 1 } }
-                return (applied, s.policy.notifications(for: applied, receivedAt: now()))
+                return (applied, s.policy.notifications(for: applied, receivedAt: now(), serverClock: serverClock()))
             }
             if !applied.isEmpty { onApplied(applied) }
             if !notes.isEmpty { onNotifications(notes) }

@@ -44,7 +44,7 @@ extension LiveDashboard {
                 navigation.detailMissing(link)
                 if case .task(let id) = link { notifications.titleArrived(for: id) }
             case .events, .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications,
-                .notice, .taskRowsChanged:
+                .notice, .taskRowsChanged, .serverClock:
                 break
             }
         }
@@ -93,10 +93,11 @@ extension LiveDashboard {
             return id.spec.build(source)
         }
         switch content {
-        case .home(let mesh, let network):
+        case .home(let mesh, let network, let serverClock):
             session.updateHome {
                 $0.mesh = mesh
                 $0.setStatusRow(network)
+                $0.setStatusRow(StatusRow.serverClockLabel, serverClock)
             }
         case .list(let model):
             session.updateList(id, model)

@@ -1,38 +1,23 @@
-import Foundation
+import MakimaKit
 
 extension LiveDashboard {
-    /// `:open N`: says the URL in a toast, and hands it to `xdg-open` when that is installed
-    /// (only on this explicit command; nothing in the output opens anything by itself). Only
-    /// web and mail links are opened: a `file:` or custom-scheme URL from a task stays text.
+    /// `:open N` or a click on a link: says the URL in a toast and hands it to xdg-open through
+    /// the program's `ChildLauncher` (`LinkOpener`: http and https only, clean environment, one
+    /// child at a time). Only on the operator's command: nothing in the output opens anything
+    /// by itself.
     func openLink(_ url: String) {
-        let shown = String(url.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) })
-        let lower = shown.lowercased()
-        let openable = ["https://", "http://", "mailto:"].contains { lower.hasPrefix($0) }
-        guard openable, let opener = Self.executable(named: "xdg-open") else {
-            return notifications.toast(
-                NoticeLine(shown + (openable ? "  (no xdg-open here: copy it)" : ""), level: .ok))
+        let shown = oneLine(url)
+        let notice: NoticeLine
+        switch linkOpener.open(url) {
+        case .opening: notice = NoticeLine("opening " + shown, level: .ok)
+        case .alreadyOpening: notice = NoticeLine("already opening " + shown, level: .ok)
+        case .busy: notice = NoticeLine(shown + "  (not opened: links are still opening)", level: .warn)
+        case .malformed: notice = NoticeLine(shown + "  (not opened: not a well-formed web address)", level: .warn)
+        case .noOpener: notice = NoticeLine(shown + "  (no xdg-open here: copy it)", level: .ok)
+        case .refused(let scheme):
+            let named = scheme.isEmpty ? "a link without a scheme" : "a \(scheme): link"
+            notice = NoticeLine("not opened: \(named) (only http and https are opened)  " + shown, level: .warn)
         }
-        let process = Process()
-        process.executableURL = opener
-        process.arguments = [shown]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-            notifications.toast(NoticeLine("opening " + shown, level: .ok))
-        } catch {
-            notifications.toast(NoticeLine(shown + "  (xdg-open failed)", level: .warn))
-        }
-    }
-
-    /// `name` on PATH, if it is there and executable.
-    static func executable(named name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") where !dir.isEmpty {
-            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        notifications.toast(notice)
     }
 }

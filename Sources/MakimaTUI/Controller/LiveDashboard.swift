@@ -17,6 +17,10 @@ public final class LiveDashboard {
     var engine: (any DashboardEngine)?
     var cache: CacheStore?
     let makeEngine: EngineFactory
+    /// The one way this program starts a child (`ChildLauncher`): desktop notifications and
+    /// every link opened (output links, the web settings page) go through it.
+    let children: ChildLauncher
+    var linkOpener: LinkOpener { LinkOpener(launcher: children) }
     private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
         guard let self else { return }
         let top = self.session.topPane
@@ -62,6 +66,7 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
+        children = ChildLauncher(environment: setup.environment)
         // The desktop notifier (and its worker, when there is a route) exists from the start,
         // as it did before the controllers were split: made at once, not on first use.
         _ = notifications
@@ -142,6 +147,7 @@ public final class LiveDashboard {
 
     func stop() {
         notifications.notifier.stop()
+        children.stop()
         engine?.stop()
         for r in signIn.retired { r.engine?.stop() }
         // The UI's read connection on the task table closes first, so the cache's own close

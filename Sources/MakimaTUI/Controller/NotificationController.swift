@@ -20,7 +20,7 @@ final class NotificationController {
         self.live = live
         notifier = DesktopNotifier(
             route: .detect(environment: setup.environment, outputIsTerminal: true),
-            preferences: setup.notificationPreferences, environment: setup.environment)
+            preferences: setup.notificationPreferences, environment: setup.environment, launcher: live.children)
     }
 
     private var session: DashboardSession { live.session }

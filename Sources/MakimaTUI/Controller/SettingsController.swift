@@ -213,10 +213,12 @@ final class SettingsController {
                 cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
         }
         let link = live.hub.connection.link
-        return SettingsFacts(
+        var facts = SettingsFacts(
             server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
             cachePath: live.cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
             counters: live.hub.connection.counters, connectionsOpened: live.hub.connection.connectionsOpened)
+        facts.serverClock = live.hub.connection.serverClock
+        return facts
     }
 }

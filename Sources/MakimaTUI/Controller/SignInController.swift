@@ -204,7 +204,7 @@ final class SignInController {
         session.writeTerminalControl(Array(Clipboard.osc52(url.absoluteString).utf8))
         var info = "copied \(url.absoluteString): make a key there, then paste it here"
         let desktop = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        if desktop && WebSettingsLink.open(url, environment: environment) { info += " (opening it in the browser)" }
+        if desktop && WebSettingsLink.open(url, with: live.linkOpener) { info += " (opening it in the browser)" }
         updateOnboarding { $0.info = info }
     }
 

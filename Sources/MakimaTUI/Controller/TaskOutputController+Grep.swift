@@ -36,7 +36,8 @@ extension TaskOutputController {
         for id in Set(hits.map(\.taskID)) {
             if let t = hub.tasks.task(id: id) { known[id] = t }
         }
-        let model = GrepResultsModel.from(hits, pattern: pattern, tasks: known, now: Date(), failure: failure)
+        let model = GrepResultsModel.from(
+            hits, pattern: pattern, tasks: known, now: Date(), clock: hub.connection.serverClock, failure: failure)
         session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
     }
 

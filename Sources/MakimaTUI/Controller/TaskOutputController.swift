@@ -53,7 +53,8 @@ final class TaskOutputController {
             let cached = engine.cachedOutput(taskID: id)
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }
         }
-        view = OutputView(taskID: id, lines: TaskOutputLines(glyphs: session.glyphs))
+        view = OutputView(
+            taskID: id, lines: TaskOutputLines(glyphs: session.glyphs, serverClock: hub.connection.serverClock))
         // History after what the cache holds comes through the engine, like live events: in
         // order, into the cache, and never twice.
         historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
@@ -87,6 +88,12 @@ final class TaskOutputController {
         guard let id = view?.taskID else { return TaskOutputViewModel(taskID: "", title: "") }
         let task = hub.tasks.task(id: id)
         let buffer = hub.tasks.outputs[id] ?? TaskOutputBuffer()
+        // Read inside tracking: a view opened before the server's clock was measured (a deep
+        // link at start-up) renders again, its status rules on our clock.
+        let clock = hub.connection.serverClock
+        if let shown = view?.lines.serverClock, shown != clock {
+            view?.lines = TaskOutputLines(glyphs: session.glyphs, serverClock: clock)
+        }
         let lines = view?.lines.lines(of: buffer) ?? []
         let note =
             historyLoading
@@ -94,7 +101,7 @@ final class TaskOutputController {
         var model = TaskOutputViewModel(
             taskID: id, title: live.notifications.taskTitle(id) ?? id, status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
-        model.links = view?.lines.links.map(\.url) ?? []
+        model.links = view?.lines.linkURLs ?? []
         if let converted = view?.lines { model.adopt(converted) }
         if let task {
             model.facts = facts(of: task)
@@ -115,7 +122,8 @@ final class TaskOutputController {
         }
         return TaskFacts(
             daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
-            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 })
+            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 },
+            serverClock: hub.connection.serverClock)
     }
 
 }

@@ -12,6 +12,8 @@ import MakimaKit
 struct OutputDocument {
     let glyphs: Glyphs
     let timeZone: TimeZone
+    /// The server's clock against ours: a status rule's time is the event's, read on ours.
+    let serverClock: ClockOffset
 
     /// The rendered lines of everything closed.
     private(set) var closed: [RenderedLine] = []
@@ -47,15 +49,12 @@ struct OutputDocument {
     /// A gate longer than this without its closing tag is read as ordinary text.
     static let maximumGateLines = 60
 
-    init(glyphs: Glyphs = .unicode, timeZone: TimeZone = .current) {
+    init(glyphs: Glyphs = .unicode, timeZone: TimeZone = .current, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
         self.timeZone = timeZone
+        self.serverClock = serverClock
         renderer = MarkdownRenderer(glyphs: glyphs)
     }
-
-    /// The numbered links of the closed blocks (`[n]` in the text, `:open n` once wired); a
-    /// link in the unfinished tail gets its number here when its block closes.
-    var links: [MarkdownRenderer.Link] { renderer.links }
 
     static func isLog(_ stream: String) -> Bool { stream == "tool" || stream == "stderr" }
 
@@ -108,7 +107,11 @@ struct OutputDocument {
         case .status(let status, let reason):
             closeSegment()
             emit(
-                [OutputCards.status(status, reason: reason, time: line.time, timeZone: timeZone, glyphs: glyphs)],
+                [
+                    OutputCards.status(
+                        status, reason: reason, time: line.time.map(serverClock.local), timeZone: timeZone,
+                        glyphs: glyphs)
+                ],
                 source: index...index)
         case .completionGate(let ready, let summary, let body):
             closeSegment()
@@ -196,9 +199,17 @@ struct OutputDocument {
     /// Index of the first closed line rendered from buffer line `index` or later.
     func firstLine(from index: Int) -> Int { sources.firstIndex { $0.lowerBound >= index } ?? sources.count }
 
+    /// What the document shows now: its lines and the numbered links among them (`[n]` in the
+    /// lines is `links[n - 1]`), the unfinished tail's as well as the closed blocks'. Made by
+    /// the one rendering, so what is drawn numbered is what `:open n` and a click find.
+    struct Shown {
+        var lines: [RenderedLine]
+        var links: [MarkdownRenderer.Link]
+    }
+
     /// Everything as shown now: the closed lines, then the unfinished tail with `open` (the
     /// buffer's unfinished last line) as it stands.
-    func lines(open: TaskOutputBuffer.Line?) -> [RenderedLine] {
+    func shown(open: TaskOutputBuffer.Line?) -> Shown {
         var scratch = self
         var tail: [RenderedLine] = []
         if let open, case .text(let stream) = open.kind {
@@ -224,7 +235,7 @@ struct OutputDocument {
         } else {
             tail = scratch.tail(open: nil)
         }
-        return tail.isEmpty ? scratch.closed : scratch.closed + tail
+        return Shown(lines: tail.isEmpty ? scratch.closed : scratch.closed + tail, links: scratch.renderer.links)
     }
 
     // MARK: Parts
@@ -366,11 +377,11 @@ struct OutputDocument {
         }
     }
 
-    /// The unfinished markdown or gate segment, with `open` as its last line.
-    private func tail(open: String?) -> [RenderedLine] {
+    /// The unfinished markdown or gate segment, with `open` as its last line. Called on a copy
+    /// (`shown`): its renderer numbers the tail's links after the closed blocks' ones.
+    private mutating func tail(open: String?) -> [RenderedLine] {
         switch segment {
         case .markdown(let lines, _):
-            var r = renderer
             var out: [RenderedLine] = []
             var emitted = emittedAny
             var source = lines
@@ -381,7 +392,7 @@ struct OutputDocument {
             if !source.isEmpty {
                 for block in Self.parseUnit(source[...]) {
                     if emitted { out.append(RenderedLine()) }
-                    out += r.render(block)
+                    out += renderer.render(block)
                     emitted = true
                 }
             }

@@ -13,7 +13,11 @@ enum PaneRegistry {
             // the LISTEN// card names older sessions from (the Listen pane's own list).
             queries: { _, _ in MeshSummary.queries + [.homeRecentTasks, .listenSessions(limit: nil)] },
             pollSeconds: 30,
-            build: { .home(HomeMeshModel.from($0.hub, now: $0.now), network: .network($0.hub.connection)) },
+            build: {
+                .home(
+                    HomeMeshModel.from($0.hub, now: $0.now), network: .network($0.hub.connection),
+                    serverClock: .serverClock($0.hub.connection))
+            },
             make: { HomePane() }),
         PaneSpec(
             id: .contracts, shortTitle: "CNTR", term: .contracts,

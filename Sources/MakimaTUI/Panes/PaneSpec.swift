@@ -17,8 +17,8 @@ struct PaneSource {
 
 /// A pane's model, in the form its pane takes.
 enum PaneContent {
-    /// Home's live cards, and its SYSTEM// card's Network row.
-    case home(HomeMeshModel, network: StatusRow)
+    /// Home's live cards, and its SYSTEM// card's Network and Server clock rows.
+    case home(HomeMeshModel, network: StatusRow, serverClock: StatusRow?)
     case list(ListPaneViewModel)
 }
 

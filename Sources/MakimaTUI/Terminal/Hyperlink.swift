@@ -1,3 +1,5 @@
+import MakimaKit
+
 /// OSC 8 hyperlinks around the cells of a link in the task output (docs/design.md, "Links
 /// and OSC 8 hyperlinks").
 ///
@@ -12,30 +14,12 @@
 /// No packaged library writes OSC 8 for a curses program (the open and close are two short
 /// strings); the attributes and cursor moves come from ncurses itself (`NcursesCodes`).
 enum Hyperlink {
-    /// Longer URLs are not linked (the text and `[n]` stay): terminals cap what they keep
-    /// (VTE at 2083 bytes), and a cut URL would lead somewhere else.
-    static let maximumURLBytes = 2048
+    static let maximumURLBytes = ExternalLink.maximumBytes
 
-    /// The URL as it may travel inside OSC 8, or nil if it may not: only web and mail links
-    /// (as `:open` opens), no control byte of any kind (ESC, BEL, C1 — so no ST or BEL can end
-    /// the sequence early), bytes outside printable ASCII percent-encoded, at most
-    /// `maximumURLBytes`. The URL is server text: it is refused whole rather than repaired.
-    static func clean(_ url: String) -> String? {
-        let lower = url.lowercased()
-        guard ["https://", "http://", "mailto:"].contains(where: { lower.hasPrefix($0) }) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(url.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in url.utf8 {
-            switch b {
-            case 0x21...0x7E: out.append(b)
-            case 0x00...0x20, 0x7F: return nil  // controls, and a space no URL holds unencoded
-            default: out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]  // UTF-8, C1 included
-            }
-            if out.count > maximumURLBytes { return nil }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// The URL as it may travel inside OSC 8, or nil if it may not: what `:open` would open
+    /// (`ExternalLink.clean`: http and https only, no control byte, non-ASCII percent-encoded,
+    /// length bounded).
+    static func clean(_ url: String) -> String? { ExternalLink.clean(url) }
 
     /// One link's cells on one row.
     struct Run: Equatable {

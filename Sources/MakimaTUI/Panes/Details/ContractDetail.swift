@@ -63,11 +63,12 @@ public struct ContractDetailModel: Equatable, Sendable {
                 $1.createdAt ?? $1.updatedAt ?? .distantPast, $1.id
             )
         }
+        let clock = hub.connection.serverClock
         let rows = tasks.map { t in
             var r = RowLine()
             r.column(t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status))
             r.column(oneLine(t.displayTitle), 48, CellStyle(fg: .foreground))
-            r.column(ago(t.createdAt ?? t.updatedAt, now: now), nil, CellStyle(fg: .foregroundMuted))
+            r.column(ago(t.createdAt ?? t.updatedAt, now: now, clock: clock), nil, CellStyle(fg: .foregroundMuted))
             return ListRow(id: t.id, line: r.line, searchText: t.displayTitle)
         }
         let note: String
@@ -78,8 +79,9 @@ public struct ContractDetailModel: Equatable, Sendable {
         }
         return ContractDetailModel(
             id: c.id, name: oneLine(c.name), phase: oneLine(c.phase), status: c.status,
-            autonomousLoop: c.autonomousLoop, description: c.description, createdAgo: ago(c.createdAt, now: now),
-            updatedAgo: ago(c.updatedAt, now: now), tasks: rows, tasksNote: note)
+            autonomousLoop: c.autonomousLoop, description: c.description,
+            createdAgo: ago(c.createdAt, now: now, clock: clock),
+            updatedAgo: ago(c.updatedAt, now: now, clock: clock), tasks: rows, tasksNote: note)
     }
 }
 

@@ -43,10 +43,12 @@ public struct DirectiveDetailModel: Equatable, Sendable {
         else { return nil }
         let taskID = d.pendingQuestion?.taskID
         let task = taskID.flatMap { TaskLookup.find($0, in: hub) }
+        let clock = hub.connection.serverClock
         return DirectiveDetailModel(
             id: d.id, title: oneLine(d.title), status: oneLine(d.status), hasPendingQuestion: d.hasPendingQuestion,
-            question: d.pendingQuestion?.text, askedAgo: ago(d.pendingQuestion?.askedAt, now: now),
-            updatedAgo: ago(d.updatedAt, now: now), taskID: taskID, taskTitle: task.map { oneLine($0.displayTitle) },
+            question: d.pendingQuestion?.text, askedAgo: ago(d.pendingQuestion?.askedAt, now: now, clock: clock),
+            updatedAgo: ago(d.updatedAt, now: now, clock: clock), taskID: taskID,
+            taskTitle: task.map { oneLine($0.displayTitle) },
             taskStatus: task?.status)
     }
 }

@@ -34,7 +34,7 @@ public struct NotificationsPane: Pane {
         var links: [String: DeepLink] = [:]
         for raw in hub.notifications.items.reversed() {
             let n = named(raw)
-            let id = String(n.id)
+            let id = n.id.description
             let level = ToastQueue.notice(for: n).level
             var r = RowLine()
             r.column(ListenTitle.clock(n.at, timeZone: timeZone), 8, CellStyle(fg: .foregroundMuted))

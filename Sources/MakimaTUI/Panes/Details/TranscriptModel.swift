@@ -34,12 +34,13 @@ public struct TranscriptViewModel: Equatable, Sendable {
     }
 }
 
-/// How a listen session is named on screen: its title, else when it started (never a raw id).
+/// How a listen session is named on screen: its title, else when it started on our clock
+/// (never a raw id).
 public enum ListenTitle {
-    public static func of(_ session: ListenSession, timeZone: TimeZone = .current) -> String {
+    public static func of(_ session: ListenSession, clock: ClockOffset, timeZone: TimeZone = .current) -> String {
         if let t = session.title?.trimmingCharacters(in: .whitespaces), !t.isEmpty { return oneLine(t) }
         guard let start = session.startedAt else { return "untitled session" }
-        return "session of " + stamp(start, timeZone: timeZone)
+        return "session of " + stamp(clock.local(start), timeZone: timeZone)
     }
 
     /// `2026-11-30 13:02`.
@@ -73,22 +74,29 @@ extension TranscriptViewModel {
             hub.listen.details[sessionID] ?? hub.listen.list.items.first { $0.id == sessionID }
             ?? hub.listen.latest.items.first { $0.id == sessionID }
         guard let session else { return TranscriptViewModel(sessionID: sessionID, title: "session", note: "loading…") }
-        return from(session, now: now, timeZone: timeZone)
+        return from(session, now: now, clock: hub.connection.serverClock, timeZone: timeZone)
     }
 
-    public static func from(_ session: ListenSession, now: Date, timeZone: TimeZone = .current) -> TranscriptViewModel {
+    /// Every time in it is the server's, read on our clock through `clock`.
+    public static func from(_ session: ListenSession, now: Date, clock: ClockOffset, timeZone: TimeZone = .current)
+        -> TranscriptViewModel
+    {
         var detail: [String] = []
-        if let s = session.startedAt { detail.append("started " + ago(s, now: now)) }
-        if let e = session.endedAt { detail.append("ended " + ago(e, now: now)) } else { detail.append("live") }
+        if let s = session.startedAt { detail.append("started " + ago(s, now: now, clock: clock)) }
+        if let e = session.endedAt {
+            detail.append("ended " + ago(e, now: now, clock: clock))
+        } else {
+            detail.append("live")
+        }
         let entries = (session.transcript ?? []).map { line in
             Entry(
-                time: line.at.map { ListenTitle.clock($0, timeZone: timeZone) } ?? "",
+                time: line.at.map { ListenTitle.clock(clock.local($0), timeZone: timeZone) } ?? "",
                 speaker: oneLine(line.speaker ?? ""), text: oneLine(line.text))
         }
         let note: String? =
             session.transcript == nil ? "loading transcript…" : (entries.isEmpty ? "no lines in this session" : nil)
         return TranscriptViewModel(
-            sessionID: session.id, title: ListenTitle.of(session, timeZone: timeZone),
+            sessionID: session.id, title: ListenTitle.of(session, clock: clock, timeZone: timeZone),
             detail: detail.joined(separator: " · "), entries: entries, note: note)
     }
 }

@@ -61,7 +61,8 @@ public struct GrepResultsModel: Sendable, Equatable {
     /// What the pane shows for `hits`: each task's title and status from `tasks` (the stores,
     /// else the cache), its age, and the line with every match of `pattern` highlighted.
     public static func from(
-        _ hits: [OutputSearchHit], pattern: String, tasks: [String: MeshTask], now: Date, failure: String? = nil
+        _ hits: [OutputSearchHit], pattern: String, tasks: [String: MeshTask], now: Date, clock: ClockOffset,
+        failure: String? = nil
     ) -> GrepResultsModel {
         var rows: [ListRow] = []
         var links: [String: OutputSearchHit] = [:]
@@ -71,7 +72,7 @@ public struct GrepResultsModel: Sendable, Equatable {
             r.column(oneLine(task?.displayTitle ?? hit.taskID), 28, CellStyle(fg: .foreground))
             let status = task?.status
             r.column(status?.rawValue.uppercased() ?? "", 10, status.map(StatusStyle.taskStyle) ?? .plain)
-            r.column(ago(hit.lastActive ?? task?.updatedAt, now: now), 9, CellStyle(fg: .foregroundMuted))
+            r.column(ago(hit.lastActive ?? task?.updatedAt, now: now, clock: clock), 9, CellStyle(fg: .foregroundMuted))
             var line = r.line
             line.append(String(repeating: " ", count: RowLine.gap), .plain)
             line.append(highlighted(hit.seq == 0 ? "plan: " + hit.line : hit.line, pattern: pattern))

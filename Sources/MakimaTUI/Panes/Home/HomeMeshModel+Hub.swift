@@ -44,10 +44,10 @@ extension HomeMeshModel {
         m.directives = .of(dir.pending.hasLoaded || !dir.list.hasLoaded ? dir.pending : dir.list, now: now)
 
         if let l = summary.latestListenSession {
-            m.latestListen = listenLine(l, now: now, preview: true)
+            m.latestListen = listenLine(l, now: now, clock: hub.connection.serverClock, preview: true)
         }
         m.olderListen = hub.listen.list.items.filter { $0.id != summary.latestListenSession?.id }
-            .prefix(Self.cardRows).map { listenLine($0, now: now, preview: false) }
+            .prefix(Self.cardRows).map { listenLine($0, now: now, clock: hub.connection.serverClock, preview: false) }
         m.listen = .of(
             hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
 
@@ -58,9 +58,10 @@ extension HomeMeshModel {
     /// The most rows a Home card is given from its list (the layout shows as many as fit).
     static let cardRows = 12
 
-    static func listenLine(_ l: ListenSession, now: Date, preview: Bool) -> ListenLine {
+    static func listenLine(_ l: ListenSession, now: Date, clock: ClockOffset, preview: Bool) -> ListenLine {
         ListenLine(
-            title: ListenTitle.of(l), started: l.startedAt.map { "started " + ago($0, now: now) } ?? "",
+            title: ListenTitle.of(l, clock: clock),
+            started: l.startedAt.map { "started " + ago($0, now: now, clock: clock) } ?? "",
             preview: preview ? oneLine(l.transcriptPreview ?? "") : "", id: l.id)
     }
 

@@ -53,6 +53,11 @@ public struct HomeViewModel: Equatable, Sendable {
             statusRows.append(row)
         }
     }
+
+    /// Sets the SYSTEM// row labelled `label` to `row`, or removes it for nil.
+    public mutating func setStatusRow(_ label: String, _ row: StatusRow?) {
+        if let row { setStatusRow(row) } else { statusRows.removeAll { $0.label == label } }
+    }
 }
 
 /// Home: the welcome screen or the live dashboard (docs/design.md, "Home").

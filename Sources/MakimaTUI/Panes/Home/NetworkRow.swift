@@ -12,4 +12,15 @@ extension StatusRow {
         case .signedIn: StatusRow("Network", connection.link.label, connection.link.isOnline ? .ok : .warn)
         }
     }
+
+    /// Home's Server clock row: how far the server's clock is from ours, only when it is off
+    /// by more than `ClockOffset.noticeable` (nil: no row). Every time shown is already read
+    /// on our clock; the row says why the server's own pages may disagree.
+    @MainActor
+    static func serverClock(_ connection: ConnectionStore) -> StatusRow? {
+        let offset = connection.serverClock
+        return offset.isNoticeable ? StatusRow(serverClockLabel, offset.phrase, .warn) : nil
+    }
+
+    static let serverClockLabel = "Server clock"
 }

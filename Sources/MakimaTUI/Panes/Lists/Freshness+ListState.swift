@@ -14,10 +14,20 @@ extension Freshness {
     }
 }
 
-/// "3m ago" from a date (never negative: a clock ahead of ours reads "0s ago").
-func ago(_ date: Date?, now: Date) -> String {
-    guard let date else { return "" }
-    return shortAge(max(0, now.timeIntervalSince(date))) + " ago"
+/// What a pane measures the server's times against: our clock now, and the server's offset.
+struct TimeBase: Sendable {
+    let now: Date
+    let serverClock: ClockOffset
+
+    /// "3m ago" for a server's time (see `ago(_:now:clock:)`).
+    func ago(_ serverTime: Date?) -> String { MakimaTUI.ago(serverTime, now: now, clock: serverClock) }
+}
+
+/// "3m ago" from a server's time, read on our clock through `clock` (never negative: a time
+/// still ahead of ours reads "0s ago").
+func ago(_ serverTime: Date?, now: Date, clock: ClockOffset) -> String {
+    guard let serverTime else { return "" }
+    return shortAge(max(0, now.timeIntervalSince(clock.local(serverTime)))) + " ago"
 }
 
 /// Server text on one line (cleaned at decode; newlines folded here). Text with no byte of a

@@ -11,7 +11,7 @@ extension ListColumns where Item == Contract {
             Column("name", 44) { c, _ in (oneLine(c.name), CellStyle(fg: .foreground)) },
             Column("phase", 12) { c, _ in (oneLine(c.phase).uppercased(), CellStyle(fg: .foregroundMuted)) },
             Column("status", 10) { c, _ in (c.status.rawValue.uppercased(), StatusStyle.contractStyle(c.status)) },
-            Column("updated", nil) { c, now in (ago(c.updatedAt, now: now), CellStyle(fg: .foregroundMuted)) },
+            Column("updated", nil) { c, time in (time.ago(c.updatedAt), CellStyle(fg: .foregroundMuted)) },
         ])
 }
 
@@ -23,8 +23,8 @@ extension ListColumns where Item == Daemon {
         columns: [
             Column("host", 28) { d, _ in (oneLine(d.hostname ?? d.id), CellStyle(fg: .foreground)) },
             Column("status", 8) { d, _ in (d.status.rawValue.uppercased(), StatusStyle.daemonStyle(d.status)) },
-            Column("heartbeat", 14) { d, now in
-                (d.lastHeartbeat.map { "♥ " + ago($0, now: now) } ?? "♥ never", CellStyle(fg: .foregroundMuted))
+            Column("heartbeat", 14) { d, time in
+                (d.lastHeartbeat.map { "♥ " + time.ago($0) } ?? "♥ never", CellStyle(fg: .foregroundMuted))
             },
             Column("load", 6) { d, _ in
                 (
@@ -53,10 +53,11 @@ extension ListColumns where Item == ListenSession {
     static let listen = ListColumns(
         noun: "session",
         columns: [
-            Column("session", 40) { s, _ in (ListenTitle.of(s), CellStyle(fg: .foreground)) },
-            Column("started", 16) { s, now in
+            Column("session", 40) { s, time in (ListenTitle.of(s, clock: time.serverClock), CellStyle(fg: .foreground))
+            },
+            Column("started", 16) { s, time in
                 (
-                    ago(s.startedAt, now: now) + (s.endedAt == nil && s.startedAt != nil ? " · live" : ""),
+                    time.ago(s.startedAt) + (s.endedAt == nil && s.startedAt != nil ? " · live" : ""),
                     CellStyle(fg: s.endedAt == nil ? .accent : .foregroundMuted)
                 )
             },

@@ -9,9 +9,12 @@ struct ListColumns<Item: Identifiable & Sendable>: Sendable where Item.ID == Str
         let title: String
         /// Cells wide (cut with an ellipsis when longer); nil: the rest of the row.
         let width: Int?
-        let cell: @Sendable (Item, _ now: Date) -> (text: String, style: CellStyle)
+        /// The item's cell; its ages are measured with `time`.
+        let cell: @Sendable (Item, _ time: TimeBase) -> (text: String, style: CellStyle)
 
-        init(_ title: String, _ width: Int?, _ cell: @escaping @Sendable (Item, _ now: Date) -> (String, CellStyle)) {
+        init(
+            _ title: String, _ width: Int?, _ cell: @escaping @Sendable (Item, _ time: TimeBase) -> (String, CellStyle)
+        ) {
             self.title = title
             self.width = width
             self.cell = { cell($0, $1) }
@@ -34,10 +37,10 @@ struct ListColumns<Item: Identifiable & Sendable>: Sendable where Item.ID == Str
     var sorts: [Sort] = []
 
     /// One item's row; `/` matches its whole text.
-    func row(_ item: Item, now: Date) -> ListRow {
+    func row(_ item: Item, time: TimeBase) -> ListRow {
         var r = RowLine()
         for column in columns {
-            let (text, style) = column.cell(item, now)
+            let (text, style) = column.cell(item, time)
             r.column(text, column.width, style)
         }
         return ListRow(id: item.id, line: r.line, sortKeys: sorts.map { $0.key(item) })
@@ -46,8 +49,10 @@ struct ListColumns<Item: Identifiable & Sendable>: Sendable where Item.ID == Str
     /// The pane's model: a row per item, the header, the sorts, and the header detail
     /// (`filter`, the count, STALE age, error).
     @MainActor
-    func model(_ state: ListState<Item>, filter: String?, now: Date) -> ListPaneViewModel {
-        var m = ListPaneModels.model(state.items.map { row($0, now: now) }, state, now: now, noun: noun, filter: filter)
+    func model(_ state: ListState<Item>, filter: String?, now: Date, clock: ClockOffset) -> ListPaneViewModel {
+        var m = ListPaneModels.model(
+            state.items.map { row($0, time: TimeBase(now: now, serverClock: clock)) }, state, now: now, noun: noun,
+            filter: filter)
         m.columns = RowLine.header(columns.map { ($0.title, $0.width) })
         m.sorts = sorts.map(\.name)
         return m

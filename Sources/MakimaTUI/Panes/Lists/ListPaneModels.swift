@@ -6,7 +6,8 @@ import MakimaKit
 @MainActor
 public enum ListPaneModels {
     public static func contracts(_ hub: StoreHub, status: ContractStatus?, now: Date) -> ListPaneViewModel {
-        ListColumns.contracts.model(hub.contracts.list(status), filter: status?.rawValue ?? "all", now: now)
+        ListColumns.contracts.model(
+            hub.contracts.list(status), filter: status?.rawValue ?? "all", now: now, clock: hub.connection.serverClock)
     }
 
     /// Tasks newest activity first (ties by id), so a live status change moves its row to the
@@ -25,7 +26,10 @@ public enum ListPaneModels {
         let header = FittedRow(
             RowLine.headerColumns([("title", 52), ("status", 10), ("updated", 10), ("daemon", 18), ("contract", nil)]))
         let reserve = header.reserve
-        let window = taskWindow(hub.tasks.window(filter)) { taskRow($0, names: names, reserve: reserve, now: now) }
+        let clock = hub.connection.serverClock
+        let window = taskWindow(hub.tasks.window(filter)) {
+            taskRow($0, names: names, reserve: reserve, now: now, clock: clock)
+        }
         var label = status?.rawValue ?? "all"
         if let c = contractID { label += " · contract " + (names.contracts[c] ?? c) }
         var m = model(window, state, now: now, noun: "task", filter: label)
@@ -50,13 +54,15 @@ public enum ListPaneModels {
 
     /// One task's row; `/` matches titles only, not the other columns. The title narrows first
     /// when the pane is short of cells (`FittedRow`), as the header's does.
-    nonisolated package static func taskRow(_ t: MeshTask, names: TaskRowNames, reserve: Int, now: Date) -> ListRow {
+    nonisolated package static func taskRow(
+        _ t: MeshTask, names: TaskRowNames, reserve: Int, now: Date, clock: ClockOffset
+    ) -> ListRow {
         var columns: [(text: String, width: Int?, style: CellStyle)] = [
             (oneLine(t.displayTitle), 52, CellStyle(fg: .foreground)),
             (t.status.rawValue.uppercased(), 10, StatusStyle.taskStyle(t.status)),
         ]
         let placed = t.daemonID != nil || t.contractID != nil
-        columns.append((ago(t.updatedAt, now: now), placed ? 10 : nil, CellStyle(fg: .foregroundMuted)))
+        columns.append((ago(t.updatedAt, now: now, clock: clock), placed ? 10 : nil, CellStyle(fg: .foregroundMuted)))
         if placed {
             columns.append((t.daemonID.map { names.hosts[$0] ?? $0 } ?? "", 18, CellStyle(fg: .body)))
             columns.append((t.contractID.map { names.contracts[$0] ?? $0 } ?? "", nil, CellStyle(fg: .foregroundMuted)))
@@ -87,11 +93,12 @@ public enum ListPaneModels {
         let state = hub.daemons.list
         let online = state.items.filter { $0.status.isOnline }.count
         return ListColumns.daemons.model(
-            state, filter: "\(online) online / \(state.items.count - online) offline", now: now)
+            state, filter: "\(online) online / \(state.items.count - online) offline", now: now,
+            clock: hub.connection.serverClock)
     }
 
     public static func listen(_ hub: StoreHub, now: Date) -> ListPaneViewModel {
-        ListColumns.listen.model(hub.listen.list, filter: nil, now: now)
+        ListColumns.listen.model(hub.listen.list, filter: nil, now: now, clock: hub.connection.serverClock)
     }
 
     /// Rows plus the header detail (filter · count · progress · STALE age · cut · error) and

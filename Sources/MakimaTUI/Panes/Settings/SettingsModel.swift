@@ -12,6 +12,9 @@ public struct SettingsFacts: Equatable, Sendable {
     public var connection: String
     public var counters: StreamCounters
     public var connectionsOpened: Int
+    /// The server's clock against ours (a row only when it is off by more than
+    /// `ClockOffset.noticeable`).
+    public var serverClock = ClockOffset.zero
     /// Set when signing in is available here: the ACTIONS rows are shown.
     public var actions = false
     public var theme = ""
@@ -85,6 +88,7 @@ public struct SettingsFacts: Equatable, Sendable {
                 ("cache", cachePath),
                 ("version", version),
                 ("connection", connection),
+            ] + (serverClock.isNoticeable ? [("server clock", serverClock.phrase)] : []) + [
                 ("events applied", String(counters.eventsApplied)),
                 ("duplicates dropped", String(counters.duplicatesDropped)),
                 ("reconnects", String(reconnects)),

@@ -14,6 +14,8 @@ import MakimaKit
     /// `buffer.lines.first` at the last call: if it changed with nothing dropped, lines were put in front.
     private var first: TaskOutputBuffer.Line?
     private let glyphs: Glyphs
+    /// The server's clock against ours, for the times the output shows (its status rules).
+    let serverClock: ClockOffset
     /// `origin` minus `document.removedFront`: moved when older lines come in front.
     private var base = 0
     /// The number of the first line in a numbering that stays with each line (see
@@ -24,16 +26,18 @@ import MakimaKit
     /// How many lines the last call returned.
     private var shownCount = 0
 
-    @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode) {
+    @_spi(Fuzzing) public init(glyphs: Glyphs = .unicode, serverClock: ClockOffset = .zero) {
         self.glyphs = glyphs
-        document = OutputDocument(glyphs: glyphs)
+        self.serverClock = serverClock
+        document = OutputDocument(glyphs: glyphs, serverClock: serverClock)
     }
 
     /// Rendered lines removed off the front (the view's scroll position counts from here).
     package var firstLineNumber: Int { document.removedFront }
 
-    /// The link table: `[n]` in the output is `links[n - 1]`.
-    var links: [MarkdownRenderer.Link] { document.links }
+    /// The link table of the lines the last call returned: `[n]` in them is `links[n - 1]`,
+    /// the unfinished tail's links included (they come from the same rendering).
+    private(set) var links: [MarkdownRenderer.Link] = []
     /// The links' addresses, in that order (what `TaskOutputViewModel.links` holds).
     package var linkURLs: [String] { links.map(\.url) }
 
@@ -49,7 +53,7 @@ import MakimaKit
             // in front all come from older seqs than it.
             let oldFirstSeq = first?.seq
             let oldOrigin = origin
-            document = OutputDocument(glyphs: glyphs)
+            document = OutputDocument(glyphs: glyphs, serverClock: serverClock)
             consumed = 0
             feed(buffer)
             let index = dropped + (oldFirstSeq.map { s in buffer.lines.prefix { $0.seq < s }.count } ?? 0)
@@ -61,7 +65,9 @@ import MakimaKit
             consumed = max(0, consumed - newlyDropped)
             feed(buffer)
         }
-        let rendered = document.lines(open: buffer.openLine)
+        let shown = document.shown(open: buffer.openLine)
+        let rendered = shown.lines
+        links = shown.links
         if countFront { base -= max(0, rendered.count - shownCount) }
         shownCount = rendered.count
         origin = base + document.removedFront

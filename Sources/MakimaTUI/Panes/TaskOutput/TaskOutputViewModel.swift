@@ -84,15 +84,17 @@ public struct TaskFacts: Equatable, Sendable {
     public var daemon: String?
     /// The contract's name (or its id).
     public var contract: String?
+    /// The server's times, read on our clock through `serverClock`.
     public var created: Date?
     public var updated: Date?
     public var completed: Date?
     /// The parent task's title (or id).
     public var parent: String?
+    public var serverClock: ClockOffset
 
     public init(
         daemon: String? = nil, contract: String? = nil, created: Date? = nil, updated: Date? = nil,
-        completed: Date? = nil, parent: String? = nil
+        completed: Date? = nil, parent: String? = nil, serverClock: ClockOffset = .zero
     ) {
         self.daemon = daemon
         self.contract = contract
@@ -100,6 +102,7 @@ public struct TaskFacts: Equatable, Sendable {
         self.updated = updated
         self.completed = completed
         self.parent = parent
+        self.serverClock = serverClock
     }
 
     /// `label value` pairs in reading order, ages measured at `now`.
@@ -107,9 +110,9 @@ public struct TaskFacts: Equatable, Sendable {
         var out: [(String, String)] = []
         if let daemon { out.append(("DAEMON", daemon)) }
         if let contract { out.append(("CONTRACT", contract)) }
-        if let created { out.append(("CREATED", ago(created, now: now))) }
-        if let updated { out.append(("UPDATED", ago(updated, now: now))) }
-        if let completed { out.append(("COMPLETED", ago(completed, now: now))) }
+        if let created { out.append(("CREATED", ago(created, now: now, clock: serverClock))) }
+        if let updated { out.append(("UPDATED", ago(updated, now: now, clock: serverClock))) }
+        if let completed { out.append(("COMPLETED", ago(completed, now: now, clock: serverClock))) }
         if let parent { out.append(("PARENT", parent)) }
         return out
     }

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Runs one helper program and waits for it, at most `timeout` seconds.
+/// Runs one program and waits for it, at most `timeout` seconds. Only `ChildLauncher` calls
+/// it: that is the one way the client starts a child (one at a time, queue bounded).
 ///
 /// Written on posix_spawn rather than Foundation's `Process`: the child must be in a process
 /// group of its own so a timeout can kill whatever it started, and `Process` neither offers
@@ -21,7 +22,7 @@ enum ChildProcess {
         for fd: Int32 in 0...2 {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        _ = closeFrom3?(&actions, 3)
+        if let closeFrom3 { _ = closeFrom3(&actions, 3) } else { markInheritedDescriptorsCloseOnExec() }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -65,12 +66,27 @@ enum ChildProcess {
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run
-    /// time because the Swift Glibc module does not declare it; without it, descriptors are
-    /// still protected by close-on-exec where their owners set it.
+    /// time because the Swift Glibc module does not declare it.
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     private static let closeFrom3: AddCloseFrom? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         else { return nil }
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
+
+    /// Without closefrom in the spawn: every descriptor from 3 up is marked close-on-exec in
+    /// this process (nothing here hands a descriptor to a child on purpose), so the exec drops
+    /// them all the same.
+    private static func markInheritedDescriptorsCloseOnExec() {
+        guard let dir = opendir("/proc/self/fd") else { return }
+        defer { closedir(dir) }
+        let own = dirfd(dir)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let fd = Int32(name), fd > 2, fd != own else { continue }
+            _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        }
+    }
 }
