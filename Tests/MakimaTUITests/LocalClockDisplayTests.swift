@@ -22,7 +22,7 @@ import Testing
         var doc = OutputDocument(timeZone: utc, serverClock: ClockOffset(seconds: serverOffset))
         doc.append(buffer.lines[0], index: 0)
         doc.settle()
-        let rule = doc.lines(open: nil).map(\.text).first { $0.contains("STATUS COMPLETED") }
+        let rule = doc.shown(open: nil).lines.map(\.text).first { $0.contains("STATUS COMPLETED") }
         #expect(rule?.contains("STATUS COMPLETED · 21:13:30") == true, "\(rule ?? "no rule")")
     }
 
