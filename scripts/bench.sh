@@ -56,6 +56,7 @@ for r in $(seq "$ROUNDS"); do
   figure ingest.engine_stores_s "$(value ingest.seconds_to_stores "$WORK/engine")"
   figure ingest.engine_cache_s "$(value ingest.seconds_to_cache "$WORK/engine")"
   figure ingest.engine_cpu_s "$(value ingest.cpu_seconds "$WORK/engine")"
+  figure ingest.lines_indexed "$(value ingest.lines_indexed "$WORK/engine")"
   # The same burst with Home on screen, then with the first task's output view: engine + UI
   # thread; Home open is the task view's baseline.
   for shown in home task_view; do

@@ -12,7 +12,7 @@ package enum OutputSearchBenchmark {
 
     /// Keys: `lines`, `fill_seconds`, `db_bytes`, `index_rows`; per query (`rare`, `common`,
     /// `short`: two characters, a scan), `<q>_ms` (median of `rounds`) and `<q>_hits`;
-    /// `like_rare_ms` (the baseline: `LIKE` over the cached events); `error` = 1 on failure.
+    /// `like_rare_ms` (the baseline: `LIKE` over the cached lines); `error` = 1 on failure.
     package static func run(lines: Int = 1_000_000, rounds: Int = 5) -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "makima-grep-bench-\(UUID().uuidString)")

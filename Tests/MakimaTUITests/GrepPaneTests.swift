@@ -62,6 +62,52 @@ struct GrepPaneTests {
         #expect(h.shows("GREP//"))
     }
 
+    @Test("output streamed in 7-character pieces: each whole line a hit; Enter opens the view on that line")
+    func grepStreamedLines() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        let text = """
+            ## Findings
+
+            The **scheduler** drops `heartbeat` frames when *busy*.
+
+            - the first point: frames queue behind the writer
+
+            """
+        var events: [TaskEvent] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            events.append(
+                TaskEvent(
+                    eventID: Int64(events.count + 1), taskID: "t1", seq: events.count + 1, type: .output,
+                    payload: .output(text: String(rest.prefix(7)), stream: "assistant")))
+            rest = rest.dropFirst(7)
+        }
+        let cache = try #require(h.live.cache)
+        for event in events { try cache.appendEvents([event]) }
+        h.post(
+            .list(
+                .tasks(status: nil, contractID: nil), .tasks([MeshTask(id: "t1", title: "report", status: .running)]),
+                fetchedAt: Date(), fromCache: false))
+        h.type(.char(":"))
+        for c in "grep frames" { h.type(.char(c)) }
+        h.type(.enter)
+        let deadline = Date().addingTimeInterval(10)
+        while !h.shows("2 lines") && Date() < deadline {
+            usleep(10_000)
+            h.settle()
+        }
+        // Newest first, each the whole line however the stream cut it.
+        #expect(h.shows("the first point: frames queue behind the writer"), "\(h.screen)")
+        #expect(h.shows("The **scheduler** drops `heartbeat` frames when *busy*."), "\(h.screen)")
+        h.type(.char("j"))
+        h.type(.enter)
+        #expect(h.shows("TASK//"), "\(h.screen)")
+        h.post(.events(events))
+        // On the scheduler line (the first of the two matches), not the newest match.
+        #expect(h.terminal.backend.trimmedLine(39).contains("/frames  1/2"), "\(h.screen)")
+    }
+
     @Test("ACTIVITY// draws the history's bars with their scales")
     func activityCard() {
         let now = 28_000_000

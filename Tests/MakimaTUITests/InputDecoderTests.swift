@@ -54,8 +54,7 @@ struct InputDecoderTests {
         ] {
             #expect(decode(bad).isEmpty, "\(bad.prefix(40).debugDescription)")
         }
-        // Cut short by a control or ESC: the sequence is dropped, what follows is read afresh.
-        #expect(decode("\u{1B}[<0;1\rj") == [.key(.enter), .key(.char("j"))])
+        // Cut short by ESC: the sequence is dropped, what follows is read afresh.
         #expect(decode("\u{1B}[<0;1\u{1B}[<0;2;2M") == [.mouse(MouseEvent(button: .left, x: 1, y: 1))])
         // X10 reports (a terminal without SGR): their three raw bytes are not typed.
         #expect(decode("\u{1B}[M !!j") == [.key(.char("j"))])
@@ -77,12 +76,16 @@ struct InputDecoderTests {
 
     @Test("a bracketed paste is one event of text: controls and newlines removed, never keys")
     func paste() {
+        // Cleaned as server text is (`UntrustedText`): `ESC 7` is a two-byte escape, dropped.
         let pasted = "https://makima.example\u{1B}7kkkkkkkkkkjjj\r\r"
-        #expect(decode("\u{1B}[200~" + pasted + "\u{1B}[201~") == [.paste("https://makima.example7kkkkkkkkkkjjj")])
+        #expect(decode("\u{1B}[200~" + pasted + "\u{1B}[201~") == [.paste("https://makima.examplekkkkkkkkkkjjj")])
+        // A tab is spaces, a newline goes, DEL goes, the 8-bit CSI `9B e` and `ESC [ A` go whole.
         #expect(
-            decode("\u{1B}[200~a\tb\nc\u{7F}d\u{9B}e\u{1B}[A\u{1B}[201~x") == [.paste("abcde[A"), .key(.char("x"))])
-        // A marker inside the paste that is not its end is text (its ESC removed).
-        #expect(decode("\u{1B}[200~a\u{1B}[200~b\u{1B}[20x\u{1B}[201~") == [.paste("a[200~b[20x")])
+            decode("\u{1B}[200~a\tb\nc\u{7F}d\u{9B}e\u{1B}[A\u{1B}[201~x") == [
+                .paste("a       bcd"), .key(.char("x")),
+            ])
+        // A marker inside the paste that is not its end is a sequence like any other: dropped.
+        #expect(decode("\u{1B}[200~a\u{1B}[200~b\u{1B}[20x\u{1B}[201~") == [.paste("ab")])
         #expect(decode("\u{1B}[200~日本語 ok\u{1B}[201~") == [.paste("日本語 ok")])
     }
 
@@ -119,6 +122,74 @@ struct InputDecoderTests {
         #expect(decode("q", now: 20, decoder: &d) == [.key(.char("q"))])
     }
 
+    @Test("a malformed SGR report is dropped through its final byte, controls inside it too; nothing of it is typed")
+    func malformedReportsWhole() {
+        for bad in [
+            "\u{1B}[<0;1\rj", "\u{1B}[<0;1é;1M", "\u{1B}[<0;1\r;1M", "\u{1B}[<0;1\u{7F}2;1M", "\u{1B}[<0;1;1\u{85}M",
+            "\u{1B}[<0;10;5\u{1B}[5;H", "\u{1B}[<0;10;5\u{18}", "\u{9B}<0;1é;1M",
+            "\u{1B}[<0;1;" + String(repeating: "é", count: 500) + "M",
+        ] {
+            #expect(decode(bad + "j") == [.key(.char("j"))], "\(bad.prefix(40).debugDescription)")
+        }
+    }
+
+    @Test("OSC, DCS, SOS, PM and APC strings and the 8-bit CSI are dropped whole, however long, with every terminator")
+    func terminalStrings() {
+        let bodies = ["52;c;MjM0NTY3", "11;rgb:0000/0000/0000", "1$r0m", "q/5 2 3", "2;\u{1B}[31mtitle"]
+        let openers = [
+            "\u{1B}]", "\u{1B}P", "\u{1B}X", "\u{1B}^", "\u{1B}_", "\u{9D}", "\u{90}", "\u{98}", "\u{9E}", "\u{9F}",
+        ]
+        let ends = ["\u{07}", "\u{1B}\\", "\u{9C}", "\u{18}", "\u{1A}"]
+        for opener in openers {
+            for body in bodies {
+                for end in ends {
+                    let s = opener + body + end + "j"
+                    #expect(decode(s) == [.key(.char("j"))], "\(s.debugDescription)")
+                }
+            }
+        }
+        // An ESC inside the body that is not ST does not end it (as `UntrustedText` reads it).
+        #expect(decode("\u{1B}]2;a\u{1B}b52\u{07}j") == [.key(.char("j"))])
+        // A megabyte of body costs nothing kept; the key after it is typed.
+        #expect(decode("\u{1B}]52;c;" + String(repeating: "MjM0", count: 250_000) + "\u{07}j") == [.key(.char("j"))])
+        // 8-bit CSI: dropped as `ESC [` is; a report in that form is one.
+        #expect(
+            decode("\u{9B}1;5Aj\u{9B}<0;1;1M") == [.key(.char("j")), .mouse(MouseEvent(button: .left, x: 0, y: 0))])
+        // Cut short (its bytes stop): given up at the deadline, nothing typed.
+        var d = InputDecoder()
+        #expect(decode("\u{1B}]11;rgb:00", now: 5, decoder: &d).isEmpty)
+        #expect(d.deadline == 5 + InputDecoder.sequenceTimeout)
+        d.expire(now: 5 + InputDecoder.sequenceTimeout)
+        #expect(decode("2", now: 6, decoder: &d) == [.key(.char("2"))])
+    }
+
+    @Test("inside a bracketed paste an OSC's body and every other sequence go whole; the text around them stays")
+    func pasteDropsSequencesWhole() {
+        let paste = "ab\u{1B}]52;c;MjM0NTY3\u{07}cd\u{1B}]11;rgb:0000/0000/0000\u{1B}\\ef\u{9D}8;;x\u{9C}gh\u{1B}[31mij"
+        #expect(decode("\u{1B}[200~" + paste + "\u{1B}[201~j") == [.paste("abcdefghij"), .key(.char("j"))])
+        // An OSC cut off by the paste's end keeps nothing of its body.
+        #expect(decode("\u{1B}[200~ab\u{1B}]52;c;MjM0\u{1B}[201~") == [.paste("ab")])
+    }
+
+    @Test("a long sequence read by a loop that fell behind is still one sequence: its rest is never typed")
+    func floodReadLate() {
+        // The characters of one long CSI, read in pieces a second apart (the loop was busy, the
+        // rest waited in the terminal): no piece finds the input idle, so none is a timeout.
+        var d = InputDecoder()
+        for s in "\u{1B}[".unicodeScalars { d.feed(character: s.value, now: 0) }
+        for piece in 1...50 {
+            for s in String(repeating: "1;", count: 1_000).unicodeScalars {
+                d.feed(character: s.value, now: Double(piece))
+            }
+        }
+        var typed: [TerminalInput] = []
+        while let i = d.next() { typed.append(i) }
+        #expect(typed.isEmpty, "\(typed.count) inputs typed out of one sequence")
+        #expect(decode("Q", now: 60, decoder: &d).isEmpty, "Q is the sequence's final byte")
+        #expect(decode("Q", now: 60.01, decoder: &d) == [.key(.char("Q"))])
+        #expect(d.charactersTaken == 2 + 100_000 + 2)
+    }
+
     @Test("a flood of reports decodes one by one; garbage between them is dropped")
     func flood() {
         var d = InputDecoder()
@@ -135,10 +206,17 @@ struct BurstGuardTests {
     @Test("one key per read is deliberate; three or more in a read, or right behind a burst, is not")
     func rule() {
         var g = BurstGuard()
-        let reads: [(keys: Int, at: Double)] = [(1, 0), (2, 1), (1, 2), (17, 3), (1, 3.01), (1, 3.04), (1, 3.2)]
-        let deliberate = reads.map { g.deliberate(keysInRead: $0.keys, now: $0.at) }
+        let s = BurstGuard.settle
+        let reads: [(characters: Int, inputs: Int, at: Double)] = [
+            (1, 1, 0), (2, 2, 1), (1, 1, 2), (17, 17, 3), (1, 1, 3.01), (1, 1, 3.02 + s * 0.9), (1, 1, 4 + s),
+            // A paste and the CR behind it (two inputs), a paste's CR alone in the next read,
+            // a dropped escape sequence and the Enter after it (one input, many characters).
+            (20, 2, 10), (30, 1, 20), (1, 1, 20.05), (1, 1, 21), (12, 1, 30), (1, 1, 31),
+        ]
+        let deliberate = reads.map { g.deliberate(characters: $0.characters, inputs: $0.inputs, now: $0.at) }
         // Alone: yes; two in a read: no; alone again: yes; a burst, and the tail of a paste
-        // split over reads right behind it: no; alone once the burst has settled: yes.
-        #expect(deliberate == [true, false, true, false, false, false, true])
+        // split over reads right behind it, each starting the window again: no; alone once
+        // the burst has settled: yes.
+        #expect(deliberate == [true, false, true, false, false, false, true, false, false, false, true, false, true])
     }
 }

@@ -157,8 +157,7 @@ expect "non-UTF-8 locale: every byte of sign-in is ASCII" ascii only_ascii_sent
 t send-keys -t ascii Escape
 expect "non-UTF-8 locale: the dashboard still draws" ascii wait_for ascii "NAV// .*1 HOME"
 expect "non-UTF-8 locale: every byte on the screen is ASCII" ascii only_ascii_sent
-t send-keys -t ascii Q
-expect "non-UTF-8 locale: Q quits" ascii wait_for ascii "EXITED:0"
+expect "non-UTF-8 locale: Q quits" ascii quit ascii
 
 # --- Quitting while TLS handshakes fail ----------------------------------------------------
 # A server whose certificate is not trusted: the Home requests and the WebSocket fail in the

@@ -58,7 +58,6 @@ start() {
     "env TERM=tmux-256color COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
 }
 
-quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
 
 dev() { curl -fsS -X "$1" "$URL$2"; }
 api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }

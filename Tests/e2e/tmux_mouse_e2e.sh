@@ -127,7 +127,7 @@ expect "the server step opens over Settings" mouse wait_for mouse "01 SERVER"
 printf 'https://makima.example\0337kkkkkkkkkkjjj\r\r' >"$SCRATCH/paste2"
 t load-buffer -b p2 "$SCRATCH/paste2"
 t paste-buffer -p -b p2 -t mouse
-expect "pasted ESC 7 k… j… CR CR lands in the server field as text" mouse wait_for mouse "makima\\.example7kkkkkkkkkkjjj"
+expect "pasted ESC 7 k… j… CR CR lands in the server field as text (ESC 7 dropped whole)" mouse wait_for mouse "makima\\.examplekkkkkkkkkkjjj"
 expect "and nothing was submitted: still the server step" mouse wait_for mouse "01 SERVER"
 t send-keys -t mouse Escape
 expect "Esc closes the server step" mouse wait_gone mouse "01 SERVER"

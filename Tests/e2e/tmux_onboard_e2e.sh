@@ -44,7 +44,7 @@ key() { t send-keys -t "$1" "$2"; }
 # confirm TARGET KEY: a key for a destructive action, sent on its own as a person presses it
 # (keys read together with others, as a paste or a loaded machine delivers them, confirm
 # nothing: the dashboard's burst guard).
-confirm() { sleep 0.3; t send-keys -t "$1" "$2"; }
+confirm() { sleep 0.6; t send-keys -t "$1" "$2"; }
 quit() { t send-keys -t "$1" C-c; wait_for "$1" "EXITED:0" >/dev/null; }
 
 dev() { curl -fsS -X "$1" "$URL$2"; }

@@ -7,7 +7,8 @@ import Foundation
 /// "settings": { "cache": { "max_mb": 64, "tasks_max_mb": 128, "finished_task_days": 7, "events_per_task": 2000 } }
 /// ```
 ///
-/// - `events_per_task`: the newest events kept per task (the output viewer's 2,000 lines);
+/// - `events_per_task`: the newest events kept per task (the output viewer's 2,000 lines), and
+///   the newest lines of output kept per task for search (`TaskLines`);
 /// - `finished_task_days`: a task whose last event says it completed, failed or was cancelled,
 ///   and that has been quiet this long, loses its cached events;
 /// - `max_mb`: the whole database file is held under this size: past it, the events of the

@@ -48,18 +48,17 @@ enum CacheSchema {
         """,
         // 2 -> 3: listen sessions fetched one by one were never read back from the cache.
         "DROP TABLE IF EXISTS listen_transcripts;",
-        // 3 -> 4: the full-text index of the cached output, titles and plans (filled after the
-        // migration: OutputSearchIndex), and the per-minute activity counts.
-        OutputSearchIndex.createSQL
-            + """
-            CREATE TABLE activity_minutes (
-                minute INTEGER PRIMARY KEY NOT NULL,
-                output INTEGER NOT NULL DEFAULT 0,
-                completed INTEGER NOT NULL DEFAULT 0,
-                failed INTEGER NOT NULL DEFAULT 0,
-                daemons_online INTEGER
-            );
-            """,
+        // 3 -> 4: the per-minute activity counts. (The full-text index of the output, made
+        // here once, is made at opening when missing: `OutputSearchIndex.prepare`.)
+        """
+        CREATE TABLE activity_minutes (
+            minute INTEGER PRIMARY KEY NOT NULL,
+            output INTEGER NOT NULL DEFAULT 0,
+            completed INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            daemons_online INTEGER
+        );
+        """,
         // 4 -> 5: one snapshot table for every kind of list but tasks (ListKind), its rows
         // saying their kind; the four tables of one kind each are moved into it.
         """
@@ -85,13 +84,25 @@ enum CacheSchema {
             DELETE FROM tasks;
             DELETE FROM collections WHERE key = 'tasks' OR key LIKE 'tasks?%';
             """,
+        // 6 -> 7: task output kept as lines (`TaskLines`), the search index over them instead
+        // of over events. The index made for events is dropped: it is made again at opening
+        // and filled, with the lines of every cached task, off the UI thread
+        // (`OutputSearchIndex.ensure`).
+        TaskLines.createSQL
+            + """
+            DROP TRIGGER IF EXISTS output_search_prune;
+            DROP TABLE IF EXISTS output_search;
+            DROP TABLE IF EXISTS search_tasks;
+            DROP TABLE IF EXISTS search_state;
+            """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "list_items", "tasks", "task_events", "task_activity", "activity_minutes", "task_rows",
+        "collections", "list_items", "tasks", "task_events", "task_lines", "task_activity", "activity_minutes",
+        "task_rows",
     ]
 
     enum Problem: Error {

@@ -126,7 +126,10 @@ extension CacheStore {
                             of: events, now: clock, stamp: try nextTaskStamp(db), maxRows: maxTaskRows, in: db
                         ) { rows in taskRowCount.withLock { $0 = rows } }
                     }
-                    let n = try Self.insert(chunk, keep: keep, leftOutNew: absent, now: now, into: db)
+                    // Events left out below the window end each task's open line (first chunk).
+                    let n = try Self.insert(
+                        chunk, keep: keep, leftOutNew: absent, breaks: first ? Set(skipped.keys) : [], now: now,
+                        into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     return absent + n
                 }
@@ -232,12 +235,17 @@ extension CacheStore {
                 let trim = try db.prepare(
                     "DELETE FROM task_events WHERE task_id = ?1 AND seq < (SELECT MAX(seq) FROM task_events WHERE task_id = ?1)"
                 )
+                // A trimmed task's lines go whole: a resync needs its newest event, not its text.
+                let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
                 for task in tasks {
                     if try Self.usedBytes(db) <= target { break }
                     try trim.bind(task, at: 1)
                     try trim.step()
                     let n = db.changes
                     trim.reset()
+                    try trimLines.bind(task, at: 1)
+                    try trimLines.step()
+                    trimLines.reset()
                     result.eventsRemoved += n
                     if n > 0 { result.tasksTrimmedForSize += 1 }
                 }
@@ -359,18 +367,19 @@ extension CacheStore {
         }
     }
 
-    /// Inserts the rows, marks the new output for the search index, adds to the activity counts (with
+    /// Inserts the rows, assembles their lines (`TaskLines`) and marks them for the search
+    /// index, adds to the activity counts (with
     /// `leftOutNew` new events left out below the window, counted as output now), then prunes.
     private static func insert(
-        _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, now: Double, into db: SQLiteDatabase
+        _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, breaks: Set<String>, now: Double,
+        into db: SQLiteDatabase
     ) throws -> Int {
         let insert = try db.prepare(
             "INSERT OR IGNORE INTO task_events (task_id, seq, event_id, type, json) VALUES (?1, ?2, ?3, ?4, ?5)")
         var inserted = 0
         var touched: Set<String> = []
-        // Per task, the lowest seq of an output event inserted here: the search index takes
-        // it from there at its next catch-up (`OutputSearchIndex.catchUp`).
-        var unindexed: [String: Int] = [:]
+        var isNew: [Bool] = []
+        isNew.reserveCapacity(rows.count)
         let minute = ActivityMinute.minute(of: Date(timeIntervalSince1970: now))
         var activity: [Int: ActivityMinute] = [:]
         if leftOutNew > 0 { activity[minute] = ActivityMinute(minute: minute, output: leftOutNew) }
@@ -381,12 +390,12 @@ extension CacheStore {
             try insert.bind(row.type, at: 4)
             try insert.bind(row.json, at: 5)
             try insert.step()
-            let isNew = db.changes == 1
+            let new = db.changes == 1
             insert.reset()
             touched.insert(row.taskID)
-            guard isNew else { continue }
+            isNew.append(new)
+            guard new else { continue }
             inserted += 1
-            if row.isOutput { unindexed[row.taskID] = min(unindexed[row.taskID] ?? row.seq, row.seq) }
             if row.activity != .none {
                 let m = activityMinute(of: row.countedAt, now: minute)
                 var c = activity[m] ?? ActivityMinute(minute: m)
@@ -414,7 +423,10 @@ extension CacheStore {
             prune.reset()
         }
         try addActivity(activity, now: minute, in: db)
-        try OutputSearchIndex.markUnindexed(unindexed, in: db)
+        // Per task, the lowest line written: the search index takes it from there at its
+        // next catch-up (`OutputSearchIndex.catchUp`).
+        let written = try TaskLines.assemble(rows, isNew: isNew, breaks: breaks, keep: keep, in: db)
+        try OutputSearchIndex.markUnindexed(written, in: db)
         return inserted
     }
 
@@ -460,15 +472,17 @@ extension CacheStore {
     }
 }
 
-/// Removes a task from the cache's event tables: its events and its activity row.
+/// Removes a task from the cache's event tables: its events, its lines and its activity row.
 private struct TaskRemoval {
     let db: SQLiteDatabase
     let events: SQLiteStatement
+    let lines: SQLiteStatement
     let activity: SQLiteStatement
 
     init(_ db: SQLiteDatabase) throws {
         self.db = db
         events = try db.prepare("DELETE FROM task_events WHERE task_id = ?1")
+        lines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
         activity = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
     }
 
@@ -478,6 +492,9 @@ private struct TaskRemoval {
         try events.step()
         let removed = db.changes
         events.reset()
+        try lines.bind(task, at: 1)
+        try lines.step()
+        lines.reset()
         try activity.bind(task, at: 1)
         try activity.step()
         activity.reset()
@@ -492,11 +509,11 @@ struct EventRow: Sendable {
     let eventID: Int64
     let type: String
     let json: String
-    /// A `task.output` event (what the output search indexes).
-    let isOutput: Bool
     /// When it happened on our clock: its arrival if it came live, else its `ts` corrected.
     let countedAt: Date?
     let activity: ActivityKind
+    /// What the event does to the task's lines (`TaskLines`).
+    let linePart: TaskLines.Part
 
     /// What an event adds to the per-minute activity counts.
     enum ActivityKind { case none, output, completed, failed }
@@ -507,8 +524,8 @@ struct EventRow: Sendable {
         eventID = event.eventID
         type = event.type.rawValue
         self.json = json
-        isOutput = event.type == .output
         countedAt = event.arrivedAt ?? event.ts.map(serverClock.local)
+        linePart = TaskLines.Part(event.payload)
         switch event.payload {
         case .output: activity = .output
         case .status(let s, _, _) where s == .completed: activity = .completed

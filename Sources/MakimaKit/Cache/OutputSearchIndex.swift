@@ -1,32 +1,34 @@
 import Foundation
 
-/// The full-text index over the cached task output, titles and plans (SQLite FTS5 with the
-/// trigram tokenizer: any substring of three characters or more is found through the index
+/// The full-text index over the cached task output lines, titles and plans (SQLite FTS5 with
+/// the trigram tokenizer: any substring of three characters or more is found through the index
 /// by `LIKE`, case-insensitively, as `grep -i -F` would). `detail = none`: the index keeps
 /// which rows hold a trigram, not where, a third of the size with positions; `LIKE` checks
 /// each candidate row against the pattern, so positions are not needed.
 ///
-/// Rows: one per cached `task.output` event (its text, SGR removed) and one per task for its
-/// title and plan. A row's rowid is `num << 32 | seq`, `num` being the task's number in
-/// `search_tasks` (given in the order tasks are first seen, so a higher rowid is a newer task)
-/// and seq 0 the title row; events with a seq of 2^32 or more are not indexed.
+/// Rows: one per cached output line (`TaskLines`: whole lines, whatever events they were
+/// streamed in, SGR removed) and one per task for its title and plan. A row's rowid is
+/// `num << 32 | line`, `num` being the task's number in `search_tasks` (given in the order
+/// tasks are first seen, so a higher rowid is a newer task) and line 0 the title row; lines
+/// numbered 2^32 or more are not indexed.
 ///
-/// Kept current with the writes: `CacheStore.insert` notes per task the lowest seq of the
-/// output it inserted (`unindexed_from`, one update per task per transaction), and `catchUp`
-/// indexes from there what is still cached: at most once a second after an append
-/// (`CacheStore.indexIfDue`) and before every search, so a search always sees every event
-/// written. In a burst most events leave a task's window of 2,000 within a second and are
-/// never indexed at all (indexing each one measured at twice the writer's CPU time). A
-/// trigger on `task_events` removes the row of every output event deleted, by whatever
-/// pruning deletes it, when its seq is at or below the highest the task had indexed
-/// (`indexed_to`): the events of a burst pruned before any catch-up cost no index lookup. The index lives in the cache file, so its pages count in the
-/// size the retention holds the file under. When it is missing (a cache from before it, or
-/// dropped) its tables are made empty at opening (`prepare`: the writes need them) and it is
-/// filled from `task_events` by the first catch-up or search (`ensure`), off the thread that
-/// opens the cache (the UI thread at start); when a query or `verify` finds it damaged, it is
-/// dropped and built again.
+/// Kept current with the writes: `CacheStore.insert` notes per task the lowest line it wrote
+/// (`unindexed_from`, one update per task per transaction; the open line updated in place is
+/// among them), and `catchUp` indexes from there what is still cached, replacing the row of a
+/// line indexed before: at most once a second after an append (`CacheStore.indexIfDue`) and
+/// before every search, so a search always sees every line written. In a burst most lines
+/// leave a task's window within a second and are never indexed at all. A trigger on
+/// `task_lines` removes the row of every line deleted, by whatever pruning deletes it, when
+/// its number is at or below the highest the task had indexed (`indexed_to`): the lines of a
+/// burst pruned before any catch-up cost no index lookup. The index lives in the cache file,
+/// so its pages count in the size the retention holds the file under. When it is missing (a
+/// cache from before it, or dropped) its tables are made empty at opening (`prepare`: the
+/// writes need them) and it is filled by the first catch-up or search (`ensure`), off the
+/// thread that opens the cache (the UI thread at start), after assembling the lines of every
+/// task cached without them (a cache from before lines were kept); when a query or `verify`
+/// finds it damaged, it is dropped and built again.
 enum OutputSearchIndex {
-    /// The rowid step between two tasks: seqs below it are indexed.
+    /// The rowid step between two tasks: line numbers below it are indexed.
     static let taskStride: Int64 = 1 << 32
 
     /// The index's tables and trigger (also the body of its schema migration).
@@ -40,12 +42,11 @@ enum OutputSearchIndex {
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
         CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
-        CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_events
-        WHEN old.type = 'task.output'
-            AND old.seq <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
+        CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_lines
+        WHEN old.line_no <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
         BEGIN
             DELETE FROM output_search
-            WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.seq;
+            WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.line_no;
         END;
         """
 
@@ -58,18 +59,20 @@ enum OutputSearchIndex {
         try db.exec(createSQL + "DELETE FROM search_state WHERE key = 'built';")
     }
 
-    /// Builds the index when it is missing or was never filled. Cheap when it is there.
-    static func ensure(_ db: SQLiteDatabase) throws {
+    /// Builds the index when it is missing or was never filled (with `keep` lines a task at
+    /// most for tasks whose lines were never assembled). Cheap when it is there.
+    static func ensure(_ db: SQLiteDatabase, keep: Int) throws {
         let built = try? db.scalarInt("SELECT value FROM search_state WHERE key = 'built'")
         let present = try db.scalarInt(
             "SELECT COUNT(*) FROM sqlite_schema WHERE name IN ('output_search', 'output_search_prune', 'search_tasks')")
         if built == 1 && present == 3 { return }
-        try rebuild(db)
+        try rebuild(db, keep: keep)
         HeapTrim.run()  // what a large mesh's rebuild took goes back to the system
     }
 
-    /// Drops the index and fills it again from the cached events and task snapshots.
-    static func rebuild(_ db: SQLiteDatabase) throws {
+    /// Drops the index and fills it again from the cached lines (assembling those of tasks
+    /// cached without them first) and task snapshots.
+    static func rebuild(_ db: SQLiteDatabase, keep: Int) throws {
         try db.transaction {
             try db.exec(
                 """
@@ -79,23 +82,24 @@ enum OutputSearchIndex {
                 DROP TABLE IF EXISTS search_state;
                 """)
             try db.exec(createSQL)
+            try TaskLines.assembleMissing(keep: keep, in: db)
             var numbers = TaskNumbers()
-            let events = try db.prepare(
-                "SELECT task_id, seq, json FROM task_events WHERE type = 'task.output' ORDER BY task_id, seq")
+            let lines = try db.prepare("SELECT task_id, line_no, text FROM task_lines ORDER BY task_id, line_no")
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
             var top: [Int64: Int] = [:]
-            while try events.step() {
-                guard let task = events.text(0), let json = events.text(2),
-                    let event = OutputFrameDecoder.decode(json), let text = searchText(of: event)
-                else { continue }
+            while try lines.step() {
+                let line = lines.int(1)
+                guard let task = lines.text(0), let text = lines.text(2), !text.isEmpty, line < taskStride else {
+                    continue
+                }
                 let num = try numbers.num(for: task, in: db)
-                try addRow(num: num, seq: events.int(1), text: text, with: add)
-                top[num] = max(top[num] ?? 0, events.int(1))
+                try addRow(num: num, line: line, text: text, with: add)
+                top[num] = max(top[num] ?? 0, line)
             }
             let reach = try db.prepare("UPDATE search_tasks SET indexed_to = ?2 WHERE num = ?1")
-            for (num, seq) in top {
+            for (num, line) in top {
                 try reach.bind(num, at: 1)
-                try reach.bind(seq, at: 2)
+                try reach.bind(line, at: 2)
                 try reach.step()
                 reach.reset()
             }
@@ -128,7 +132,7 @@ enum OutputSearchIndex {
         }
     }
 
-    /// Marks, per task, the lowest seq of output inserted that the index has not taken yet.
+    /// Marks, per task, the lowest line written that the index has not taken yet.
     static func markUnindexed(_ lowest: [String: Int], in db: SQLiteDatabase) throws {
         guard !lowest.isEmpty else { return }
         let mark = try db.prepare(
@@ -136,51 +140,53 @@ enum OutputSearchIndex {
             INSERT INTO search_tasks (task_id, unindexed_from) VALUES (?1, ?2)
             ON CONFLICT (task_id) DO UPDATE SET unindexed_from = MIN(COALESCE(unindexed_from, ?2), ?2)
             """)
-        for (task, seq) in lowest {
+        for (task, line) in lowest {
             try mark.bind(task, at: 1)
-            try mark.bind(seq, at: 2)
+            try mark.bind(line, at: 2)
             try mark.step()
             mark.reset()
         }
     }
 
-    /// Indexes the cached output of every marked task from its mark on (rows already in the
-    /// index, e.g. below a later backfill, are left as they are), then clears the marks.
+    /// Indexes the cached lines of every marked task from its mark on (the row of a line
+    /// indexed before, e.g. the open line updated since, is replaced), then clears the marks.
     /// Returns how many rows it added.
     @discardableResult
     static func catchUp(_ db: SQLiteDatabase) throws -> Int {
         let marked = try db.prepare(
-            "SELECT num, task_id, unindexed_from FROM search_tasks WHERE unindexed_from IS NOT NULL")
-        var tasks: [(num: Int64, id: String, from: Int)] = []
-        while try marked.step() { if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.int(2))) } }
+            "SELECT num, task_id, unindexed_from, indexed_to FROM search_tasks WHERE unindexed_from IS NOT NULL")
+        var tasks: [(num: Int64, id: String, from: Int, indexedTo: Int)] = []
+        while try marked.step() {
+            if let id = marked.text(1) { tasks.append((marked.int64(0), id, marked.int(2), marked.int(3))) }
+        }
         guard !tasks.isEmpty else { return 0 }
-        let events = try db.prepare(
-            "SELECT seq, json FROM task_events WHERE task_id = ?1 AND seq >= ?2 AND type = 'task.output' ORDER BY seq")
-        let present = try db.prepare("SELECT 1 FROM output_search WHERE rowid = ?1")
+        let lines = try db.prepare(
+            "SELECT line_no, text FROM task_lines WHERE task_id = ?1 AND line_no >= ?2 ORDER BY line_no")
+        let drop = try db.prepare("DELETE FROM output_search WHERE rowid = ?1")
         let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
         let clear = try db.prepare(
             "UPDATE search_tasks SET unindexed_from = NULL, indexed_to = MAX(indexed_to, ?2) WHERE num = ?1")
         var added = 0
         for task in tasks {
-            try events.bind(task.id, at: 1)
-            try events.bind(task.from, at: 2)
+            try lines.bind(task.id, at: 1)
+            try lines.bind(task.from, at: 2)
             var reached = 0
-            while try events.step() {
-                let seq = events.int(0)
-                reached = seq
-                guard let json = events.text(1), let event = OutputFrameDecoder.decode(json),
-                    let text = searchText(of: event)
-                else { continue }
-                try present.bind(task.num * taskStride + Int64(seq), at: 1)
-                let indexed = try present.step()
-                present.reset()
-                if indexed { continue }
-                try addRow(num: task.num, seq: seq, text: text, with: add)
+            while try lines.step() {
+                let line = lines.int(0)
+                guard line < taskStride else { break }
+                reached = line
+                if line <= task.indexedTo {
+                    try drop.bind(task.num * taskStride + Int64(line), at: 1)
+                    try drop.step()
+                    drop.reset()
+                }
+                guard let text = lines.text(1), !text.isEmpty else { continue }
+                try addRow(num: task.num, line: line, text: text, with: add)
                 added += 1
             }
-            events.reset()
+            lines.reset()
             try clear.bind(task.num, at: 1)
-            try clear.bind(min(reached, Int(taskStride - 1)), at: 2)
+            try clear.bind(reached, at: 2)
             try clear.step()
             clear.reset()
         }
@@ -190,14 +196,6 @@ enum OutputSearchIndex {
     /// FTS5's own check of the index against its content; false when it is damaged.
     static func isIntact(_ db: SQLiteDatabase) -> Bool {
         (try? db.exec("INSERT INTO output_search (output_search) VALUES ('integrity-check')")) != nil
-    }
-
-    /// The text an event adds to the index: an output event's text without its SGR codes.
-    /// Events are indexed from the cache, so an event cut to fit the cap is indexed as cut.
-    static func searchText(of event: TaskEvent) -> String? {
-        guard case .output(let text, _) = event.payload, event.seq < taskStride else { return nil }
-        let plain = UntrustedText.stripSGR(text)
-        return plain.isEmpty ? nil : plain
     }
 
     /// A task's title and plan are indexed up to this many bytes: a hostile list of huge titles
@@ -214,8 +212,8 @@ enum OutputSearchIndex {
         return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
-    static func addRow(num: Int64, seq: Int, text: String, with statement: SQLiteStatement) throws {
-        try statement.bind(num * taskStride + Int64(seq), at: 1)
+    static func addRow(num: Int64, line: Int, text: String, with statement: SQLiteStatement) throws {
+        try statement.bind(num * taskStride + Int64(line), at: 1)
         try statement.bind(text, at: 2)
         try statement.step()
         statement.reset()
@@ -238,7 +236,7 @@ enum OutputSearchIndex {
             try drop.bind(num * taskStride, at: 1)
             try drop.step()
             drop.reset()
-            if !meta.isEmpty { try addRow(num: num, seq: 0, text: UntrustedText.clean(meta), with: add) }
+            if !meta.isEmpty { try addRow(num: num, line: 0, text: UntrustedText.clean(meta), with: add) }
             try remember.bind(task.id, at: 1)
             try remember.bind(meta, at: 2)
             try remember.step()

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One task's output as lines, bounded to the newest `capacity` lines (2000 by default, as
-/// docs/architecture.md says). Output chunks may end mid-line; the open line is kept apart
-/// until its newline.
+/// docs/architecture.md says), cut as `OutputLineSplit` says. Output chunks may end mid-line;
+/// the open line is kept apart until its newline.
 ///
 /// A reader can put older lines in front (`prepend(_:from:)`, fetched on demand): the bound
 /// is then `readingWindow` lines, older and live together, until `endReading()` (the view
@@ -97,37 +97,16 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     }
 
     private mutating func appendText(_ text: String, stream: String, seq: Int) {
-        // Split on newline bytes: the same cuts as splitting Characters (a grapheme always
-        // breaks after LF, and cleaned text holds no CR), without grapheme breaking. The
-        // newlines are found with memchr over the UTF-8 and the pieces taken as substrings of
-        // `text` (no bytes validated again; one allocation per line, none for a short one).
-        var text = text
-        let cuts = text.withUTF8 { bytes -> [Int] in
-            guard let base = bytes.baseAddress else { return [] }
-            var cuts: [Int] = []
-            var from = 0
-            while from < bytes.count, let hit = memchr(base + from, 0x0A, bytes.count - from) {
-                let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
-                cuts.append(at)
-                from = at + 1
-            }
-            return cuts
+        OutputLineSplit.forEachPiece(of: text) { part, ended in
+            appendPiece(part, ended: ended, stream: stream, seq: seq)
         }
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        for cut in cuts {
-            let end = utf8.index(utf8.startIndex, offsetBy: cut)
-            appendPiece(text[start..<end], ended: true, stream: stream, seq: seq)
-            start = utf8.index(after: end)
-        }
-        if start != utf8.endIndex { appendPiece(text[start...], ended: false, stream: stream, seq: seq) }
     }
 
     /// A piece of a line: it continues the open line of the same stream, else starts a line;
     /// `ended` when a newline followed it.
     private mutating func appendPiece(_ part: Substring, ended: Bool, stream: String, seq: Int) {
         var line: Line
-        if case .text(let s)? = openLine?.kind, s == stream {
+        if case .text(let s)? = openLine?.kind, OutputLineSplit.continues(openStream: s, with: stream) {
             line = openLine!
             openLine = nil  // `line` is the text's only owner now: appended in place
             line.text += part

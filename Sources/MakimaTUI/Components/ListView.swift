@@ -244,7 +244,7 @@ public struct ListView: Equatable, Sendable {
             isEditingFilter = false
             setFilter("")
         case .deleteBackward: if !filter.isEmpty { setFilter(String(filter.dropLast())) }
-        case .insert(let c): setFilter(filter + String(c))
+        case .insert(let c): if TextEdit.fits(c, in: filter) { setFilter(filter + String(c)) }
         case .complete: break
         }
         reselect(keep)

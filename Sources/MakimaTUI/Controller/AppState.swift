@@ -27,8 +27,9 @@ public struct AppState {
     public var banner: NoticeLine?
     /// A short-lived line above the footer (a task failed, a question arrived).
     public var toast: NoticeLine?
-    /// False while the input being handled came in a burst of keys, a paste or a click: it
-    /// cannot confirm a destructive action (`allows`). The event loop sets it per key.
+    /// False while the input being handled came in a burst of keys, with a paste, right behind
+    /// one, or is a click: it cannot confirm a destructive action (`allows`) nor quit
+    /// (`requestQuit`). The event loop sets it per key (`BurstGuard`).
     public var keyIsDeliberate = true
     /// What the mouse can hit in the last frame, and the last click (`MouseDispatch`).
     public internal(set) var pointer = PointerState()
@@ -106,7 +107,7 @@ public struct AppState {
     mutating func perform(_ action: KeyAction, key: Key, now: Double) -> Bool {
         switch action {
         case .quit:
-            quitRequested = true
+            requestQuit()
         case .back:
             if !stack.pop() { quitPromptOpen = true }
         case .dismiss:
@@ -180,9 +181,8 @@ public struct AppState {
     }
 
     mutating func apply(_ edit: TextEdit) -> Bool {
-        guard var line = commandLine else { return respond(stack.withTop { $0.edit(edit) }) }
-        let outcome = line.apply(edit)
-        commandLine = line
+        // In place: a copy taken out and stored back would copy the whole text at each key.
+        guard let outcome = commandLine?.apply(edit) else { return respond(stack.withTop { $0.edit(edit) }) }
         switch outcome {
         case .editing, .unknown: break
         case .cancelled: commandLine = nil
@@ -194,7 +194,7 @@ public struct AppState {
             _ = respond(stack.withTop { $0.handle(.openLink(number)) })
         case .quit:
             commandLine = nil
-            quitRequested = true
+            requestQuit()
         case .notifications:
             commandLine = nil
             requests.append(.showNotifications)
@@ -215,15 +215,24 @@ public struct AppState {
         case .char("y"), .char("Y"):
             // A pasted `y` does not quit: the prompt is closed, the dashboard stays.
             if keyIsDeliberate { quitRequested = true }
-        default: if keyMap.action(for: key, in: [.global]) == .quit { quitRequested = true }
+        default: if keyMap.action(for: key, in: [.global]) == .quit { requestQuit() }
         }
         return true
+    }
+
+    /// Quitting is final: a key that came with a paste or in a burst does not quit
+    /// (`keyIsDeliberate`); the operator is told how to.
+    mutating func requestQuit() {
+        guard keyIsDeliberate else {
+            return refuse("quit", confirm: "Q", except: "pasted input does not")
+        }
+        quitRequested = true
     }
 
     mutating func handleInHelp(_ key: Key) -> Bool {
         switch keyMap.action(for: key, in: [.list, .global]) {
         case .help, .dismiss, .back: helpOpen = false
-        case .quit: quitRequested = true
+        case .quit: requestQuit()
         case .moveDown: helpScroll += 1
         case .moveUp: helpScroll = max(0, helpScroll - 1)
         case .pageDown: helpScroll += 10

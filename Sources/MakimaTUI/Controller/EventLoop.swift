@@ -154,14 +154,17 @@ package final class EventLoop {
     /// row, show a pane) is done before the next key, and a pane that came on top is built
     /// from the stores first, so `2 j` moves down the Contracts list, not Home's.
     ///
-    /// Everything waiting is read first, so a burst (more keys in one read than anyone types:
-    /// a paste into a terminal without bracketed paste) is known before its keys are handled;
-    /// none of its keys can confirm a destructive action (`AppState.keyIsDeliberate`).
+    /// Everything waiting is read first, so a burst (more than one character in a read: a
+    /// paste, with or without its markers, a mouse report, keys a program typed) is known
+    /// before its keys are handled; none of its keys, nor one right behind it, can confirm a
+    /// destructive or final action (`BurstGuard`, `AppState.keyIsDeliberate`).
     private func readInput() {
+        let charactersBefore = terminal.charactersRead
         var batch: [TerminalInput] = []
         while batch.count < Self.inputsPerTurn, let input = terminal.read() { batch.append(input) }
-        let keys = batch.reduce(0) { if case .key = $1 { $0 + 1 } else { $0 } }
-        let deliberate = burst.deliberate(keysInRead: keys, now: clock())
+        let inputs = batch.reduce(0) { $1 == .resize ? $0 : $0 + 1 }
+        let deliberate = burst.deliberate(
+            characters: terminal.charactersRead &- charactersBefore, inputs: inputs, now: clock())
         for input in batch {
             let before = app.stack.ids
             switch input {

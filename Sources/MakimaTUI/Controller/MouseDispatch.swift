@@ -13,10 +13,6 @@ public struct PointerState: Sendable {
 }
 
 extension AppState {
-    /// Characters of one paste a field takes (a server address, a key, a query); the rest is
-    /// dropped.
-    static let pasteFieldLimit = 4_096
-
     /// One mouse report. Returns true when the screen changed.
     @discardableResult
     public mutating func handle(_ event: MouseEvent, now: Double) -> Bool {
@@ -87,7 +83,8 @@ extension AppState {
             return false
         }
         var changed = false
-        for c in text.prefix(Self.pasteFieldLimit) where !c.isNewline {
+        // A field holds at most `TextEdit.fieldLimit` bytes: the rest of a paste is dropped.
+        for c in text.prefix(TextEdit.fieldLimit) where !c.isNewline {
             guard isTyping else { break }
             changed = apply(.insert(c)) || changed
         }
@@ -99,9 +96,13 @@ extension AppState {
     /// nor a click is. Refused, the operator is told how to confirm.
     mutating func allows(_ request: DashboardRequest) -> Bool {
         guard !keyIsDeliberate, let action = request.destructiveAction else { return true }
-        requests.append(
-            .toast("\(action) not done: press Enter on its own to confirm (pasted or clicked input does not)"))
+        refuse(action, confirm: "Enter", except: "pasted or clicked input does not")
         return false
+    }
+
+    /// Tells the operator an action was not done for input that was not typed alone.
+    mutating func refuse(_ action: String, confirm key: String, except: String) {
+        requests.append(.toast("\(action) not done: press \(key) on its own to confirm (\(except))"))
     }
 }
 

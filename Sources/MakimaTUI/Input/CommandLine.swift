@@ -40,6 +40,7 @@ public struct CommandLineState: Equatable, Sendable {
     public mutating func apply(_ edit: TextEdit) -> Outcome {
         switch edit {
         case .insert(let c):
+            guard TextEdit.fits(c, in: text) else { return .editing }
             text.append(c)
             message = ""
         case .deleteBackward:

@@ -109,9 +109,32 @@ public struct KeyBinding: Hashable, Sendable {
 /// The one table of key bindings. It drives key dispatch, the footer hints, the `?` help
 /// overlay and docs/keys.md, so they cannot disagree.
 public struct KeyMap: Sendable {
-    public var bindings: [KeyBinding]
+    public var bindings: [KeyBinding] {
+        didSet { firstBinding = Self.index(bindings) }
+    }
+    /// Where each key's first binding in each context is: a key is looked up once per context
+    /// (a flood of keys into a field would otherwise scan every binding for every key).
+    private var firstBinding: [ContextKey: Int]
 
-    public init(bindings: [KeyBinding]) { self.bindings = bindings }
+    private struct ContextKey: Hashable {
+        var context: KeyContext
+        var key: Key
+    }
+
+    public init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+        firstBinding = Self.index(bindings)
+    }
+
+    private static func index(_ bindings: [KeyBinding]) -> [ContextKey: Int] {
+        var index: [ContextKey: Int] = [:]
+        for (i, binding) in bindings.enumerated() {
+            for key in binding.keys where index[ContextKey(context: binding.context, key: key)] == nil {
+                index[ContextKey(context: binding.context, key: key)] = i
+            }
+        }
+        return index
+    }
 
     /// The action for `key`, looking through `contexts` in order (most specific first).
     public func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
@@ -120,7 +143,7 @@ public struct KeyMap: Sendable {
 
     public func binding(for key: Key, in contexts: [KeyContext]) -> KeyBinding? {
         for context in contexts {
-            if let b = bindings.first(where: { $0.context == context && $0.keys.contains(key) }) { return b }
+            if let i = firstBinding[ContextKey(context: context, key: key)] { return bindings[i] }
         }
         return nil
     }
@@ -196,9 +219,11 @@ public struct KeyMap: Sendable {
         s += "`set -g mouse on`). `--no-mouse`, or Settings › mouse (saved in the config), turns them off so the\n"
         s += "terminal's (or tmux's) own selection works; with reporting on, Shift-drag still selects text in\n"
         s += "most terminals (xterm, VTE, kitty, WezTerm, Alacritty; in tmux, Shift with the mouse option on).\n"
-        s += "A paste (bracketed paste) is text for the field being typed in, controls and newlines removed,\n"
-        s += "never keys; outside a field it is ignored. Sign-out and key rotation need Enter typed on its\n"
-        s += "own: pasted keys, a burst of keys and clicks do not confirm them.\n"
+        s += "A paste (bracketed paste) is text for the field being typed in, cleaned as server text is and\n"
+        s += "without newlines, never keys; outside a field it is ignored. A field holds at most 4,096 bytes.\n"
+        s += "Sign-out, key rotation and quitting (Q, `:q`, the quit prompt's `y`) need a key typed on its\n"
+        s += "own: alone in what the terminal delivered and not within 0.3 s of a paste, a burst of keys or\n"
+        s += "a click; keys that came with those do not confirm or quit, and a toast says so.\n"
         return s
     }
 

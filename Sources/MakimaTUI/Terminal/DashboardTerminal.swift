@@ -8,6 +8,9 @@ protocol DashboardTerminal: AnyObject {
     var size: (width: Int, height: Int) { get }
     /// The next pending input, or nil when there is none (never blocks).
     func read() -> TerminalInput?
+    /// Characters and key codes taken from the terminal so far (wrapping): the event loop
+    /// counts those of one read (`BurstGuard`).
+    var charactersRead: Int { get }
     func flush(_ buffer: CellBuffer)
     /// Forgets what was shown so the next flush redraws every cell.
     func invalidate()
@@ -37,6 +40,7 @@ final class NcursesTerminal: DashboardTerminal {
     var inputFD: Int32 { 0 }
     var size: (width: Int, height: Int) { screen.size }
     func read() -> TerminalInput? { screen.read() }
+    var charactersRead: Int { screen.charactersRead }
     func flush(_ buffer: CellBuffer) { backend.flush(buffer) }
     func invalidate() { backend.invalidate() }
     func syncSize() { screen.syncSizeWithTerminal() }
@@ -50,7 +54,13 @@ final class NcursesTerminal: DashboardTerminal {
 @MainActor
 final class MemoryTerminal: DashboardTerminal {
     let backend: MemoryBackend
-    private var pending: [TerminalInput] = []
+    /// What is waiting, each input with the characters it took (a send's all go with its
+    /// first input), so `charactersRead` counts them when they are read, as a terminal does.
+    private var pending: [(input: TerminalInput, characters: Int)] = []
+    private var pendingStart = 0
+    /// Characters of sends that decoded to nothing (a dropped sequence), taken at the next read.
+    private var unreadCharacters = 0
+    private(set) var charactersRead = 0
     private(set) var bells = 0
 
     init(width: Int = 120, height: Int = 40) { backend = MemoryBackend(width: width, height: height) }
@@ -59,7 +69,8 @@ final class MemoryTerminal: DashboardTerminal {
     var inputFD: Int32 { -1 }
     var size: (width: Int, height: Int) { backend.size }
     private(set) var mouseReporting = true
-    func type(_ keys: [Key]) { pending += keys.map(TerminalInput.key) }
+    /// Keys typed together, one read (each key is one character of it).
+    func type(_ keys: [Key]) { pending += keys.map { (.key($0), 1) } }
     /// Bytes as a terminal sends them (keys, mouse reports, pastes), read together, through
     /// the same decoder as the real terminal.
     func send(_ bytes: [UInt8], now: Double = 0) {
@@ -69,9 +80,27 @@ final class MemoryTerminal: DashboardTerminal {
         }
         decoder.endOfInput()
         decoder.expire(now: .infinity)
-        while let input = decoder.next() { pending.append(input) }
+        var characters = decoder.charactersTaken
+        while let input = decoder.next() {
+            pending.append((input, characters))
+            characters = 0
+        }
+        unreadCharacters += characters
     }
-    func read() -> TerminalInput? { pending.isEmpty ? nil : pending.removeFirst() }
+    /// Oldest first, without shifting the rest (a flood of a million keys stays linear).
+    func read() -> TerminalInput? {
+        charactersRead &+= unreadCharacters
+        unreadCharacters = 0
+        guard pendingStart < pending.count else { return nil }
+        let next = pending[pendingStart]
+        charactersRead &+= next.characters
+        pendingStart += 1
+        if pendingStart == pending.count {
+            pending = []
+            pendingStart = 0
+        }
+        return next.input
+    }
     func flush(_ buffer: CellBuffer) { backend.flush(buffer) }
     func invalidate() { backend.invalidate() }
     func syncSize() {}

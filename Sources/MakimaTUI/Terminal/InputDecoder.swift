@@ -6,8 +6,9 @@ public enum TerminalInput: Equatable, Sendable {
     case key(Key)
     case resize
     case mouse(MouseEvent)
-    /// Text the terminal marked as pasted (`ESC [ 200 ~ … ESC [ 201 ~`), controls, newlines and
-    /// bidi marks removed, at most `InputDecoder.pasteLimit` characters.
+    /// Text the terminal marked as pasted (`ESC [ 200 ~ … ESC [ 201 ~`), cleaned as server text
+    /// is (`UntrustedText`) and without newlines, from at most `InputDecoder.pasteLimit`
+    /// characters.
     case paste(String)
 }
 
@@ -19,30 +20,44 @@ public enum TerminalInput: Equatable, Sendable {
 /// no releases in SGR form on older versions), so this small state machine is written here.
 ///
 /// Everything here is untrusted: a report out of range, a malformed or truncated sequence,
-/// or a flood is dropped, never a crash, and nothing it holds grows without bound (a sequence
-/// is given up after `sequenceLimit` characters, a paste keeps `pasteLimit` characters). A
-/// sequence or a paste that stops arriving is ended after `sequenceTimeout` / `pasteTimeout`
-/// (`expire(now:)`; the event loop wakes at `deadline`). Any other CSI sequence ncurses did not
-/// know (a key the entry lacks) is dropped whole instead of being typed as `[1;5A`.
+/// or a flood is dropped, never a crash, and each character costs constant work (nothing is
+/// scanned twice). What is dropped goes whole, never typed as keys:
+/// - any CSI sequence (`ESC [` or the 8-bit `0x9B`) that is not a mouse report or a paste
+///   marker; a malformed one (a control or a character beyond ASCII inside it) or one longer
+///   than `sequenceLimit` through its final byte, with all it held;
+/// - the terminal strings OSC, DCS, SOS, PM and APC (`ESC ]`, `P`, `X`, `^`, `_` or their
+///   8-bit forms) through their terminator (BEL, ST = `ESC \` or `0x9C`; CAN and SUB cancel),
+///   however long: nothing of a string's body is kept, so its length costs no memory.
+///
+/// A sequence or a paste that stops arriving is ended after `sequenceTimeout` /
+/// `pasteTimeout` without input (`expire(now:)`, called only when the terminal has nothing
+/// waiting, so a reader that fell behind a flood does not cut the flood's sequence short and
+/// type its rest; the event loop wakes at `deadline`).
 @_spi(Fuzzing) public struct InputDecoder {
-    /// Characters kept of one paste; the rest of it is dropped.
+    /// Characters kept of one paste (before cleaning); the rest of it is dropped.
     public static let pasteLimit = 65_536
-    /// Characters of one control sequence before it is given up (and the rest of it skipped).
+    /// Characters of one control sequence's parameters before it is given up (and the rest of
+    /// it skipped): the longest this decoder reads, a mouse report, has 16.
     public static let sequenceLimit = 32
-    /// Seconds a started control sequence may wait for its next character.
+    /// Seconds a started control sequence or string may wait for its next character.
     public static let sequenceTimeout = 0.5
     /// Seconds a paste may wait for its next character before it is ended without its marker.
     public static let pasteTimeout = 2.0
 
     private enum State: Equatable {
         case ground
-        /// After ESC: `[` starts a control sequence; anything else makes ESC the Escape key.
+        /// After ESC: `[` starts a control sequence, `] P X ^ _` a string; anything else
+        /// makes ESC the Escape key.
         case escape
-        /// Inside `ESC [`: parameters and intermediates so far.
+        /// Inside a CSI sequence: parameters and intermediates so far in `sequence`.
         case csi
         /// A sequence too long or malformed: skipped to its final character.
         case skip
-        /// Inside a paste; `marker` holds what followed an ESC there (`[201~` ends it).
+        /// The body of an OSC, DCS, SOS, PM or APC string: skipped to its terminator.
+        case string
+        /// ESC inside a string: `\` ends it (ST).
+        case stringEscape
+        /// Inside a paste; `endMatched` counts the characters of its end marker seen so far.
         case paste
         /// After `ESC [ M`, a terminal without SGR reporting: its three raw bytes are skipped.
         case x10(remaining: Int)
@@ -52,26 +67,40 @@ public enum TerminalInput: Equatable, Sendable {
     private var sequence: [UInt8] = []
     private var pasted = String.UnicodeScalarView()
     private var pastedCount = 0
-    private var marker: [UInt8]?
+    private var endMatched = 0
     private var lastInputAt = -Double.infinity
+    /// Decoded inputs, oldest first from `readyStart` (a flood is taken without shifting).
     private var ready: [TerminalInput] = []
+    private var readyStart = 0
+    /// Characters and key codes taken so far (a new size is not one): how many came in a read
+    /// tells a key typed alone from one inside a burst (`BurstGuard`). Wraps, never traps.
+    public private(set) var charactersTaken = 0
 
     public init() {}
 
     /// The next decoded input, oldest first.
-    public mutating func next() -> TerminalInput? { ready.isEmpty ? nil : ready.removeFirst() }
+    public mutating func next() -> TerminalInput? {
+        guard readyStart < ready.count else { return nil }
+        let input = ready[readyStart]
+        readyStart += 1
+        if readyStart == ready.count {
+            ready.removeAll(keepingCapacity: ready.capacity <= 1_024)
+            readyStart = 0
+        }
+        return input
+    }
 
     /// When a started sequence or paste should be given up if nothing more arrives.
     public var deadline: Double? {
         switch state {
         case .ground, .escape: return nil
-        case .csi, .skip, .x10: return lastInputAt + Self.sequenceTimeout
+        case .csi, .skip, .string, .stringEscape, .x10: return lastInputAt + Self.sequenceTimeout
         case .paste: return lastInputAt + Self.pasteTimeout
         }
     }
 
     /// Ends a sequence or paste whose time is up: a paste is delivered as it is, a sequence
-    /// dropped.
+    /// or string dropped. Called when the terminal has nothing waiting.
     public mutating func expire(now: Double) {
         guard let deadline, now >= deadline else { return }
         if case .paste = state { finishPaste() }
@@ -90,11 +119,11 @@ public enum TerminalInput: Equatable, Sendable {
 
     /// One `wget_wch` result: `status` is OK (a character) or KEY_CODE_YES (a key code).
     public mutating func feed(status: Int32, code: UInt32, now: Double) {
-        expire(now: now)
         lastInputAt = now
         if status == KEY_CODE_YES {
             feedKeyCode(code)
         } else {
+            charactersTaken &+= 1
             feed(character: code)
         }
     }
@@ -106,18 +135,17 @@ public enum TerminalInput: Equatable, Sendable {
 
     /// A character, as a terminal would send it (the fuzz target and tests feed bytes this way).
     public mutating func feed(character code: UInt32, now: Double) {
-        expire(now: now)
-        lastInputAt = now
-        feed(character: code)
+        feed(status: OK, code: code, now: now)
     }
 
     private mutating func feedKeyCode(_ code: UInt32) {
         // A new size is not input: it is never lost inside a paste or a sequence.
         if Int32(code) == KEY_RESIZE { return ready.append(.resize) }
+        charactersTaken &+= 1
         switch state {
         case .paste: return  // a paste is text: a key ncurses found inside it is dropped
         case .escape: ready.append(.key(.escape))
-        case .csi, .skip, .x10: break  // the sequence is cut short: dropped
+        case .csi, .skip, .string, .stringEscape, .x10: break  // the sequence is cut short: dropped
         case .ground: break
         }
         state = .ground
@@ -128,31 +156,73 @@ public enum TerminalInput: Equatable, Sendable {
     private mutating func feed(character c: UInt32) {
         switch state {
         case .ground:
-            if c == 0x1B {
-                state = .escape
-            } else if let input = KeyDecoder.decode(status: OK, code: c) {
-                ready.append(input)
-            }
+            if !startsSequence(c), let input = KeyDecoder.decode(status: OK, code: c) { ready.append(input) }
         case .escape:
-            if c == UInt32(UInt8(ascii: "[")) {
-                state = .csi
-                sequence = []
-            } else {
-                ready.append(.key(.escape))
-                state = .ground
-                feed(character: c)
-            }
+            afterEscape(c)
         case .csi:
             continueSequence(c)
         case .skip:
-            if (0x20...0x3F).contains(c) { return }
-            state = .ground
-            if !(0x40...0x7E).contains(c) { feed(character: c) }
+            skipSequence(c)
+        case .string:
+            if c == 0x1B {
+                state = .stringEscape
+            } else if c == 0x07 || c == 0x9C || c == 0x18 || c == 0x1A {
+                state = .ground
+            }
+        case .stringEscape:
+            // As `UntrustedText` reads server text: ESC then anything but `\` is still the body.
+            state = c == 0x5C ? .ground : .string
         case .paste:
             continuePaste(c)
         case .x10(let remaining):
             state = remaining > 1 ? .x10(remaining: remaining - 1) : .ground
         }
+    }
+
+    /// ESC, the 8-bit CSI and the 8-bit string introducers start what is not a key.
+    private mutating func startsSequence(_ c: UInt32) -> Bool {
+        switch c {
+        case 0x1B: state = .escape
+        case 0x9B: startCSI()
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string
+        default: return false
+        }
+        return true
+    }
+
+    private mutating func startCSI() {
+        state = .csi
+        sequence = []
+    }
+
+    private mutating func afterEscape(_ c: UInt32) {
+        switch c {
+        case 0x5B: startCSI()  // [
+        case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string  // ] P X ^ _
+        default:
+            ready.append(.key(.escape))
+            state = .ground
+            feed(character: c)
+        }
+    }
+
+    /// What a character that is neither a parameter nor a final byte does inside a sequence:
+    /// ESC or an 8-bit introducer starts the next one, CAN and SUB (and a stray ST) cancel
+    /// it. Returns false for anything else (another control, a character beyond ASCII): the
+    /// sequence is malformed and skipped to its final byte with that character (a CR inside a
+    /// report is not Enter).
+    private mutating func interrupt(_ c: UInt32) -> Bool {
+        switch c {
+        case 0x1B, 0x9B, 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+            state = .ground
+            sequence = []
+            _ = startsSequence(c)
+        case 0x18, 0x1A, 0x9C:
+            state = .ground
+            sequence = []
+        default: return false
+        }
+        return true
     }
 
     private mutating func continueSequence(_ c: UInt32) {
@@ -168,11 +238,18 @@ public enum TerminalInput: Equatable, Sendable {
             finishSequence(final: UInt8(c))
             sequence = []
         default:
-            // Not part of a control sequence (a control, ESC, a letter beyond ASCII): the
-            // sequence so far is dropped and the character is read afresh.
-            state = .ground
-            sequence = []
-            feed(character: c)
+            if !interrupt(c) {
+                state = .skip
+                sequence = []
+            }
+        }
+    }
+
+    private mutating func skipSequence(_ c: UInt32) {
+        switch c {
+        case 0x20...0x3F: return
+        case 0x40...0x7E: state = .ground
+        default: _ = interrupt(c)  // another control or a character beyond ASCII stays skipped
         }
     }
 
@@ -181,7 +258,7 @@ public enum TerminalInput: Equatable, Sendable {
             state = .paste
             pasted = String.UnicodeScalarView()
             pastedCount = 0
-            marker = nil
+            endMatched = 0
             return
         }
         if sequence.isEmpty && final == UInt8(ascii: "M") {
@@ -205,44 +282,40 @@ public enum TerminalInput: Equatable, Sendable {
         }
     }
 
-    private static let pasteEnd = Array("[201~".utf8)
+    private static let pasteEnd: [UInt32] = [0x1B] + "[201~".unicodeScalars.map(\.value)
 
+    /// The paste's characters are kept as they came, escape sequences included, up to the end
+    /// marker: `UntrustedText` then removes each sequence whole (an OSC's body with it), as it
+    /// does for server text.
     private mutating func continuePaste(_ c: UInt32) {
-        if var m = marker {
-            if m.count < Self.pasteEnd.count, c == UInt32(Self.pasteEnd[m.count]) {
-                m.append(UInt8(c))
-                marker = m
-                if m == Self.pasteEnd { finishPaste() }
-                return
-            }
-            // ESC and what followed it were not the end marker: the ESC is dropped (a
-            // control), the rest is text.
-            marker = nil
-            for b in m { appendPasted(UInt32(b)) }
+        if c == Self.pasteEnd[endMatched] {
+            endMatched += 1
+            if endMatched == Self.pasteEnd.count { finishPaste() }
+            return
         }
-        if c == 0x1B {
-            marker = []
+        // What looked like the start of the end marker was text after all.
+        for held in Self.pasteEnd.prefix(endMatched) { appendPasted(held) }
+        endMatched = 0
+        if c == Self.pasteEnd[0] {
+            endMatched = 1
         } else {
             appendPasted(c)
         }
     }
 
     private mutating func appendPasted(_ c: UInt32) {
-        // Controls and newlines are removed: a paste is text for a one-line field.
-        guard c >= 0x20, !(0x7F...0x9F).contains(c), c != 0x2028, c != 0x2029,
-            let scalar = Unicode.Scalar(c), pastedCount < Self.pasteLimit
-        else { return }
+        guard pastedCount < Self.pasteLimit, let scalar = Unicode.Scalar(c) else { return }
         pasted.append(scalar)
         pastedCount += 1
     }
 
     private mutating func finishPaste() {
-        // The rest of what a terminal could act on (bidi overrides, the BOM) goes as it does
-        // from server text.
-        ready.append(.paste(UntrustedText.clean(String(pasted))))
+        // A paste is text for a one-line field: its newlines go too.
+        let text = UntrustedText.clean(String(pasted)).filter { $0 != "\n" }
+        ready.append(.paste(text))
         pasted = String.UnicodeScalarView()
         pastedCount = 0
-        marker = nil
+        endMatched = 0
         state = .ground
     }
 }

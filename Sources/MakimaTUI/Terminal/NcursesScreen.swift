@@ -69,21 +69,29 @@ package final class NcursesScreen {
     var size: (width: Int, height: Int) { (Int(mk_cols()), Int(mk_lines())) }
 
     /// The next pending input, or nil when there is none (never blocks: `nodelay`).
+    ///
+    /// A started sequence or paste is given up at its deadline only when nothing is waiting:
+    /// characters that waited in the terminal while the loop was busy are still its rest.
+    /// Each character is stamped when it is taken (a read of a long sequence can last seconds:
+    /// a time taken once before it would make its last character look old, and the sequence
+    /// be given up at the next pause and its rest typed as keys).
     func read() -> TerminalInput? {
-        let now = Clocks.monotonic()
-        decoder.expire(now: now)
         for _ in 0..<Self.readBudget {
             if let input = decoder.next() { return input }
             var ch: wint_t = 0
             let status = wget_wch(mk_stdscr(), &ch)
             if status == ERR {
                 decoder.endOfInput()
+                decoder.expire(now: Clocks.monotonic())
                 return decoder.next()
             }
-            decoder.feed(status: status, code: UInt32(ch), now: now)
+            decoder.feed(status: status, code: UInt32(ch), now: Clocks.monotonic())
         }
         return decoder.next()
     }
+
+    /// Characters and key codes taken from the terminal so far (`InputDecoder.charactersTaken`).
+    var charactersRead: Int { decoder.charactersTaken }
 
     /// When a started sequence or paste is given up if nothing more arrives (`InputDecoder`).
     var inputDeadline: Double? { decoder.deadline }

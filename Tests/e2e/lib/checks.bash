@@ -79,8 +79,18 @@ stop_server() {
 dev() { curl -fsS -X "$1" "$URL$2"; }
 api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-# quit TARGET: Q, then wait for the program's exit line.
-quit() { t send-keys -t "$1" Q; wait_for "$1" "EXITED:0" >/dev/null; }
+# quit TARGET: Q, then wait for the program's exit line. Quitting is final: the dashboard
+# takes Q only typed alone, not within 0.3 s of other input (`BurstGuard`), so Q is sent
+# after a pause, and again if a loaded machine delivered the input before it late.
+quit() {
+  local i
+  for i in 1 2 3; do
+    sleep 0.5
+    t send-keys -t "$1" Q
+    TIMEOUT=$((TIMEOUT / 3 + 1)) wait_for "$1" "EXITED:0" >/dev/null && return 0
+  done
+  return 1
+}
 
 # The closing line the test runner reads; the exit status follows it.
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }

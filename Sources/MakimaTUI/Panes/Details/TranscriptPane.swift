@@ -50,7 +50,7 @@ public struct TranscriptPane: Pane {
     public mutating func edit(_ edit: TextEdit) -> PaneResponse {
         guard var text = typing else { return .ignored }
         switch edit {
-        case .insert(let c): text.append(c)
+        case .insert(let c): if TextEdit.fits(c, in: text) { text.append(c) }
         case .deleteBackward: if !text.isEmpty { text.removeLast() }
         case .complete: break
         case .cancel:

@@ -75,7 +75,7 @@ public struct GrepResultsModel: Sendable, Equatable {
             r.column(ago(hit.lastActive ?? task?.updatedAt, now: now, clock: clock), 9, CellStyle(fg: .foregroundMuted))
             var line = r.line
             line.append(String(repeating: " ", count: RowLine.gap), .plain)
-            line.append(highlighted(hit.seq == 0 ? "plan: " + hit.line : hit.line, pattern: pattern))
+            line.append(highlighted(hit.lineNumber == 0 ? "plan: " + hit.line : hit.line, pattern: pattern))
             let id = String(i)
             rows.append(ListRow(id: id, line: line, searchText: hit.line))
             links[id] = hit

@@ -63,12 +63,12 @@ public struct OnboardingModel: Equatable, Sendable {
                 server = ""
                 serverPrefilled = false
             }
-            if server.count < Self.maxServerLength { server.append(c) }
+            if TextEdit.fits(c, in: server, limit: Self.maxServerLength) { server.append(c) }
             confirmInsecureFor = nil
             insecureAllowed = false
             problem = nil
         case .key:
-            guard !c.isWhitespace, key.count < Self.maxKeyLength else { return }
+            guard !c.isWhitespace, TextEdit.fits(c, in: key, limit: Self.maxKeyLength) else { return }
             key.append(c)
             problem = APIKey.typingProblem(key)
         }

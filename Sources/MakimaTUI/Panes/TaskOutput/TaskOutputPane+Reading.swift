@@ -58,6 +58,7 @@ extension TaskOutputPane {
         guard searching else { return .ignored }
         switch edit {
         case .insert(let c):
+            guard TextEdit.fits(c, in: search.query) else { return .handled }
             search.update(query: search.query + String(c), in: model.lines, fromLine: viewTop)
             showCurrentMatch()
         case .deleteBackward:

@@ -1,0 +1,308 @@
+import Foundation
+
+/// The cache's task output as lines (`task_lines`), assembled as events are written, cut as
+/// `OutputLineSplit` says (the task view's rule) across any event boundary: one row per line,
+/// with its number in the task (from 1), its text (SGR removed), the first and last seq it
+/// spans, and whether it is still open (no newline yet: the next text of its stream continues
+/// it, and the row is updated in place). The search index is over these rows.
+///
+/// Bounded like the events: a task keeps its newest `CacheRetention.eventsPerTask` lines
+/// (oldest go first, numbers are never reused), its lines go with the task, and one line keeps
+/// at most `maxLineBytes` bytes of text: past it the text is cut between characters and
+/// `cutMarker` ends it; the rest, up to its newline, is not kept.
+///
+/// Lines are assembled from the events in the cache's window: the events of a burst left out
+/// below the window end the line open before them (the text between is not known). Output
+/// older than what a task's lines were assembled from (history fetched later) has the task's
+/// lines assembled again from its cached events, numbered from 1.
+enum TaskLines {
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS task_lines (
+            task_id TEXT NOT NULL,
+            line_no INTEGER NOT NULL,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            stream TEXT NOT NULL,
+            open INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (task_id, line_no)
+        ) WITHOUT ROWID;
+        """
+
+    /// The most bytes of text one line keeps (what a search sees of an endless line).
+    static let maxLineBytes = 16 << 10
+    /// Ends a line cut at `maxLineBytes`.
+    static let cutMarker = " … [line cut at 16 KiB]"
+
+    /// Assembles the lines of `rows` (just inserted; `isNew` says which were not cached
+    /// before) onto each task's stored lines, writes them and keeps each task's newest `keep`.
+    /// Tasks in `breaks` had events left out before these rows: their open line ends first.
+    /// Returns, per task, the lowest line number written (the search index takes it from there).
+    static func assemble(
+        _ rows: ArraySlice<EventRow>, isNew: [Bool], breaks: Set<String>, keep: Int, in db: SQLiteDatabase
+    ) throws -> [String: Int] {
+        guard !rows.isEmpty else { return [:] }
+        var byTask: [String: [Int]] = [:]
+        var order: [String] = []
+        for i in rows.indices {
+            let task = rows[i].taskID
+            if byTask[task] == nil { order.append(task) }
+            byTask[task, default: []].append(i)
+        }
+        let store = try Writer(db)
+        var written: [String: Int] = [:]
+        for task in order {
+            var assembler = TaskLineAssembler(last: try store.lastLine(of: task), keep: keep)
+            if breaks.contains(task) { assembler.endLine() }
+            var older = false
+            // In seq order: a batch normally is, but nothing relies on it.
+            var indices = byTask[task]!
+            if zip(indices, indices.dropFirst()).contains(where: { rows[$0].seq > rows[$1].seq }) {
+                indices.sort { rows[$0].seq < rows[$1].seq }
+            }
+            for i in indices {
+                let row = rows[i]
+                if row.seq <= assembler.lastSeq {
+                    // Already assembled (a duplicate), or older output cached only now.
+                    if isNew[i - rows.startIndex] && row.seq < assembler.lastSeq { older = true }
+                    continue
+                }
+                assembler.add(seq: row.seq, row.linePart)
+            }
+            if older {
+                written[task] = try rebuild(task, keep: keep, with: store)
+            } else if let from = try store.write(assembler, task: task) {
+                written[task] = from
+            }
+        }
+        return written
+    }
+
+    /// Assembles the lines of every task that has events but no lines (a cache from before
+    /// lines were kept). Bounded by what the cache holds; run off the UI thread (`ensure`).
+    static func assembleMissing(keep: Int, in db: SQLiteDatabase) throws {
+        let missing = try db.prepare(
+            """
+            SELECT DISTINCT task_id FROM task_events
+            WHERE task_id NOT IN (SELECT DISTINCT task_id FROM task_lines)
+            """)
+        var tasks: [String] = []
+        while try missing.step() { if let t = missing.text(0) { tasks.append(t) } }
+        let store = try Writer(db)
+        for task in tasks { _ = try rebuild(task, keep: keep, with: store) }
+    }
+
+    /// Assembles a task's lines again from its cached events, numbered from 1.
+    private static func rebuild(_ task: String, keep: Int, with store: Writer) throws -> Int {
+        try store.removeLines(of: task)
+        var assembler = TaskLineAssembler(last: nil, keep: keep)
+        try store.forEachEvent(of: task) { seq, part in assembler.add(seq: seq, part) }
+        _ = try store.write(assembler, task: task)
+        return 1
+    }
+
+    /// What one event does to the lines.
+    enum Part: Sendable {
+        /// Output text of a stream.
+        case text(String, stream: String)
+        /// Ends the open line (a status, a gate, a question).
+        case end
+        /// Nothing (an event of a kind this build does not know).
+        case none
+
+        init(_ payload: TaskEventPayload) {
+            switch payload {
+            case .output(let text, let stream): self = .text(text, stream: stream)
+            case .status, .completionGate, .supervisorQuestion: self = .end
+            case .unknown: self = .none
+            }
+        }
+    }
+
+    /// The statements that read and write one task's lines.
+    private struct Writer {
+        let db: SQLiteDatabase
+        let last: SQLiteStatement
+        let upsert: SQLiteStatement
+        let prune: SQLiteStatement
+        let remove: SQLiteStatement
+
+        init(_ db: SQLiteDatabase) throws {
+            self.db = db
+            last = try db.prepare(
+                """
+                SELECT line_no, first_seq, last_seq, stream, open, text FROM task_lines
+                WHERE task_id = ?1 ORDER BY line_no DESC LIMIT 1
+                """)
+            upsert = try db.prepare(
+                """
+                INSERT INTO task_lines (task_id, line_no, first_seq, last_seq, stream, open, text)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                ON CONFLICT (task_id, line_no) DO UPDATE
+                SET last_seq = excluded.last_seq, open = excluded.open, text = excluded.text
+                """)
+            prune = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1 AND line_no <= ?2")
+            remove = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+        }
+
+        func lastLine(of task: String) throws -> AssembledLine? {
+            try last.bind(task, at: 1)
+            defer { last.reset() }
+            guard try last.step() else { return nil }
+            return AssembledLine(
+                number: last.int(0), firstSeq: last.int(1), lastSeq: last.int(2), stream: last.text(3) ?? "",
+                open: last.int(4) != 0, text: last.text(5) ?? "")
+        }
+
+        /// Writes what `assembler` changed and drops the task's lines past its newest `keep`
+        /// (lines already past it are not written at all); returns the lowest line number
+        /// written.
+        func write(_ assembler: TaskLineAssembler, task: String) throws -> Int? {
+            var lines = assembler.changed
+            if let newest = lines.last?.number { lines.removeAll { $0.number <= newest - assembler.keep } }
+            for line in lines {
+                try upsert.bind(task, at: 1)
+                try upsert.bind(line.number, at: 2)
+                try upsert.bind(line.firstSeq, at: 3)
+                try upsert.bind(line.lastSeq, at: 4)
+                try upsert.bind(line.stream, at: 5)
+                try upsert.bind(line.open ? 1 : 0, at: 6)
+                try upsert.bind(line.text, at: 7)
+                try upsert.step()
+                upsert.reset()
+            }
+            guard let first = lines.first, let newest = lines.last else { return nil }
+            if newest.number - assembler.keep >= 1 {
+                try prune.bind(task, at: 1)
+                try prune.bind(newest.number - assembler.keep, at: 2)
+                try prune.step()
+                prune.reset()
+            }
+            return first.number
+        }
+
+        func removeLines(of task: String) throws {
+            try remove.bind(task, at: 1)
+            try remove.step()
+            remove.reset()
+        }
+
+        /// The task's cached events, oldest first, as what each does to the lines.
+        func forEachEvent(of task: String, _ body: (Int, Part) -> Void) throws {
+            let events = try db.prepare("SELECT seq, json FROM task_events WHERE task_id = ?1 ORDER BY seq")
+            try events.bind(task, at: 1)
+            while try events.step() {
+                guard let json = events.text(1) else { continue }
+                if let event = CacheStore.decodeEvents([json]).first { body(events.int(0), Part(event.payload)) }
+            }
+        }
+    }
+}
+
+/// One line as the cache holds it.
+struct AssembledLine: Equatable {
+    var number: Int
+    var firstSeq: Int
+    var lastSeq: Int
+    var stream: String
+    var open: Bool
+    var text: String
+
+    /// The text reached `TaskLines.maxLineBytes`: what follows, up to the newline, is dropped.
+    var isCut: Bool { text.utf8.count > TaskLines.maxLineBytes }
+
+    /// Adds a piece of text, cut at the limit with the marker.
+    mutating func append(_ piece: Substring) {
+        guard !isCut, !piece.isEmpty else { return }
+        let plain = UntrustedText.stripSGR(String(piece))
+        let room = TaskLines.maxLineBytes - text.utf8.count
+        if plain.utf8.count <= room {
+            text += plain
+        } else {
+            text += OutputSearchIndex.bounded(plain, bytes: room) + TaskLines.cutMarker
+        }
+    }
+}
+
+/// A task's lines assembled from its events in seq order, continuing the line the cache left
+/// open; `changed` is what to write (the open line it continued or ended, then new lines).
+/// Holds at most `keep` lines besides the open one: older ones would be pruned on writing.
+struct TaskLineAssembler {
+    let keep: Int
+    /// The highest seq assembled.
+    private(set) var lastSeq: Int
+    /// The open line (stored or new), if any.
+    private var open: AssembledLine?
+    /// Lines ended here, oldest first (the stored open line among them if it ended).
+    private var ended: [AssembledLine] = []
+    private var next: Int
+    /// The stored line was continued or ended: it is written again.
+    private var carriedChanged = false
+    private var carriedNumber: Int?
+
+    init(last: AssembledLine?, keep: Int) {
+        self.keep = max(1, keep)
+        lastSeq = last?.lastSeq ?? 0
+        next = (last?.number ?? 0) + 1
+        if let last, last.open {
+            open = last
+            carriedNumber = last.number
+        }
+    }
+
+    /// What to write, oldest first: the stored line if changed, then the lines begun here.
+    var changed: [AssembledLine] {
+        var all = ended
+        if let open { all.append(open) }
+        return all.filter { $0.number != carriedNumber || carriedChanged }
+    }
+
+    mutating func add(seq: Int, _ part: TaskLines.Part) {
+        switch part {
+        case .text(let text, let stream):
+            lastSeq = seq
+            OutputLineSplit.forEachPiece(of: text) { piece, newline in
+                if open == nil || !OutputLineSplit.continues(openStream: open!.stream, with: stream) {
+                    endLine()
+                    open = AssembledLine(
+                        number: next, firstSeq: seq, lastSeq: seq, stream: stream, open: true, text: "")
+                    next += 1
+                }
+                touch()
+                open!.append(piece)
+                open!.lastSeq = seq
+                if newline { endLine() }
+            }
+        case .end:
+            lastSeq = seq
+            endLine()
+        case .none:
+            break
+        }
+    }
+
+    /// Ends the open line, if any (the next text starts a new one).
+    mutating func endLine() {
+        guard var line = open else { return }
+        touch()
+        line.open = false
+        open = nil
+        ended.append(line)
+        if ended.count >= 2 * keep { ended.removeFirst(ended.count - keep) }
+    }
+
+    private mutating func touch() {
+        if open?.number == carriedNumber { carriedChanged = true }
+    }
+}
+
+extension CacheStore {
+    /// How many lines are cached for a task.
+    public func lineCount(taskID: String) throws(CacheError) -> Int {
+        try withDatabase { db in
+            let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
+            try select.bind(taskID, at: 1)
+            return try select.step() ? select.int(0) : 0
+        }
+    }
+}
