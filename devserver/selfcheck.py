@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Self-check of the dev server (run by CI): starts it on port 0 with a temp database and
 exercises every endpoint, resync replay, each test control, key rotation, a restart on the
-same database and a 100,000-event burst. Exits non-zero on the first failure.
+same database and a burst of about 40,000 events. Exits non-zero on the first failure.
 
     python3 devserver/selfcheck.py [--keep]   (--keep leaves the temp dir for inspection)
 """
@@ -464,7 +464,8 @@ async def check_hostile(api: Api, session, server: Server) -> None:
     check(op == 1 and json.loads(payload)["seq"] == (1 << 63) - 1 and sent["sent_to"] >= 1, "absurd seq frame")
     flood = await api.dev("POST", "/_dev/hostile/gap_flood?tasks=2&events=3")
     seen: dict[str, list[int]] = {}
-    while sum(len(v) for v in seen.values()) < 2 * (1 + 2):  # each task: its status event + 2 of 3
+    # Each task: every stored event but the withheld one (its lines may be several pieces each).
+    while sum(len(v) for v in seen.values()) < sum(flood["last_seqs"].values()) - len(flood["tasks"]):
         op, payload = await raw.frame()
         event = json.loads(payload)
         seen.setdefault(event["task_id"], []).append(event["seq"])
@@ -533,13 +534,14 @@ async def check_keys(api: Api) -> str:
 
 
 async def check_burst(api: Api, session, server: Server) -> dict:
-    """100,000 events: one subscriber connected before the burst, one that resyncs from 0
-    while the burst is being written. Both must see every seq once, in order."""
+    """About 40,000 events (10,000 lines, each cut into pieces): one subscriber connected
+    before the burst, one that resyncs from 0 while the burst is being written. Both must see
+    every seq once, in order."""
     early, _ = await ws_connect(session, server, {}, key=api.key)
     task = await api.dev("POST", "/_dev/task?status=running")
     task_id = task["id"]
     started = time.monotonic()
-    burst = asyncio.create_task(api.dev("POST", f"/_dev/burst?task_id={task_id}&count=100000"))
+    burst = asyncio.create_task(api.dev("POST", f"/_dev/burst?task_id={task_id}&count=10000"))
 
     async def collect(ws, seqs: list[int], upto: int) -> None:
         while not seqs or seqs[-1] < upto:
@@ -558,7 +560,8 @@ async def check_burst(api: Api, session, server: Server) -> dict:
     result = await burst
     written = time.monotonic() - started
     last = result["last_seq"]
-    check(last == 100001, f"burst: creation event + 100,000 outputs (last_seq {last})")
+    check(result["lines"] == 10000 and last == result["count"] + 1 and result["count"] >= 10000,
+          f"burst: creation event + the events of 10,000 lines (last_seq {last})")
     await asyncio.gather(collect(early, early_seqs, last), collect(late, late_seqs, last))
     delivered = time.monotonic() - started
     await early.close()
@@ -566,9 +569,9 @@ async def check_burst(api: Api, session, server: Server) -> dict:
     want = list(range(1, last + 1))
     check(early_seqs == want, "live subscriber: every burst seq once, in order")
     check(late_seqs == want, "subscriber resyncing mid-burst: every seq once, in order")
-    tail = await api.get(f"/api/v1/mesh/tasks/{task_id}/output?after_seq=99990")
-    check([e["seq"] for e in tail["items"]] == list(range(99991, 100002)), "burst tail via REST")
-    ok(f"burst 100,000: written in {written:.2f} s, delivered in order to 2 subscribers in {delivered:.2f} s "
+    tail = await api.get(f"/api/v1/mesh/tasks/{task_id}/output?after_seq={last - 11}")
+    check([e["seq"] for e in tail["items"]] == list(range(last - 10, last + 1)), "burst tail via REST")
+    ok(f"burst of 10,000 lines ({result['count']:,} events): written in {written:.2f} s, delivered in order to 2 subscribers in {delivered:.2f} s "
        f"(second one resynced mid-burst: {progress[0]}, {len(replay)} replayed)")
     return {"task_id": task_id, "last_seq": last}
 
@@ -772,8 +775,11 @@ async def check_live_simulation(api: Api, session, server: Server) -> None:
     ws, _ = await ws_connect(session, server, {})
     listed = {t["id"] for t in (await api.get("/api/v1/mesh/tasks?limit=1000"))["items"]}
     first: dict[str, dict] = {}
+    longest = 0
     for _ in range(100_000):
         (e,) = await read_events(ws, 1, timeout=30)
+        if e["type"] == "task.output":
+            longest = max(longest, len(e["data"]["text"]))
         if e["task_id"] in listed:
             continue
         first.setdefault(e["task_id"], e)
@@ -785,7 +791,9 @@ async def check_live_simulation(api: Api, session, server: Server) -> None:
     await ws.close()
     check((await api.get(f"/api/v1/mesh/tasks/{e['task_id']}"))["status"] in ("running", "completed", "failed"),
           "the live task is fetchable")
-    ok("--live-tasks: the simulation starts tasks running and streaming before any list holds them")
+    check(0 < longest <= 40, f"output in pieces of at most 40 characters (longest {longest})")
+    ok("by default the simulation streams output in pieces and starts tasks running and streaming before "
+       "any list holds them")
 
 
 async def check_realistic(session, workdir: str, servers: list) -> None:
@@ -809,8 +817,8 @@ async def check_realistic(session, workdir: str, servers: list) -> None:
     check(await s6.stop() == 0 and await again.stop() == 0, "s6 exits 0")
     ok("same seed and flags: the same pieces")
 
-    s7 = await Server(workdir, "s7", os.path.join(workdir, "live.db"), "--rate", "40", "--live-tasks",
-                      "--output-pieces", "1,40").start()
+    # The defaults: output in pieces of 1..40 and tasks born live.
+    s7 = await Server(workdir, "s7", os.path.join(workdir, "live.db"), "--rate", "40").start()
     servers.append(s7)
     await check_live_simulation(Api(session, s7), session, s7)
     check(await s7.stop() == 0, "s7 exits 0")
@@ -850,17 +858,19 @@ async def main(keep: bool) -> int:
             api = Api(session, s2, rotated)
             await api.dev("GET", "/_dev/seeded", expect=404)
             await api.get("/api/v1/mesh/daemons", key=KEY, expect=401)
-            page = await api.get(f"/api/v1/mesh/tasks/{burst['task_id']}/output?after_seq=100000")
+            page = await api.get(f"/api/v1/mesh/tasks/{burst['task_id']}/output?after_seq={burst['last_seq'] - 1}")
             check(page["last_seq"] == burst["last_seq"], "events survive a restart")
             check(await s2.stop() == 0, "s2 exits 0")
             ok("restart without --test-controls: /_dev is 404; rotated key persisted; events kept")
 
-            s3 = await Server(workdir, "s3", db, "--rate", "0", "--test-controls", "--clock-skew", "-3600").start()
+            s3 = await Server(workdir, "s3", db, "--rate", "0", "--test-controls", "--clock-skew", "-3600",
+                              "--output-pieces", "0").start()
             servers.append(s3)
             api = Api(session, s3, rotated)
             more = await api.dev("POST", f"/_dev/burst?task_id={burst['task_id']}&count=5")
+            check(more["lines"] == more["count"] == 5, f"--output-pieces 0: one event a line ({more})")
             check(more["last_seq"] == burst["last_seq"] + 5, "seqs continue after a restart")
-            events = (await truth(api, burst["task_id"]))[-5:]
+            events = (await truth(api, burst["task_id"]))[-more["count"]:]
             check(events[0]["event_id"] >= next_id and events[0]["seq"] == burst["last_seq"] + 1,
                   f"event ids continue after a restart ({events[0]['event_id']} >= {next_id})")
             stamped = datetime.fromisoformat(events[-1]["ts"].replace("Z", "+00:00")).timestamp()
@@ -869,7 +879,8 @@ async def main(keep: bool) -> int:
                 check(r.status == 204, "DELETE /auth/api-keys → 204")
             await api.get("/api/v1/mesh/daemons", expect=401)
             check(await s3.stop() == 0, "s3 exits 0")
-            ok("restart on the same db continues event ids and seqs; DELETE revokes the key")
+            ok("restart on the same db continues event ids and seqs; DELETE revokes the key; --output-pieces 0 "
+               "writes whole lines")
 
             s4 = await Server(workdir, "s4", os.path.join(workdir, "sim.db"), "--rate", "40").start()
             servers.append(s4)

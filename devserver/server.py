@@ -55,11 +55,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--clock-offset", metavar="S", type=float, default=0.0,
                    help="the server's whole clock is S seconds off the real one: every timestamp it writes or"
                         " serves and every Date header (negative: behind; default 0)")
-    p.add_argument("--output-pieces", metavar="MIN,MAX", default=None,
+    # A real mesh streams an agent's tokens and starts tasks nobody has listed yet, so that is
+    # what every client and test meets unless it opts out.
+    p.add_argument("--output-pieces", metavar="MIN,MAX", default="1,40",
                    help="cut every task.output text into events of MIN..MAX characters, anywhere"
-                        " (e.g. 1,40; 0 or absent: one event per text)")
-    p.add_argument("--live-tasks", action="store_true",
-                   help="with --rate > 0, now and then start a task that runs and streams at once")
+                        " (default 1,40; 0: one event per text)")
+    p.add_argument("--live-tasks", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --rate > 0, now and then start a task that runs and streams at once"
+                        " (default on; --no-live-tasks: only tasks a list can see first)")
     p.add_argument("--quiet", action="store_true", help="log warnings only (no per-request lines)")
     return p.parse_args(argv)
 

@@ -40,7 +40,7 @@ async def main(url: str, key: str, events: int, tasks: int) -> None:
                 if event.get("task_id") in wanted and event.get("type") == "task.output":
                     out.write(event["data"]["text"])
                     got += 1
-                    if got == events:
+                    if got == burst["count"]:  # events: more than the texts when output comes in pieces
                         break
             out.flush()
             elapsed = time.monotonic() - started

@@ -89,11 +89,16 @@ package enum SyncBenchmark {
             let client = self.client
             let outbox = self.outbox
             let hub = self.hub
-            let (burstID, taskIDs) = try await onDedicatedThread("bench-prepare") {
+            // `count` is the events written: more than the texts asked for when the server cuts
+            // output into pieces.
+            let (burstID, taskIDs, outputEvents) = try await onDedicatedThread("bench-prepare") {
                 let prepared = try devControl(
                     client, "burst_prepare",
                     ["count": String(events), "tasks": String(tasks), "task_ids": reuse.joined(separator: ",")])
-                return (prepared["burst_id"] as? String ?? "", prepared["task_ids"] as? [String] ?? [])
+                return (
+                    prepared["burst_id"] as? String ?? "", prepared["task_ids"] as? [String] ?? [],
+                    prepared["count"] as? Int ?? events
+                )
             }
             let ids = Set(taskIDs)
             // The dashboard with the first task's output on screen.
@@ -112,11 +117,11 @@ package enum SyncBenchmark {
                 _ = try devControl(client, "burst_send", ["burst_id": burstID])
             }
             var applied = 0
-            while applied < events {
+            while applied < outputEvents {
                 let updates = try await onDedicatedThread("bench-drain") {
                     outbox.wait(until: Date().addingTimeInterval(30))
                 }
-                if updates.isEmpty { throw BenchError("stalled after \(applied) of \(events) events") }
+                if updates.isEmpty { throw BenchError("stalled after \(applied) of \(outputEvents) events") }
                 applied += await MainActor.run {
                     var n = 0
                     var lastMatch = ""  // a burst is mostly one task's: one set lookup per change

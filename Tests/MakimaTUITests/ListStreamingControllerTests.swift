@@ -45,4 +45,25 @@ import Testing
         #expect(h.shows("STALE"), "\(h.screen)")
         #expect(h.engine.refreshed.map(\.query) == [all], "\(h.engine.refreshed)")
     }
+
+    /// The engine reads Home's task lists as the socket opens; their answers may come in the
+    /// same batch as ONLINE. Marked stale after the batch, they read `STALE` for minutes: the
+    /// dashboard's own ask was the one the engine had already made, so nothing read them again.
+    @Test("a list answered in the same batch as the reconnect stays fresh")
+    func answeredWithTheReconnect() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        let running = ListQuery.tasks(status: .running, contractID: nil)
+        func answers(_ title: String) -> [SyncUpdate] {
+            let rows = ListPayload.tasks([MeshTask(id: "t-1", title: title, status: .running)])
+            return [running, .homeRecentTasks].map { .list($0, rows, fetchedAt: h.live.now(), fromCache: false) }
+        }
+        h.post(.connection(ConnectionStatus(phase: .online)))
+        h.post(answers("before the loss")[0], answers("before the loss")[1])
+        h.post(.connection(ConnectionStatus(phase: .offline(nextRetry: nil), lastError: "reset")))
+        let read = answers("read as the socket opened")
+        h.post(.connection(ConnectionStatus(phase: .online)), read[0], read[1])
+        #expect(h.shows("read as the socket opened"), "\(h.screen)")
+        #expect(!h.shows("STALE"), "\(h.screen)")
+    }
 }

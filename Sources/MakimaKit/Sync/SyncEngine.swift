@@ -225,10 +225,12 @@ public final class SyncEngine: Sendable {
                 if status.unauthorized {
                     outbox.post(.unauthorized(message: status.lastError ?? "the server refused the API key"))
                 }
+                // Read once ONLINE is posted, so their answers follow it: the dashboard marks
+                // its lists stale when it sees ONLINE, and an answer ahead of it would be too.
+                if status.phase == .online { for query in openQueries { coordinator.refreshAfterOpen(query) } }
             },
             onOpen: {
                 coordinator.opened()
-                for query in openQueries { coordinator.refreshAfterOpen(query) }
                 return pipeline.resyncRequest()
             },
             onTexts: { pipeline.receive(frames: $0) })

@@ -8,10 +8,10 @@ extension LiveDashboard {
     /// lives outside the stores: the connection pill, the 401 banner, notices and toasts.
     func apply(_ updates: [SyncUpdate]) {
         var notices: [String] = []
-        var reconnected = false
         // Details the open panes read survive whatever this batch stores (`BoundedMap`).
         hub.keepDetails(of: session.detailLinks)
         for update in updates {
+            var reconnected = false
             if case .connection(let status) = update {
                 if case .offline = status.phase { lostConnection = true }
                 if status.isOnline && lostConnection {
@@ -21,6 +21,10 @@ extension LiveDashboard {
             }
             let noticeBefore = hub.connection.lastNotice
             hub.apply(update)
+            // In order: the lists the engine read as the socket opened may answer later in
+            // this batch, and those answers are current; marked stale after it, they would wait
+            // for their next poll, the engine having already made the read this asks for.
+            if reconnected { refreshing.reconnected() }
             // The notice is the store's: the engine's, or the hub's own (a result it ignored).
             if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
                 notices.append(notice)
@@ -53,7 +57,6 @@ extension LiveDashboard {
         }
         // Tasks this batch named that the stores know by id alone are fetched (`TaskNamer`).
         if let engine, case let unknown = hub.unnamedTasks(in: updates), !unknown.isEmpty { engine.nameTasks(unknown) }
-        if reconnected { refreshing.reconnected() }
         for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
         notifications.announce(hub.notifications.takeToasts())
     }
