@@ -39,7 +39,9 @@ extension CacheStore {
         let bound = min(limit, Self.maxSearchHits)
         do throws(CacheError) {
             let keep = eventsKeptPerTask
-            return try withDatabase(markingDamage: false) { db in try Self.search(needle, limit: bound, keep: keep, in: db) }
+            return try withDatabase(markingDamage: false) { db in
+                try Self.search(needle, limit: bound, keep: keep, in: db)
+            }
         } catch {
             // A damaged or missing index (not a closed store, a full disk or a lock).
             switch error {
