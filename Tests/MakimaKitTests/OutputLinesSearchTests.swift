@@ -192,13 +192,36 @@ import Testing
         #expect(try store.searchOutput("heartbeat").map(\.lineNumber) == [3])
     }
 
-    @Test func aBurstLeftOutBelowTheWindowEndsTheOpenLine() throws {
+    @Test func aBurstLeftOutBelowTheWindowContinuesTheOpenLineWithAGapMarker() throws {
         let store = try openStore(keep: 3)
         try store.appendEvents([Self.output("t", 1, "before the gap ")])
-        // Seqs 2...4 are left out below the window of 3: what they held is not known.
+        // Seqs 2...4 are left out below the window of 3: what they held is not known, but they
+        // held no newline, so seqs 5...7 are still on the first line.
         try store.appendEvents((2...7).map { Self.output("t", $0, "x\($0) ") })
-        #expect(try store.searchOutput("gap").map(\.line) == ["before the gap"])
-        #expect(try store.searchOutput("x5").map(\.line) == ["x5 x6 x7"])
+        #expect(try store.searchOutput("gap").map(\.line) == ["before the gap …x5 x6 x7"])
+        #expect(try store.searchOutput("x5").map(\.lineNumber) == [1])
+    }
+
+    /// A burst far larger than the window, in one batch of random 1–40-character pieces: the
+    /// lines after the left-out events keep their number in the task (they used to be numbered
+    /// as if the left-out lines were not there: line 1,000 of a burst cached as line 145).
+    @Test func aBurstLeftOutBelowTheWindowKeepsTheLinesNumbers() throws {
+        var random = SeededGenerator(state: 5)
+        for round in 0..<10 {
+            let store = try openStore(keep: 50, file: dir.url.appendingPathComponent("b\(round).sqlite"))
+            let lines = (1...600).map { "burst line \($0) of 600: the quick brown fox" }
+            let text = lines.map { $0 + "\n" }.joined()
+            let lengths = (0..<2_000).map { _ in Int(random.next() % 40) + 1 }
+            let events = Self.pieces("t", text, lengths: lengths)
+            // A line before the burst, cached first, then the whole burst in one batch.
+            try store.appendEvents(Array(events[..<3]))
+            try store.appendEvents(Array(events[3...]))
+            for n in [600, 599, 590] {
+                let hits = try store.searchOutput("burst line \(n) of")
+                #expect(hits.map(\.lineNumber) == [n], "round \(round), line \(n): \(hits.map(\.line))")
+            }
+            store.close()
+        }
     }
 }
 

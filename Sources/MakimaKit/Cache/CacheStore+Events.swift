@@ -77,6 +77,7 @@ extension CacheStore {
             }
             if events[i].seq <= cut.below {
                 cut.leftOut.add(events[i].seq)
+                cut.leftOut.lines.add(seq: events[i].seq, TaskLines.Part(events[i].payload))
                 continue
             }
             let event = events[i]
@@ -128,7 +129,8 @@ extension CacheStore {
                     }
                     // Events left out below the window end each task's open line (first chunk).
                     let n = try Self.insert(
-                        chunk, keep: keep, leftOutNew: absent, breaks: first ? Set(skipped.keys) : [], now: now,
+                        chunk, keep: keep, leftOutNew: absent, skips: first ? skipped.mapValues(\.lines) : [:],
+                        now: now,
                         into: db)
                     try Self.recordActivity(of: newest.keys, finished: last ? finished : [:], now: now, in: db)
                     // At most one new row a task: the count the bound is checked against.
@@ -147,6 +149,8 @@ extension CacheStore {
     struct LeftOut {
         private(set) var range: ClosedRange<Int>?
         private(set) var scattered: Set<Int>?
+        /// The lines their output held, counted (their text is not kept).
+        var lines = SkippedLines()
 
         var isEmpty: Bool { range == nil && scattered == nil }
 
@@ -429,7 +433,7 @@ extension CacheStore {
     /// index, adds to the activity counts (with
     /// `leftOutNew` new events left out below the window, counted as output now), then prunes.
     private static func insert(
-        _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, breaks: Set<String>, now: Double,
+        _ rows: ArraySlice<EventRow>, keep: Int, leftOutNew: Int, skips: [String: SkippedLines], now: Double,
         into db: SQLiteDatabase
     ) throws -> Int {
         let insert = try db.prepare(
@@ -483,7 +487,7 @@ extension CacheStore {
         try addActivity(activity, now: minute, in: db)
         // Per task, the lowest line written: the search index takes it from there at its
         // next catch-up (`OutputSearchIndex.catchUp`).
-        let written = try TaskLines.assemble(rows, isNew: isNew, breaks: breaks, keep: keep, in: db)
+        let written = try TaskLines.assemble(rows, isNew: isNew, skips: skips, keep: keep, in: db)
         try OutputSearchIndex.markUnindexed(written, in: db)
         return inserted
     }

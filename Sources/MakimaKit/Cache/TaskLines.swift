@@ -11,8 +11,10 @@ import Foundation
 /// at most `maxLineBytes` bytes of text: past it the text is cut between characters and
 /// `cutMarker` ends it; the rest, up to its newline, is not kept.
 ///
-/// Lines are assembled from the events in the cache's window: the events of a burst left out
-/// below the window end the line open before them (the text between is not known). Output
+/// Lines are assembled from the events in the cache's window. The events of a burst left out
+/// below the window are not kept, but their lines are counted (`SkippedLines`), so the lines
+/// after them keep their number in the task: a line they continue or leave open is marked
+/// with `gapMarker` where its text is not known. Output
 /// older than what a task's lines were assembled from (history fetched later) has the task's
 /// lines assembled again from its cached events, numbered from 1.
 enum TaskLines {
@@ -31,15 +33,17 @@ enum TaskLines {
 
     /// The most bytes of text one line keeps (what a search sees of an endless line).
     static let maxLineBytes = 16 << 10
+    /// Stands where a line's text was in events left out of the cache.
+    static let gapMarker = "…"
     /// Ends a line cut at `maxLineBytes`.
     static let cutMarker = " … [line cut at 16 KiB]"
 
     /// Assembles the lines of `rows` (just inserted; `isNew` says which were not cached
     /// before) onto each task's stored lines, writes them and keeps each task's newest `keep`.
-    /// Tasks in `breaks` had events left out before these rows: their open line ends first.
+    /// Tasks in `skips` had events left out before these rows: their lines are counted first.
     /// Returns, per task, the lowest line number written (the search index takes it from there).
     static func assemble(
-        _ rows: ArraySlice<EventRow>, isNew: [Bool], breaks: Set<String>, keep: Int, in db: SQLiteDatabase
+        _ rows: ArraySlice<EventRow>, isNew: [Bool], skips: [String: SkippedLines], keep: Int, in db: SQLiteDatabase
     ) throws -> [String: Int] {
         guard !rows.isEmpty else { return [:] }
         var byTask: [String: [Int]] = [:]
@@ -53,7 +57,7 @@ enum TaskLines {
         var written: [String: Int] = [:]
         for task in order {
             var assembler = TaskLineAssembler(last: try store.lastLine(of: task), keep: keep)
-            if breaks.contains(task) { assembler.endLine() }
+            if let skipped = skips[task] { assembler.skip(skipped) }
             var older = false
             // In seq order: a batch normally is, but nothing relies on it.
             var indices = byTask[task]!
@@ -281,6 +285,33 @@ struct TaskLineAssembler {
         }
     }
 
+    /// Lines held in events left out before the next ones (`SkippedLines`): the open line is
+    /// continued or ended as they say, and the lines they began take their numbers, the last
+    /// one left open (with the gap marker for its text) when they end without a newline.
+    mutating func skip(_ skipped: SkippedLines) {
+        guard skipped.lines > 0 else {
+            if skipped.leadingEnd { endLine() }
+            return
+        }
+        var begun = skipped.lines
+        if let o = open, !skipped.leadingEnd, let first = skipped.firstStream,
+            OutputLineSplit.continues(openStream: o.stream, with: first)
+        {
+            begun -= 1
+            if begun == 0 && skipped.trailingOpen {
+                touch()
+                open!.append(Substring(TaskLines.gapMarker))
+                return
+            }
+        }
+        endLine()
+        next += begun
+        guard skipped.trailingOpen, begun > 0 else { return }
+        open = AssembledLine(
+            number: next - 1, firstSeq: skipped.lastSeq, lastSeq: skipped.lastSeq, stream: skipped.lastStream,
+            open: true, text: TaskLines.gapMarker)
+    }
+
     /// Ends the open line, if any (the next text starts a new one).
     mutating func endLine() {
         guard var line = open else { return }
@@ -303,6 +334,43 @@ extension CacheStore {
             let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
             try select.bind(taskID, at: 1)
             return try select.step() ? select.int(0) : 0
+        }
+    }
+}
+
+/// The lines of events left out of the cache, counted as `TaskLineAssembler` would split them
+/// (their text is not kept): how many lines they begin, whether the first of them could
+/// continue the line open before them, and whether the last is still open at their end.
+struct SkippedLines: Sendable, Equatable {
+    /// Lines begun (the first may continue the cache's open line: `firstStream`).
+    private(set) var lines = 0
+    /// An end (a status, a gate, a question) came before any text.
+    private(set) var leadingEnd = false
+    /// The stream of the first text, when no end came before it.
+    private(set) var firstStream: String?
+    /// The last line begun has no newline yet.
+    private(set) var trailingOpen = false
+    private(set) var lastStream = ""
+    private(set) var lastSeq = 0
+
+    mutating func add(seq: Int, _ part: TaskLines.Part) {
+        lastSeq = max(lastSeq, seq)
+        switch part {
+        case .text(let text, let stream):
+            if lines == 0 && !leadingEnd && firstStream == nil { firstStream = stream }
+            OutputLineSplit.forEachPiece(of: text) { _, newline in
+                if !trailingOpen || !OutputLineSplit.continues(openStream: lastStream, with: stream) {
+                    lines += 1
+                    trailingOpen = true
+                    lastStream = stream
+                }
+                if newline { trailingOpen = false }
+            }
+        case .end:
+            if lines == 0 && firstStream == nil { leadingEnd = true }
+            trailingOpen = false
+        case .none:
+            break
         }
     }
 }
