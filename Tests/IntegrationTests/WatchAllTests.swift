@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -19,38 +18,13 @@ import Testing
             #expect(login.status == 0, "stderr: \(login.stderr)")
         }
         dead.stop()
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        watch.arguments = ["watch", "--all"]
-        watch.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": s.dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": s.configDir,
-            "MAKIMA_CACHE_DIR": s.dir.sub("cache"),
-        ]
-        let out = Pipe()
-        watch.standardOutput = out
-        let errorsFile = s.dir.sub("watch-stderr")
-        _ = FileManager.default.createFile(atPath: errorsFile, contents: nil)
-        watch.standardError = FileHandle(forWritingAtPath: errorsFile)
-        let printed = Mutex("")
-        let reader = Thread {
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                printed.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-        }
-        try SignalSafeSpawn.run(watch)
-        reader.start()
-        defer {
-            watch.interrupt()
-            watch.waitUntilExit()
-        }
+        let watch = try WatchProcess(arguments: ["watch", "--all"], environment: [:], dir: s.dir)
+        defer { watch.stop() }
         // A failure from before a mesh subscribed goes unnotified, so each server fails a task
         // every two seconds until a line for one of them shows.
         var failed: [String: [String]] = ["staging": [], "prod": []]
         func shown(_ mesh: String) -> Bool {
-            let text = printed.withLock { $0 }
-            return failed[mesh, default: []].contains { text.contains("makima://task/\($0)\t[\(mesh)] Task failed") }
+            failed[mesh, default: []].contains { watch.shows("makima://task/\($0)\t[\(mesh)] Task failed") }
         }
         let deadline = Date().addingTimeInterval(150)
         while !(shown("staging") && shown("prod")) && Date() < deadline && watch.isRunning {
@@ -60,17 +34,17 @@ import Testing
             }
             for _ in 0..<10 where !(shown("staging") && shown("prod")) { try await Task.sleep(for: .milliseconds(200)) }
         }
-        let stderr = (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? ""
-        #expect(shown("staging"), "watch printed: \(printed.withLock { $0 }) stderr: \(stderr)")
-        #expect(shown("prod"), "watch printed: \(printed.withLock { $0 }) stderr: \(stderr)")
+        let stderr = watch.errors
+        #expect(shown("staging"), "watch printed: \(watch.printed) stderr: \(stderr)")
+        #expect(shown("prod"), "watch printed: \(watch.printed) stderr: \(stderr)")
         #expect(watch.isRunning, "stderr: \(stderr)")
         // A staging task's line never names prod (the servers have different seeds, so different ids).
-        let lines = printed.withLock { $0 }.split(separator: "\n")
+        let lines = watch.printed.split(separator: "\n")
         for id in failed["staging", default: []] {
             #expect(lines.filter { $0.contains(id) }.allSatisfy { $0.contains("[staging]") })
         }
         for key in [staging.apiKey.secret, prod.apiKey.secret] {
-            #expect(!printed.withLock { $0 }.contains(key) && !stderr.contains(key))
+            #expect(!watch.printed.contains(key) && !stderr.contains(key))
         }
     }
 }

@@ -212,10 +212,15 @@ public final class AuthStore {
             throw ConfigError.unknownProfile(name, known: config.profileNames)
         }
         if target.id == profile?.id { return try signOut() }
-        try credentials.remove(for: target.credentialID)
+        try forget(target)
+    }
+
+    /// Removes `stored`'s key file and the profile from config.json.
+    private func forget(_ stored: ServerProfile) throws {
+        try credentials.remove(for: stored.credentialID)
         var updated = config
-        updated.profiles.removeAll { $0.id == target.id }
-        if updated.activeProfileID == target.id { updated.activeProfileID = nil }
+        updated.profiles.removeAll { $0.id == stored.id }
+        if updated.activeProfileID == stored.id { updated.activeProfileID = nil }
         try configStore.save(updated)
         config = updated
     }
@@ -227,14 +232,7 @@ public final class AuthStore {
 
     /// Local sign-out: removes the active profile's key file and the profile.
     public func signOut() throws {
-        if let p = profile, config.profiles.contains(where: { $0.id == p.id }) {
-            try credentials.remove(for: p.credentialID)
-            var updated = config
-            updated.profiles.removeAll { $0.id == p.id }
-            if updated.activeProfileID == p.id { updated.activeProfileID = nil }
-            try configStore.save(updated)
-            config = updated
-        }
+        if let p = profile, config.profiles.contains(where: { $0.id == p.id }) { try forget(p) }
         profile = nil
         key = nil
         keySource = nil

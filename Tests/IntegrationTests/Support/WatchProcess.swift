@@ -6,19 +6,30 @@ import TestSupport
 /// prints gathered as it comes; its stderr in a file for failure messages.
 final class WatchProcess {
     let process = Process()
-    let dir = TempDirectory()
+    let dir: TempDirectory
     /// What watch printed so far (filled on the reader thread).
     private final class Gathered: Sendable { let text = Mutex("") }
     private let gathered = Gathered()
 
-    init(server: DevServer) throws {
+    /// `watch` for the server and key in the environment, nothing stored.
+    convenience init(server: DevServer) throws {
+        let dir = TempDirectory()
+        try self.init(
+            arguments: ["watch"],
+            environment: [
+                "MAKIMA_SERVER_URL": server.baseURL.absoluteString, "MAKIMA_API_KEY": server.apiKey.secret,
+            ], dir: dir)
+    }
+
+    /// `makima-tui ARGUMENTS` with its config and cache under `dir`, plus `environment`.
+    init(arguments: [String], environment: [String: String], dir: TempDirectory) throws {
+        self.dir = dir
         process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
-        process.arguments = ["watch"]
+        process.arguments = arguments
         process.environment = [
             "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
-            "MAKIMA_CACHE_DIR": dir.sub("cache"), "MAKIMA_SERVER_URL": server.baseURL.absoluteString,
-            "MAKIMA_API_KEY": server.apiKey.secret,
-        ]
+            "MAKIMA_CACHE_DIR": dir.sub("cache"),
+        ].merging(environment) { _, given in given }
         let out = Pipe()
         process.standardOutput = out
         _ = FileManager.default.createFile(atPath: dir.sub("watch-stderr"), contents: nil)
