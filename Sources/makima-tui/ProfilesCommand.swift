@@ -17,9 +17,8 @@ enum ProfilesCommand {
         if case .error(let message) = store.state { return Console.fail(UsageError(message)) }
         let config = store.config
         let rows = config.profiles.map { p in
-            // config.json can be edited by hand: its text is cleaned like a server's.
             Row(
-                name: UntrustedText.clean(p.label), server: p.baseURL.absoluteString,
+                name: p.label, server: p.baseURL.absoluteString,
                 active: p.id == config.activeProfileID,
                 keyStored: store.hasStoredKey(p))
         }

@@ -58,7 +58,7 @@ enum StatusAll {
     }
 
     static func summary(of profile: ServerProfile, config: AppConfig, credentials: CredentialStore) async -> Outcome {
-        let name = UntrustedText.clean(profile.label)
+        let name = profile.label
         let server = profile.baseURL.absoluteString
         do {
             let resolved = try SessionResolver.resolve(

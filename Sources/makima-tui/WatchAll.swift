@@ -20,10 +20,10 @@ enum WatchAll {
         let credentials = CredentialStore(location: location)
         let meshes = config.profiles.compactMap { profile -> (String, APIClient, APIKey)? in
             guard let key = (try? credentials.key(for: profile.credentialID)) ?? nil else {
-                Console.error("[\(UntrustedText.clean(profile.label))] no key stored; not watched")
+                Console.error("[\(profile.label)] no key stored; not watched")
                 return nil
             }
-            return (UntrustedText.clean(profile.label), APIClient(profile: profile, key: key), key)
+            return (profile.label, APIClient(profile: profile, key: key), key)
         }
         guard !meshes.isEmpty else { return Console.fail(ConfigError.notConfigured) }
         if meshes.count > maxMeshes {

@@ -100,7 +100,10 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         } catch {
             throw DecodingError.dataCorruptedError(forKey: .baseURL, in: c, debugDescription: error.description)
         }
-        label = try c.decodeIfPresent(String.self, forKey: .label) ?? ServerProfile.defaultLabel(for: baseURL)
+        // config.json can be edited by hand: the label (the profile's name, shown in the masthead
+        // and by `profiles`) is cleaned like server text as it is read.
+        label = UntrustedText.clean(
+            try c.decodeIfPresent(String.self, forKey: .label) ?? ServerProfile.defaultLabel(for: baseURL))
         lastConnected = try c.decodeIfPresent(Date.self, forKey: .lastConnected)
     }
 
