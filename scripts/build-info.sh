@@ -12,4 +12,7 @@ header="#define MAKIMA_BUILD_COMMIT \"${commit:-unknown}\""
 if [ ! -f .build/build-info.h ] || [ "$(cat .build/build-info.h)" != "$header" ]; then
   printf '%s\n' "$header" > .build/build-info.h
   touch Sources/makima-tui/BuildInfo.swift
+  # A shim module compiled before the header existed (a plain `swift build`) does not know it
+  # depends on it: its cached module goes too.
+  find .build -name 'CBuildInfoShim-*.pcm' -delete 2>/dev/null || true
 fi
