@@ -34,7 +34,7 @@ public struct CommandLineState: Equatable, Sendable {
 
     /// Names the command line accepts, in completion order.
     public static var commands: [String] {
-        PaneID.allCases.map(\.rawValue) + ["notifications", "grep", "profile", "quit"]
+        PaneID.topLevel.map(\.rawValue) + ["notifications", "grep", "profile", "quit"]
     }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
@@ -129,7 +129,7 @@ public struct CommandLineState: Equatable, Sendable {
         }
         if let n = Int(word), let pane = PaneID.numbered(n) { return .jump(pane) }
         let found = Self.candidates(for: word)
-        if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
+        if !word.isEmpty, found.count == 1, let pane = PaneID.topLevel(named: found[0]) { return .jump(pane) }
         if found.count == 1, found[0] == "quit" { return .quit }
         if !word.isEmpty, found.count == 1, found[0] == "notifications" { return .notifications }
         message =

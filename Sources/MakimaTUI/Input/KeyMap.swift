@@ -235,7 +235,8 @@ public struct KeyMap: Sendable {
             [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
             footer: "command", label: ":"),
         KeyBinding(
-            (1...PaneID.numberKeys).map { .char(Character(String($0))) }, .jumpByNumber,
+            // Every digit key a pane may have: one past the panes there are does nothing.
+            (1...9).map { .char(Character(String($0))) }, .jumpByNumber,
             "jump to the pane with that number in NAV//", context: .global, footer: "panes",
             label: "1–\(PaneID.numberKeys)"),
         KeyBinding(
