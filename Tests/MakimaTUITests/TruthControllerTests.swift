@@ -225,6 +225,18 @@ struct RouteRegistryTests {
         }
     }
 
+    @Test(":open makima://KIND/ID opens what the link names through its entry, the id as typed")
+    func openCommandTakesADeepLink() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char(":"))
+        for c in "open makima://contract/C-Mixed7" { h.type(.char(c)) }
+        h.type(.enter)
+        #expect(h.session.topPane.id == .contract, "\(h.screen)")
+        #expect(h.session.topPane.shownLink == .contract("C-Mixed7"))
+        #expect(h.engine.details == [.contract("C-Mixed7")])
+    }
+
     @Test("a detail fetch answered 404 shows the route's not-found screen in place of the waiting pane")
     func notFoundByRoute() throws {
         let h = try ControllerHarness()

@@ -192,6 +192,9 @@ public struct AppState {
         case .openLink(let number):
             commandLine = nil
             _ = respond(stack.withTop { $0.handle(.openLink(number)) })
+        case .openDeepLink(let link):
+            commandLine = nil
+            requests.append(.open(link))
         case .quit:
             commandLine = nil
             requestQuit()
