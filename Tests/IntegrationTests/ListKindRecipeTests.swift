@@ -53,7 +53,8 @@ extension PaneSpec {
         queries: { _, _ in [.keyRows] },
         build: { src in
             let list = src.hub.listStore(ListKinds.keyRows).list(.keyRows)
-            return .list(ListColumns.keyRows.model(list, filter: nil, now: src.now, clock: src.hub.connection.serverClock))
+            return .list(
+                ListColumns.keyRows.model(list, filter: nil, now: src.now, clock: src.hub.connection.serverClock))
         },
         make: { ListPane(id: .keyRows) })
 }

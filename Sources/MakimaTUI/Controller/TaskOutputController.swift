@@ -79,7 +79,8 @@ final class TaskOutputController {
         guard let id = view?.taskID else { return }
         let model = viewModel()
         session.updatePanes {
-            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
+            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) }
+            }
         }
         seekGrepHit()
     }
