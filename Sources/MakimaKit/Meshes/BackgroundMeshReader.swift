@@ -6,7 +6,11 @@ public struct MeshReadFailure: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 
     public init(_ error: Error) {
-        self.init(UntrustedText.clean(MeshFetcher.classify(error).message))
+        if let failure = error as? MeshReadFailure {
+            self = failure
+        } else {
+            self.init(UntrustedText.clean(MeshFetcher.classify(error).message))
+        }
     }
 }
 
@@ -25,6 +29,11 @@ public final class BackgroundMeshReader: @unchecked Sendable {
     public struct Report: Sendable {
         public var name: String
         public var outcome: Result<MeshReading, MeshReadFailure>
+
+        public init(name: String, outcome: Result<MeshReading, MeshReadFailure>) {
+            self.name = name
+            self.outcome = outcome
+        }
     }
 
     public typealias Read = @Sendable (MeshProfile) throws -> MeshReading

@@ -49,6 +49,10 @@ final class MeshesController {
 
     /// After a switch: the new mesh is read by its engine, the one before joins the background.
     func shownChanged() {
+        // A profile added or logged out meanwhile (`makima-tui login --name`) is seen here.
+        if let location = live.setup.profiles, let profiles = try? MeshProfiles.load(location) {
+            store.profiles = profiles
+        }
         let name = shownName
         if let name { alerts.forget(name) }
         store.show(name)
