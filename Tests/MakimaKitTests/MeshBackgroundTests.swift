@@ -71,8 +71,10 @@ import Testing
         #expect(
             alerts.observe("staging", glance(questions: ["d3/q3", "d4/q4"])) == ["staging: 2 new questions"])
         _ = alerts.observe("prod", glance())
-        #expect(alerts.observe("prod", glance(failures: ["t9": "nightly build"])) == ["prod: task failed: nightly build"])
-        #expect(alerts.observe("prod", glance(failures: ["t9": "x", "t10": "y", "t11": "z"])) == ["prod: 2 tasks failed"])
+        #expect(
+            alerts.observe("prod", glance(failures: ["t9": "nightly build"])) == ["prod: task failed: nightly build"])
+        #expect(
+            alerts.observe("prod", glance(failures: ["t9": "x", "t10": "y", "t11": "z"])) == ["prod: 2 tasks failed"])
         // Another mesh's baseline is its own.
         #expect(alerts.observe("eu", glance(questions: ["d1/q1"])).isEmpty)
     }

@@ -178,7 +178,8 @@ struct MeshesControllerTests {
         #expect(h.shows("staging: 1 new question"), "\(h.screen)")
         h.advance(6)
         let failed = MeshTask(id: "f1", title: "nightly build", status: .failed)
-        h.live.meshes.received(.init(name: "staging", outcome: .success(reading(questions: ["d1", "d2"], failed: [failed]))))
+        h.live.meshes.received(
+            .init(name: "staging", outcome: .success(reading(questions: ["d1", "d2"], failed: [failed]))))
         h.settle()
         #expect(h.shows("staging: task failed: nightly build"), "\(h.screen)")
         h.live.meshes.received(.init(name: "prod", outcome: .failure(MeshReadFailure("connection refused"))))

@@ -25,7 +25,8 @@ public enum MeshProfiles {
         let config = try ConfigStore(location: location).load()
         let credentials = CredentialStore(location: location)
         return config.profiles.map { p in
-            MeshProfile(profile: p, keyStored: FileManager.default.fileExists(atPath: credentials.path(for: p.credentialID)))
+            MeshProfile(
+                profile: p, keyStored: FileManager.default.fileExists(atPath: credentials.path(for: p.credentialID)))
         }
     }
 

@@ -31,7 +31,8 @@ final class MeshesController {
         let deliver: @Sendable (BackgroundMeshReader.Report) -> Void = { report in
             bus.post { [weak self] in self?.received(report) }
         }
-        let made = BackgroundMeshReader(credentials: CredentialStore(location: location), clock: clock, deliver: deliver)
+        let made = BackgroundMeshReader(
+            credentials: CredentialStore(location: location), clock: clock, deliver: deliver)
         reader = made
         made.setTargets(backgroundProfiles)
         made.start()

@@ -85,7 +85,8 @@ extension HomePane {
     /// on its first row), j / k between a card's rows (above the first row nothing is
     /// selected), Enter opens the selected row, or the card's pane when none is.
     mutating func handleLive(_ mesh: HomeMeshModel, _ action: KeyAction) -> PaneResponse {
-        let order = shownCards.isEmpty ? HomeCardKind.shown(in: mesh) : HomeCardKind.allCases.filter(shownCards.contains)
+        let order =
+            shownCards.isEmpty ? HomeCardKind.shown(in: mesh) : HomeCardKind.allCases.filter(shownCards.contains)
         switch action {
         case .focusNext, .focusPrevious:
             let i = order.firstIndex(of: focus) ?? -1

@@ -81,7 +81,9 @@ public struct SettingsFacts: Equatable, Sendable {
             let shown = p.name == shownProfile
             let key = p.keyStored ? "key stored" : "no key stored"
             let enter = shown ? "active" : (p.keyStored ? "Enter: switch" : "makima-tui login --name \(p.name)")
-            return (SettingsAction.switchProfile(p.name).rowID, "› profile " + p.name, "\(p.server) · \(key) · \(enter)")
+            return (
+                SettingsAction.switchProfile(p.name).rowID, "› profile " + p.name, "\(p.server) · \(key) · \(enter)"
+            )
         }
     }
 
@@ -125,7 +127,8 @@ public struct SettingsFacts: Equatable, Sendable {
         }
         return ListPaneViewModel(
             rows: actionLines + lines, emptyMessage: "",
-            detail: actions ? (profiles.isEmpty ? "ACTIONS" : "ACTIONS · PROFILES") + " · ABOUT · COUNTERS" : "ABOUT · COUNTERS")
+            detail: actions
+                ? (profiles.isEmpty ? "ACTIONS" : "ACTIONS · PROFILES") + " · ABOUT · COUNTERS" : "ABOUT · COUNTERS")
     }
 
     static func bytes(_ n: Int) -> String {
