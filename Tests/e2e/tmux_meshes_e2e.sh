@@ -20,39 +20,23 @@ e2e_setup meshes
 start_server --seed 5 || { echo "0 passed, 1 failed"; exit 1; }
 URL_A=$URL
 KEY_A=$KEY
-EXTRA_PIDS=()
-trap 'for p in "${EXTRA_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done; e2e_cleanup' EXIT
-
-# another_server NAME SEED KEY: a second dev server; sets EXTRA_URL and appends its pid.
-another_server() {
-  local ready="$SCRATCH/ready-$1.txt"
-  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server-$1.db" --rate 0 --seed "$2" \
-    --demo-key "$3" --test-controls >"$ready" 2>"$SCRATCH/server-$1.log" &
-  EXTRA_PIDS+=($!)
-  EXTRA_URL=""
-  for _ in $(seq 200); do EXTRA_URL=$(sed -n 's/^READY //p' "$ready"); [ -n "$EXTRA_URL" ] && return 0; sleep 0.1; done
-  echo "the $1 dev server did not start"; echo "0 passed, 1 failed"; exit 1
-}
 KEY_B=mk_e2e_meshes_prod_00002
 another_server prod 9 "$KEY_B"
-URL_B=$EXTRA_URL
+URL_B=$ANOTHER_URL
 KEY_C=mk_e2e_meshes_dead_00003
 another_server dead 3 "$KEY_C"
-URL_C=$EXTRA_URL
-PID_C=${EXTRA_PIDS[-1]}
+URL_C=$ANOTHER_URL
+PID_C=$ANOTHER_PID
 host_a=${URL_A#http://}
 host_b=${URL_B#http://}
 
-cli() { env XDG_CONFIG_HOME="$SCRATCH/config" XDG_CACHE_HOME="$SCRATCH/cache" MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= \
-  MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= "$BIN" "$@"; }
 cli login --name staging --server "$URL_A" <<<"$KEY_A" >/dev/null 2>&1 || echo "# login staging failed"
 cli login --name dead --server "$URL_C" <<<"$KEY_C" >/dev/null 2>&1 || echo "# login dead failed"
 cli login --name prod --server "$URL_B" <<<"$KEY_B" >/dev/null 2>&1 || echo "# login prod failed"
 kill -TERM "$PID_C"; wait "$PID_C" 2>/dev/null
 echo "# staging $host_a, prod $host_b, dead stopped"
 
-t new-session -d -s dash -x 160 -y 50 \
-  "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+start_profiles dash 160 50
 expect "the masthead names prod" dash wait_for dash "prod · $host_b"
 expect "Home has a MESHES// card for the three profiles" dash wait_for dash "MESHES// .*3 PROFILES"
 expect "… prod's line is the shown one" dash wait_for dash "● prod .*shown · "

@@ -6,28 +6,15 @@ extension HomeMeshModel {
     public struct MeshLine: Equatable, Sendable {
         public var name: String
         /// The mesh on screen (its numbers come from the stores the other cards read).
-        public var shown: Bool
+        public var shown = false
         /// nil: not read yet (or no key to read it with).
-        public var reachable: Bool?
-        public var running: Int?
+        public var reachable: Bool? = nil
+        public var running: Int? = nil
         /// Tasks failed in the last hour (the shown mesh's: what its cache recorded).
-        public var failedLastHour: Int?
-        public var questions: Int?
+        public var failedLastHour: Int? = nil
+        public var questions: Int? = nil
         /// "live", "12s ago", "unreachable · 3m", "no key stored", "reading …".
         public var freshness: String
-
-        public init(
-            name: String, shown: Bool = false, reachable: Bool? = nil, running: Int? = nil,
-            failedLastHour: Int? = nil, questions: Int? = nil, freshness: String
-        ) {
-            self.name = name
-            self.shown = shown
-            self.reachable = reachable
-            self.running = running
-            self.failedLastHour = failedLastHour
-            self.questions = questions
-            self.freshness = freshness
-        }
     }
 
     /// The MESHES// card's lines, one per stored profile when there are two or more (none
