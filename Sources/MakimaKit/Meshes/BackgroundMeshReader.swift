@@ -71,13 +71,17 @@ public final class BackgroundMeshReader: @unchecked Sendable {
             }, deliver: deliver)
     }
 
+    /// The most meshes read in the background (the first ones with a stored key, in the
+    /// config's order): each read adds its key to `ArrivalMask`, which keeps 64.
+    public static let maxMeshes = 48
+
     /// The meshes to read from now on (those with a stored key): a mesh read already keeps
     /// its turn and backoff, a new one is read at once, one dropped is no longer read (a read
     /// of it under way is not delivered).
     public func setTargets(_ meshes: [MeshProfile]) {
         condition.lock()
         defer { condition.unlock() }
-        let kept = meshes.filter(\.keyStored)
+        let kept = Array(meshes.filter(\.keyStored).prefix(Self.maxMeshes))
         let old = schedule
         schedule = MeshSchedule(names: kept.map(\.name), now: clock())
         schedule.carry(from: old)
