@@ -7,7 +7,8 @@
 # - a question raised on staging (not on screen) brings a toast naming staging, within the
 #   background reads' minute;
 # - Tab to the card, Enter on staging's line switches the dashboard to staging in place (the
-#   masthead names it), and prod joins the background (its line gets numbers of its own).
+#   masthead names it), and prod joins the background (its line gets numbers of its own);
+# - Settings › PROFILES lists the profiles with the active one.
 # Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,6 +58,9 @@ t send-keys -t dash Enter
 expect "Enter switches in place: the masthead names staging" dash wait_for dash "staging · $host_a"
 expect "… staging is the shown line now" dash wait_for dash "● staging .*shown · "
 expect "… and prod is read in the background" dash wait_for dash "● prod  [0-9]+ run · [0-9]+ fail · [0-9]+ \?.* ago"
+t send-keys -t dash 7
+expect "Settings › PROFILES lists every profile, staging active" dash wait_for dash "› PROFILE STAGING .*key stored · active"
+expect "… and prod to switch to" dash wait_for dash "› PROFILE PROD .*key stored · Enter: switch"
 expect "the dashboard is still running" dash wait_gone dash "EXITED:"
 quit dash
 finish
