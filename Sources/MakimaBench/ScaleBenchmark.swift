@@ -51,15 +51,9 @@ package enum ScaleBenchmark {
         let retention = CacheRetention(
             eventsPerTask: 2_000, finishedTaskAge: 7 * 86_400,
             maxBytes: max(64 << 20, 2 * tasks * CacheStore.bytesPerTaskRow + (16 << 20)))
-        let filled = Clocks.monotonic()
-        guard let writer = try? CacheStore.open(file: file, retention: retention).store,
-            (try? ScaleMesh.fill(writer, tasks: tasks, daemons: daemons)) != nil
-        else { return ["cache_error": 1] }
-        results["cache_fill_s"] = Clocks.monotonic() - filled
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        results["cache_mb"] = Double(size) / 1_048_576
-        writer.close()  // a dashboard starting has no other connection on its cache
-        results["rss_filled_mb"] = SyncBenchmark.residentMB()
+        guard fill(file, retention: retention, tasks: tasks, daemons: daemons, into: &results) else {
+            return ["cache_error": 1]
+        }
 
         // Start-up from the cache: Home's first full frame.
         let startWall = Clocks.monotonic()
@@ -85,9 +79,43 @@ package enum ScaleBenchmark {
         _ = app.render(width: width, height: height)
         results["tasks_first_frame_ms"] = (threadCPUTime() - first) * 1000
 
-        // A store change with Tasks shown: the event, then its commit announced.
         var event = 0
-        let change = samples(20) {
+        let change = storeChanges(hub, cache, &app, tasks: tasks, now: now, event: &event)
+        results["store_change_ms"] = change[change.count / 2]
+        results["store_change_p99_ms"] = change[change.count - 1]
+
+        let keys = keystrokes(&app, rounds: rounds, term: term)
+        results.merge(keys) { a, _ in a }
+        results["rss_mb"] = SyncBenchmark.residentMB()
+
+        baseline(hub, &app, tasks: tasks, daemons: daemons, now: now, event: &event, into: &results)
+        cache.close()
+        return results
+    }
+
+    /// Writes the mesh into a new cache at `file`: the time it takes, the file's size and the
+    /// process's size after. False when the cache could not be written.
+    private static func fill(
+        _ file: URL, retention: CacheRetention, tasks: Int, daemons: Int, into results: inout [String: Double]
+    ) -> Bool {
+        let filled = Clocks.monotonic()
+        guard let writer = try? CacheStore.open(file: file, retention: retention).store,
+            (try? ScaleMesh.fill(writer, tasks: tasks, daemons: daemons)) != nil
+        else { return false }
+        results["cache_fill_s"] = Clocks.monotonic() - filled
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        results["cache_mb"] = Double(size) / 1_048_576
+        writer.close()  // a dashboard starting has no other connection on its cache
+        results["rss_filled_mb"] = SyncBenchmark.residentMB()
+        return true
+    }
+
+    /// A store change with Tasks shown, sorted samples: the event, then its commit announced.
+    @MainActor
+    private static func storeChanges(
+        _ hub: StoreHub, _ cache: CacheStore, _ app: inout AppState, tasks: Int, now: Date, event: inout Int
+    ) -> [Double] {
+        samples(20) {
             event += 1
             let e = statusEvent(number: event, tasks: tasks)
             hub.apply(.events([e]))
@@ -99,14 +127,14 @@ package enum ScaleBenchmark {
             showTasks(hub, &app, now: now)
             return notCounted
         }
-        results["store_change_ms"] = change[change.count / 2]
-        results["store_change_p99_ms"] = change[change.count - 1]
+    }
 
-        let keys = keystrokes(&app, rounds: rounds, term: term)
-        results.merge(keys) { a, _ in a }
-        results["rss_mb"] = SyncBenchmark.residentMB()
-
-        // The stores as they were: the lists held in memory, every row made on a change.
+    /// The stores as they were: the lists held in memory, every row made on a change.
+    @MainActor
+    private static func baseline(
+        _ hub: StoreHub, _ app: inout AppState, tasks: Int, daemons: Int, now: Date, event: inout Int,
+        into results: inout [String: Double]
+    ) {
         let held = ScaleMesh.inMemory(tasks: tasks, daemons: daemons)
         results["base_rss_mb"] = SyncBenchmark.residentMB()
         let base = samples(3) {
@@ -119,8 +147,6 @@ package enum ScaleBenchmark {
         }
         results["base_store_change_ms"] = base[base.count / 2]
         withExtendedLifetime(held) {}
-        cache.close()
-        return results
     }
 
     @MainActor

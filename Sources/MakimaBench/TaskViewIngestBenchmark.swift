@@ -57,7 +57,6 @@ package enum TaskViewIngestBenchmark {
             hub.tasks.keepOutput(of: "t0")
             app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: "t0", title: "burst")))
         }
-        var seqs = [Int](repeating: 0, count: 6)
         var lastFrame = -Double.infinity
         var frames = 0
         func frame() {
@@ -76,11 +75,31 @@ package enum TaskViewIngestBenchmark {
             _ = app.render(width: width, height: height)
             frames += 1
         }
-        // The batches as the engine hands them over, decoded on its own thread: not timed.
+        let batches = outputBatches(events: events, batch: cadence.batch)
+        let start = threadCPUTime()
+        var sent = 0
+        for chunk in batches {
+            sent += chunk.count
+            hub.apply(.events(chunk))
+            bus.runPending()  // the dirty marks the batch posted
+            let now = Double(sent) / cadence.eventsPerSecond
+            if now - lastFrame >= EventLoop.frameInterval {
+                frame()
+                lastFrame = now
+            }
+        }
+        frame()  // what the burst left on screen
+        return ((threadCPUTime() - start) * 1000, frames)
+    }
+
+    /// The burst in the batches the engine hands over, decoded on its own thread (not timed):
+    /// output spread over six tasks, every fifth event markdown with a heading and a link.
+    private static func outputBatches(events: Int, batch: Int) -> [[TaskEvent]] {
+        var seqs = [Int](repeating: 0, count: 6)
         var batches: [[TaskEvent]] = []
         var sent = 0
         while sent < events {
-            let n = min(cadence.batch, events - sent)
+            let n = min(batch, events - sent)
             batches.append(
                 (0..<n).map { i -> TaskEvent in
                     let k = sent + i
@@ -96,20 +115,7 @@ package enum TaskViewIngestBenchmark {
                 })
             sent += n
         }
-        let start = threadCPUTime()
-        sent = 0
-        for chunk in batches {
-            sent += chunk.count
-            hub.apply(.events(chunk))
-            bus.runPending()  // the dirty marks the batch posted
-            let now = Double(sent) / cadence.eventsPerSecond
-            if now - lastFrame >= EventLoop.frameInterval {
-                frame()
-                lastFrame = now
-            }
-        }
-        frame()  // what the burst left on screen
-        return ((threadCPUTime() - start) * 1000, frames)
+        return batches
     }
 
     private static func threadCPUTime() -> Double {

@@ -74,36 +74,7 @@ struct OutputDocument {
             closeSegment()
             emit([plainLine(line.text)], source: index...index)
         case .text:
-            let text = Self.markdownText(line.text)
-            if case .gate = segment {
-                var (lines, first) = takeSegmentLines()
-                lines.append(text)
-                if text.contains(OutputCards.gateClose) {
-                    segment = .gate(lines: lines, first: first)
-                    closeSegment(upTo: index)
-                } else if lines.count > Self.maximumGateLines {
-                    // No closing tag in sight: it was text that began with the tag, not a gate.
-                    segment = .markdown(lines: lines, first: first)
-                    tailBytes = Self.bytes(of: lines)
-                } else {
-                    segment = .gate(lines: lines, first: first)
-                }
-            } else if case .markdown = segment, !Self.startsGate(text) {
-                var (lines, first) = takeSegmentLines()
-                lines.append(text)
-                tailBytes += text.utf8.count + 1
-                segment = .markdown(lines: lines, first: first)
-                if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
-            } else {
-                closeSegment()
-                if Self.startsGate(text) {
-                    segment = .gate(lines: [text], first: index)
-                    if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
-                } else {
-                    segment = .markdown(lines: [text], first: index)
-                    tailBytes = text.utf8.count + 1
-                }
-            }
+            appendMarkdown(Self.markdownText(line.text), index: index)
         case .status(let status, let reason):
             closeSegment()
             emit(
@@ -126,6 +97,40 @@ struct OutputDocument {
         case .supervisorQuestion(let text, let directiveID):
             closeSegment()
             emit(OutputCards.question(text, directiveID: directiveID, glyphs: glyphs), source: index...index)
+        }
+    }
+
+    /// Adds a line of the markdown stream: to the open segment (a completion gate written as
+    /// text, or markdown), or as the first line of a new one.
+    private mutating func appendMarkdown(_ text: String, index: Int) {
+        if case .gate = segment {
+            var (lines, first) = takeSegmentLines()
+            lines.append(text)
+            if text.contains(OutputCards.gateClose) {
+                segment = .gate(lines: lines, first: first)
+                closeSegment(upTo: index)
+            } else if lines.count > Self.maximumGateLines {
+                // No closing tag in sight: it was text that began with the tag, not a gate.
+                segment = .markdown(lines: lines, first: first)
+                tailBytes = Self.bytes(of: lines)
+            } else {
+                segment = .gate(lines: lines, first: first)
+            }
+        } else if case .markdown = segment, !Self.startsGate(text) {
+            var (lines, first) = takeSegmentLines()
+            lines.append(text)
+            tailBytes += text.utf8.count + 1
+            segment = .markdown(lines: lines, first: first)
+            if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
+        } else {
+            closeSegment()
+            if Self.startsGate(text) {
+                segment = .gate(lines: [text], first: index)
+                if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
+            } else {
+                segment = .markdown(lines: [text], first: index)
+                tailBytes = text.utf8.count + 1
+            }
         }
     }
 
