@@ -249,7 +249,7 @@ struct OutputDocument {
 
     /// Markdown takes text without SGR (colours are for logs) and tabs at 4-cell stops.
     private static func markdownText(_ text: String) -> String {
-        UntrustedText.stripSGR(TabExpansion.expandKeepingSGR(text, tabWidth: 4))
+        UntrustedText.stripSGR(TabExpansion.expand(text, tabWidth: 4, keepingSGR: true))
     }
 
     /// A top-level ATX heading (`# …`, up to three spaces in), not a setext one.
@@ -421,7 +421,7 @@ struct OutputDocument {
         let base: CellStyle = stream == "stderr" ? CellStyle(fg: .danger) : CellStyle(fg: .foregroundMuted)
         var builder = builders[stream] ?? StyledTextBuilder(base: base)
         let (shown, omitted) = OutputLimits.cut(text)
-        builder.append(TabExpansion.expandKeepingSGR(String(shown), tabWidth: 8) + (finished ? "\n" : ""))
+        builder.append(TabExpansion.expand(String(shown), tabWidth: 8, keepingSGR: true) + (finished ? "\n" : ""))
         var content = (finished ? builder.takeLines().first : builder.current) ?? StyledLine()
         builders[stream] = builder
         let gutter = StyledLine(
