@@ -63,8 +63,7 @@ package enum ScaleBenchmark {
         hub.tasks.useTable(TaskTable.reading(cache.file))
         for update in CacheBridge(cache: cache).cachedUpdates().updates { hub.apply(update) }
         let now = ScaleMesh.base
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         let home = HomeMeshModel.from(hub, now: now)
         app.stack.update(.home, as: HomePane.self) { $0.model.mesh = home }
         _ = app.render(width: width, height: height)
@@ -74,10 +73,10 @@ package enum ScaleBenchmark {
 
         // `3` from Home: the Tasks pane's model and its first frame.
         app.stack.jump(to: .tasks)
-        let first = threadCPUTime()
+        let first = threadCPUSeconds()
         app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
         _ = app.render(width: width, height: height)
-        results["tasks_first_frame_ms"] = (threadCPUTime() - first) * 1000
+        results["tasks_first_frame_ms"] = (threadCPUSeconds() - first) * 1000
 
         var event = 0
         let change = storeChanges(hub, cache, &app, tasks: tasks, now: now, event: &event)
@@ -120,9 +119,9 @@ package enum ScaleBenchmark {
             let e = statusEvent(number: event, tasks: tasks)
             hub.apply(.events([e]))
             showTasks(hub, &app, now: now)
-            let writerCPU = threadCPUTime()
+            let writerCPU = threadCPUSeconds()
             _ = try? cache.appendEvents([e])  // the writer thread's work, not the UI's
-            let notCounted = threadCPUTime() - writerCPU
+            let notCounted = threadCPUSeconds() - writerCPU
             hub.apply(.taskRowsChanged)
             showTasks(hub, &app, now: now)
             return notCounted
@@ -166,15 +165,12 @@ package enum ScaleBenchmark {
         let backend = NcursesBackend(
             palette: ColorMapper.palette(for: .makima, capability: .palette256), utf8: TerminalLocale.isUTF8)
         backend.flush(app.render(width: width, height: height))
-        var cpu: [Double] = []
-        var wall: [Double] = []
+        var samples = BenchSamples()
         func key(_ k: Key) {
-            let startWall = Clocks.monotonic()
-            let startCPU = threadCPUTime()
-            _ = app.handle(k, now: 0)
-            backend.flush(app.render(width: width, height: height))
-            cpu.append((threadCPUTime() - startCPU) * 1000)
-            wall.append((Clocks.monotonic() - startWall) * 1000)
+            samples.time {
+                _ = app.handle(k, now: 0)
+                backend.flush(app.render(width: width, height: height))
+            }
         }
         for round in 0..<rounds {
             let query = queries[round % queries.count]
@@ -183,12 +179,10 @@ package enum ScaleBenchmark {
             for _ in query { key(.backspace) }
             _ = app.handle(.escape, now: 0)
         }
-        cpu.sort()
-        wall.sort()
-        let p99 = min(cpu.count - 1, cpu.count * 99 / 100)
         return [
-            "keystrokes": Double(cpu.count), "keystroke_200x50_median_ms": cpu[cpu.count / 2],
-            "keystroke_200x50_p99_ms": cpu[p99], "keystroke_200x50_wall_p99_ms": wall[p99],
+            "keystrokes": Double(samples.count), "keystroke_200x50_median_ms": samples.cpu(percentile: 50),
+            "keystroke_200x50_p99_ms": samples.cpu(percentile: 99),
+            "keystroke_200x50_wall_p99_ms": samples.wall(percentile: 99),
         ]
     }
 
@@ -207,16 +201,11 @@ package enum ScaleBenchmark {
         _ = body()
         var out: [Double] = []
         for _ in 0..<n {
-            let start = threadCPUTime()
+            let start = threadCPUSeconds()
             let excluded = body()
-            out.append((threadCPUTime() - start - excluded) * 1000)
+            out.append((threadCPUSeconds() - start - excluded) * 1000)
         }
         return out.sorted()
     }
 
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

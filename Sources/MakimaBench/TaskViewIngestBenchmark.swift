@@ -47,8 +47,7 @@ package enum TaskViewIngestBenchmark {
         ms: Double, frames: Int
     ) {
         let hub = StoreHub()
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         var lines = TaskOutputLines()
         // The bus is run by hand after each batch (the loop's next turn): its wake pipe is never read.
         guard let bus = try? UIBus(wakePipe: WakePipe()) else { return (0, 0) }
@@ -76,7 +75,7 @@ package enum TaskViewIngestBenchmark {
             frames += 1
         }
         let batches = outputBatches(events: events, batch: cadence.batch)
-        let start = threadCPUTime()
+        let start = threadCPUSeconds()
         var sent = 0
         for chunk in batches {
             sent += chunk.count
@@ -89,7 +88,7 @@ package enum TaskViewIngestBenchmark {
             }
         }
         frame()  // what the burst left on screen
-        return ((threadCPUTime() - start) * 1000, frames)
+        return ((threadCPUSeconds() - start) * 1000, frames)
     }
 
     /// The burst in the batches the engine hands over, decoded on its own thread (not timed):
@@ -118,11 +117,6 @@ package enum TaskViewIngestBenchmark {
         return batches
     }
 
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }
 
 /// A pane on screen through a live burst from the dev server (`makima-tui bench ingest
@@ -159,8 +153,7 @@ final class BurstWatcher {
         bindings = PaneBindings(bus: bus) { _ in }
         self.width = width
         self.height = height
-        app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        app = AppState.benchmark()
     }
 
     /// The first task's output view open.

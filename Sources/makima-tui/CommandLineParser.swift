@@ -32,6 +32,9 @@ struct FlagSpec: Sendable {
         self.values = values
         self.help = help
     }
+
+    /// `--json`, the same for every command that can answer in JSON.
+    static let json = FlagSpec("--json", help: "print one JSON object")
 }
 
 /// What a shell may complete an option's value (or a command's arguments) with.
