@@ -113,17 +113,8 @@ package enum RenderBenchmark {
         return m
     }
 
-
+    /// The median wall-clock milliseconds of `n` runs (after a warm-up).
     private static func median(_ n: Int, _ body: () -> Void) -> Double {
-        body()  // warm-up
-        var samples: [Double] = []
-        samples.reserveCapacity(n)
-        for _ in 0..<n {
-            let start = Clocks.monotonic()
-            body()
-            samples.append((Clocks.monotonic() - start) * 1000)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
+        BenchSamples.measure(n, body).wall(percentile: 50)
     }
 }

@@ -94,27 +94,14 @@ package enum TaskViewIngestBenchmark {
     /// The burst in the batches the engine hands over, decoded on its own thread (not timed):
     /// output spread over six tasks, every fifth event markdown with a heading and a link.
     private static func outputBatches(events: Int, batch: Int) -> [[TaskEvent]] {
-        var seqs = [Int](repeating: 0, count: 6)
-        var batches: [[TaskEvent]] = []
-        var sent = 0
-        while sent < events {
-            let n = min(batch, events - sent)
-            batches.append(
-                (0..<n).map { i -> TaskEvent in
-                    let k = sent + i
-                    let task = k % 6
-                    seqs[task] += 1
-                    let text =
-                        k % 5 == 0
-                        ? "## step \(k)\n\nsome **bold** prose and `code` \(k), [a link](https://example.com/\(k))\n\n"
-                        : "line \(k) of the burst, plain words\n"
-                    return TaskEvent(
-                        eventID: Int64(k + 1), taskID: "t\(task)", seq: seqs[task], type: .output,
-                        payload: .output(text: text, stream: "assistant"))
-                })
-            sent += n
-        }
-        return batches
+        let all = InterleavedOutput.events(
+            count: events, tasks: 6, taskID: { "t\($0)" },
+            text: { k in
+                k % 5 == 0
+                    ? "## step \(k)\n\nsome **bold** prose and `code` \(k), [a link](https://example.com/\(k))\n\n"
+                    : "line \(k) of the burst, plain words\n"
+            })
+        return stride(from: 0, to: all.count, by: batch).map { Array(all[$0..<min($0 + batch, all.count)]) }
     }
 
 }
