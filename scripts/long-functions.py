@@ -126,9 +126,31 @@ def statement_of(header):
     return " ".join(parts)
 
 
+def without_attributes(text):
+    """The text after its leading attributes (`@MainActor`, `@Suite(.serialized, .timeLimit(…))`)."""
+    while True:
+        text = text.lstrip()
+        m = re.match(r"@[\w.]+\s*", text)
+        if not m:
+            return text
+        text = text[m.end():]
+        if text.startswith("("):
+            depth = 0
+            for i, c in enumerate(text):
+                depth += {"(": 1, ")": -1}.get(c, 0)
+                if depth == 0:
+                    text = text[i + 1:]
+                    break
+
+
 def classify(statement):
     """("type", name), ("function", name), ("control", "") or ("closure", "")."""
-    bare = MODIFIERS.sub("", statement).strip()
+    bare = statement
+    while True:  # attributes and modifiers, in any order
+        stripped = MODIFIERS.sub("", without_attributes(bare)).strip()
+        if stripped == bare:
+            break
+        bare = stripped
     if TYPE_WORDS.match(bare):
         words = bare.split()
         name = re.match(r"[\w.]+", words[1]).group(0) if len(words) > 1 else "?"
@@ -188,7 +210,7 @@ def long_bodies(path, limit):
                 body = line - start - 1
                 if body > limit:
                     owner = ".".join(types)
-                    label = name if kind == "function" else "closure in " + (functions[-1] if functions else "")
+                    label = name if kind == "function" else "closure" + (" in " + functions[-1] if functions else "")
                     found.append((path, start, f"{owner}.{label}" if owner else label, body))
             # A closure inside an argument list belongs to the statement around it.
             header = list(saved + "{}") if inside else ["}"]
