@@ -5,8 +5,8 @@ import Foundation
 public enum ListKinds {}
 
 /// One kind of list, described once: its endpoint and item type (how it is fetched and
-/// decoded), its rows in the cache (`CacheCollection`: the shared snapshot table unless it
-/// names one of its own), its refresh period, the filters a pane steps through, which deep
+/// decoded), its rows in the cache (`CacheCollection`: snapshots in the shared table unless
+/// it keeps rows of its own, `CustomListCache`), its refresh period, the filters a pane steps through, which deep
 /// links name one of its items, and the store that shows it (a keyed `ListStore` made by the
 /// hub, unless the kind names a store of its own). The sync engine's fetch (`MeshFetcher`),
 /// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
@@ -34,7 +34,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
 
     public init(
         name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
-        cache: CacheCollection? = nil, detailID: @escaping @Sendable (DeepLink) -> String? = { _ in nil },
+        detailID: @escaping @Sendable (DeepLink) -> String? = { _ in nil },
         custom: CustomListStore<Item>? = nil, customCache: CustomListCache? = nil
     ) {
         self.name = name
@@ -42,7 +42,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
         self.pageLimit = pageLimit
         self.refreshPeriod = refreshPeriod
         self.filters = filters
-        self.cache = cache ?? .shared(name)
+        self.cache = .shared(name)
         self.linkedID = detailID
         self.custom = custom
         self.customCache = customCache

@@ -3,12 +3,12 @@ import Foundation
 extension ListKinds {
     /// `GET /mesh/tasks?status=&contract_id=`, pages of `ListPaging.pageSize`. Status events
     /// keep the loaded lists current, so they get a slow safety refresh (5 min). Tasks keep a
-    /// cache table of their own (a task is found by id in it, its title and plan are indexed
-    /// for search) and a store of their own (`TasksStore`: the lists in the Tasks pane's order,
+    /// cache table of their own (`TaskRows`: one row per task, found by id; titles and plans
+    /// are indexed for search) and a store of their own (`TasksStore`: the lists in the Tasks pane's order,
     /// moved by status events, and the tasks' output).
     public static let tasks = ListKind<MeshTask>(
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
-        filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
+        filters: ["running", "pending", "queued", "completed", "failed", "cancelled"],
         detailID: { if case .task(let id) = $0 { id } else { nil } },
         custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
             hub.tasks.file(TasksStore.Filter(query), change)
