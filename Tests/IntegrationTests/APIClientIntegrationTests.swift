@@ -15,7 +15,9 @@ import Testing
         // Lists and details as the sync engine fetches them.
         let all = try await fetchOnThread(c) { try $0.items(.tasks(status: nil, contractID: nil), MeshTask.self) }
         #expect(!all.isEmpty)
-        let running = try await fetchOnThread(c) { try $0.items(.tasks(status: .running, contractID: nil), MeshTask.self) }
+        let running = try await fetchOnThread(c) {
+            try $0.items(.tasks(status: .running, contractID: nil), MeshTask.self)
+        }
         #expect(running.allSatisfy { $0.status == .running })
         let first = try #require(all.first)
         let one = try await fetchOnThread(c) { try $0.task(id: first.id) }
@@ -84,7 +86,9 @@ import Testing
     @Test func wrongKeyAndServerSideUnauthorizedAreUnauthorized() async throws {
         let server = try DevServer()
         await #expect(throws: APIError.unauthorized(status: 401)) {
-            try await fetchOnThread(server.client(key: APIKey("mk_wrong_key_0000")!)) { try $0.list(.contracts(status: nil)) }
+            try await fetchOnThread(server.client(key: APIKey("mk_wrong_key_0000")!)) {
+                try $0.list(.contracts(status: nil))
+            }
         }
         try server.control(path: "/_dev/unauthorized", query: ["on": "true"])
         await #expect(throws: APIError.unauthorized(status: 401)) {
@@ -127,7 +131,9 @@ import Testing
 }
 
 /// The sync engine's fetches (`MeshFetcher`), each on a thread of its own (they block).
-func fetchOnThread<T: Sendable>(_ client: APIClient, _ body: @escaping @Sendable (MeshFetcher) throws -> T) async throws -> T {
+func fetchOnThread<T: Sendable>(_ client: APIClient, _ body: @escaping @Sendable (MeshFetcher) throws -> T) async throws
+    -> T
+{
     try await onDedicatedThread("test fetch") { try body(MeshFetcher(client: client)) }
 }
 

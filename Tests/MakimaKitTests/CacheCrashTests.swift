@@ -44,7 +44,8 @@ import Testing
         let store = try CacheStore.open(file: URL(fileURLWithPath: path)).store
         var seqs = try store.lastSeenSeqs()
         var generation =
-            try store.load(MeshTask.self, from: .taskSnapshots, query: "")?.items.first.flatMap { Int($0.title ?? "") } ?? 0
+            try store.load(MeshTask.self, from: .taskSnapshots, query: "")?.items.first.flatMap { Int($0.title ?? "") }
+            ?? 0
         let parent = getppid()
         var round = 0
         // Stops by itself if the parent is gone, and after a bound, should the kill never come.

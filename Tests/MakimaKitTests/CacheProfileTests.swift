@@ -60,7 +60,6 @@ import Testing
         #expect(try Set(staging.collectionFetchTimes().keys) == ["tasks"])
     }
 
-
     @Test func theDatabaseIsReadableByItsOwnerOnly() throws {
         let store = try CacheStore.open(profileKey: "prod", environment: dir.environment).store
         try store.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
