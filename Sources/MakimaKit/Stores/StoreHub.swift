@@ -61,7 +61,7 @@ public final class StoreHub {
             contracts.details[c.id] = c
             missing.links[.contract(c.id)] = nil
         case .task(let t):
-            tasks.details[t.id] = t
+            tasks.detailArrived(t)
             missing.links[.task(t.id)] = nil
         case .listenSession(let s):
             listen.details[s.id] = s

@@ -314,14 +314,22 @@ public final class SyncEngine: Sendable {
         if !queued { outbox.post(.olderOutput(taskID: taskID, events: [], from: nil)) }
     }
 
-    /// One object's detail, fetched on a thread of its own.
+    /// One object's detail, fetched on a thread of its own. A task's is written into the
+    /// cache's task table first (its status yielding to events written since the fetch
+    /// began), whose row is the task the stores show from then on (`TasksStore.task(id:)`).
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
+        let cache = self.cache?.cache
         userFetches.submit(key: "detail \(link)") {
             do {
                 switch link {
-                case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
+                case .task(let id):
+                    let since = try? cache?.fetchStamp()
+                    let task = try fetcher.task(id: id)
+                    // Not written (a full disk, which the writers report): the detail stands in.
+                    if let since { try? cache?.nameTasks([task], since: since) }
+                    outbox.post(.task(task))
                 case .contract(let id): outbox.post(.contract(try fetcher.contract(id: id)))
                 case .listen(let id): outbox.post(.listenSession(try fetcher.listenSession(id: id)))
                 case .directive: break
