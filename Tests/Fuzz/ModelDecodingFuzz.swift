@@ -25,7 +25,6 @@ enum ModelDecodingFuzz {
         { try? MakimaJSON.decode(Contract.self, from: $0) },
         { try? MakimaJSON.decode(Directive.self, from: $0) },
         { try? MakimaJSON.decode(ListenSession.self, from: $0) },
-        { try? MakimaJSON.decode(HealthStatus.self, from: $0) },
     ]
 
     /// Walks the value with reflection, so a field added to a model is checked without an edit here.

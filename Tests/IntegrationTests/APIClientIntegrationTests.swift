@@ -12,46 +12,51 @@ import Testing
         #expect(!daemons.items.isEmpty)
         #expect(daemons.skipped == 0)
 
-        let all = try await c.tasks()
-        #expect(!all.items.isEmpty)
-        let running = try await c.tasks(status: .running)
-        #expect(running.items.allSatisfy { $0.status == .running })
-        let first = try #require(all.items.first)
-        let one = try await c.task(id: first.id)
+        // Lists and details as the sync engine fetches them.
+        let all = try await fetchOnThread(c) { try $0.items(.tasks(status: nil, contractID: nil), MeshTask.self) }
+        #expect(!all.isEmpty)
+        let running = try await fetchOnThread(c) {
+            try $0.items(.tasks(status: .running, contractID: nil), MeshTask.self)
+        }
+        #expect(running.allSatisfy { $0.status == .running })
+        let first = try #require(all.first)
+        let one = try await fetchOnThread(c) { try $0.task(id: first.id) }
         #expect(one.id == first.id)
         if let contractID = first.contractID {
-            let ofContract = try await c.tasks(contractID: contractID)
-            #expect(ofContract.items.contains { $0.id == first.id })
-            #expect(ofContract.items.allSatisfy { $0.contractID == contractID })
+            let ofContract = try await fetchOnThread(c) {
+                try $0.items(.tasks(status: nil, contractID: contractID), MeshTask.self)
+            }
+            #expect(ofContract.contains { $0.id == first.id })
+            #expect(ofContract.allSatisfy { $0.contractID == contractID })
         }
 
-        let page = try await c.taskOutput(id: first.id, afterSeq: 0, limit: 5)
+        let page = try await fetchOnThread(c) { try $0.outputPage(taskID: first.id, afterSeq: 0, limit: 5) }
         #expect(page.events.count <= 5)
         #expect(page.events.allSatisfy { $0.taskID == first.id })
         #expect(page.events.map(\.seq) == page.events.map(\.seq).sorted())
         if let last = page.events.last {
-            let next = try await c.taskOutput(id: first.id, afterSeq: last.seq, limit: 5)
+            let next = try await fetchOnThread(c) { try $0.outputPage(taskID: first.id, afterSeq: last.seq, limit: 5) }
             #expect(next.events.allSatisfy { $0.seq > last.seq })
         }
 
-        let contracts = try await c.contracts()
-        #expect(!contracts.items.isEmpty)
-        let active = try await c.contracts(status: .active)
-        #expect(active.items.allSatisfy { $0.status == .active })
-        let contract = try await c.contract(id: contracts.items[0].id)
-        #expect(contract.id == contracts.items[0].id)
+        let contracts = try await fetchOnThread(c) { try $0.items(.contracts(status: nil), Contract.self) }
+        #expect(!contracts.isEmpty)
+        let active = try await fetchOnThread(c) { try $0.items(.contracts(status: .active), Contract.self) }
+        #expect(active.allSatisfy { $0.status == .active })
+        let contract = try await fetchOnThread(c) { try $0.detail(.contract(contracts[0].id))?.items(as: Contract.self) }
+        #expect(contract?.map(\.id) == [contracts[0].id])
 
-        let pending = try await c.directives(pending: true)
-        #expect(pending.items.allSatisfy { $0.hasPendingQuestion })
-        let directives = try await c.directives()
-        #expect(directives.items.count >= pending.items.count)
+        let pending = try await fetchOnThread(c) { try $0.items(.directives(pendingOnly: true), Directive.self) }
+        #expect(pending.allSatisfy { $0.hasPendingQuestion })
+        let directives = try await fetchOnThread(c) { try $0.items(.directives(pendingOnly: false), Directive.self) }
+        #expect(directives.count >= pending.count)
 
-        let sessions = try await c.listenSessions(limit: 1)
-        #expect(sessions.items.count <= 1)
-        if let s = sessions.items.first {
-            let detail = try await c.listenSession(id: s.id)
-            #expect(detail.id == s.id)
-            #expect(detail.transcript != nil)
+        let sessions = try await fetchOnThread(c) { try $0.items(.listenSessions(limit: 1), ListenSession.self) }
+        #expect(sessions.count <= 1)
+        if let s = sessions.first {
+            let detail = try await fetchOnThread(c) { try $0.detail(.listen(s.id))?.items(as: ListenSession.self)?.first }
+            #expect(detail?.id == s.id)
+            #expect(detail?.transcript != nil)
         }
 
         let keys = try await c.apiKeys()
@@ -60,9 +65,6 @@ import Testing
             keys.items.allSatisfy {
                 !$0.prefix.isEmpty && !server.apiKey.secret.isEmpty && $0.prefix != server.apiKey.secret
             })
-
-        let health = try await c.health()
-        #expect(health.status == "ok")
     }
 
     @Test(arguments: [401, 403, 404, 500, 503])
@@ -84,18 +86,22 @@ import Testing
     @Test func wrongKeyAndServerSideUnauthorizedAreUnauthorized() async throws {
         let server = try DevServer()
         await #expect(throws: APIError.unauthorized(status: 401)) {
-            try await server.client(key: APIKey("mk_wrong_key_0000")!).contracts()
+            try await fetchOnThread(server.client(key: APIKey("mk_wrong_key_0000")!)) {
+                try $0.list(.contracts(status: nil))
+            }
         }
         try server.control(path: "/_dev/unauthorized", query: ["on": "true"])
-        await #expect(throws: APIError.unauthorized(status: 401)) { try await server.client().contracts() }
+        await #expect(throws: APIError.unauthorized(status: 401)) {
+            try await fetchOnThread(server.client()) { try $0.list(.contracts(status: nil)) }
+        }
         try server.control(path: "/_dev/unauthorized", query: ["on": "false"])
-        _ = try await server.client().contracts()
+        _ = try await fetchOnThread(server.client()) { try $0.list(.contracts(status: nil)) }
     }
 
     @Test func unknownTaskIsNotFound() async throws {
         let server = try DevServer()
         await #expect(throws: APIError.notFound) {
-            try await server.client().task(id: "no-such-task-\(UUID().uuidString)")
+            try await fetchOnThread(server.client()) { try $0.task(id: "no-such-task-\(UUID().uuidString)") }
         }
     }
 
@@ -114,11 +120,26 @@ import Testing
 
     @Test func restartKeepsTheDatabaseAndPort() async throws {
         let server = try DevServer()
-        let before = try await server.client().tasks().items.map(\.id).sorted()
+        let allTasks = ListQuery.tasks(status: nil, contractID: nil)
+        let before = try await fetchOnThread(server.client()) { try $0.items(allTasks, MeshTask.self) }.map(\.id)
         let port = server.port
         try server.restart()
         #expect(server.port == port)
-        let after = try await server.client().tasks().items.map(\.id)
+        let after = try await fetchOnThread(server.client()) { try $0.items(allTasks, MeshTask.self) }.map(\.id)
         #expect(Set(before).isSubset(of: Set(after)))
+    }
+}
+
+/// The sync engine's fetches (`MeshFetcher`), each on a thread of its own (they block).
+func fetchOnThread<T: Sendable>(_ client: APIClient, _ body: @escaping @Sendable (MeshFetcher) throws -> T) async throws
+    -> T
+{
+    try await onDedicatedThread("test fetch") { try body(MeshFetcher(client: client)) }
+}
+
+extension MeshFetcher {
+    /// Every page of a list, gathered, as its kind's items.
+    func items<Item>(_ query: ListQuery, _ type: Item.Type) throws -> [Item] {
+        try list(query).items(as: Item.self) ?? []
     }
 }

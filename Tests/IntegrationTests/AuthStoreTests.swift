@@ -209,7 +209,7 @@ import Testing
         let profile = try await store.configure(server: server.baseURL.absoluteString, key: server.apiKey)
         try server.control(path: "/_dev/unauthorized", query: ["on": "true"])
         do {
-            _ = try await #require(store.makeClient()).contracts()
+            _ = try await #require(store.makeClient()).daemons()
             Issue.record("expected 401")
         } catch let e as APIError where e.isUnauthorized {
             store.handleUnauthorized()

@@ -109,4 +109,26 @@ import Testing
         let named = ids.filter { d.hub.tasks.table.task(id: $0)?.isUnnamed == false }
         #expect(named.count >= naming.burst)
     }
+
+    /// A task opened on its own (a link, a toast) before any list held it: its detail is
+    /// written into the task table, whose row the stores show from then on, with the plan
+    /// the detail brought.
+    @Test func aTaskFetchedOnItsOwnIsWrittenIntoTheTaskTable() throws {
+        let server = try DevServer(seed: 33, rate: 0)
+        let d = try Dashboard(server: server)
+        defer { d.stop() }
+        let title = "Opened from a link: rotate the relay's certificate"
+        let created = try server.controlJSON(path: "/_dev/task", query: ["status": "running", "title": title])
+        let id = try #require(created["id"] as? String)
+        d.engine.loadDetail(.task(id))
+        #expect(d.pump { d.hub.tasks.details[id] != nil })
+        let row = try #require(d.hub.tasks.table.task(id: id), "no row for the task fetched on its own")
+        #expect(row.title == title)
+        #expect(row.daemonID == created["daemon_id"] as? String)
+        // The table's next change settles the detail: the row is the task, the plan the detail's.
+        d.hub.tasks.tableChanged()
+        let shown = try #require(d.hub.tasks.task(id: id))
+        #expect(shown.title == title && shown.status == .running)
+        #expect(shown.plan == d.hub.tasks.details[id]?.plan)
+    }
 }

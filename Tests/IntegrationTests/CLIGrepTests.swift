@@ -16,8 +16,9 @@ import Testing
         let key = CacheLocation.profileKey(serverURL: try server.profile().baseURL.absoluteString)
         let store = try CacheStore.open(profileKey: key, environment: environment).store
         let client = try server.client()
-        let task = try #require(try await client.tasks().items.first)
-        let page = try await client.taskOutput(id: task.id)
+        let task = try #require(
+            try await fetchOnThread(client) { try $0.items(.tasks(status: nil, contractID: nil), MeshTask.self) }.first)
+        let page = try await fetchOnThread(client) { try $0.outputPage(taskID: task.id, afterSeq: 0, limit: 500) }
         try store.appendEvents(page.events)
         let served = try #require(
             page.events.lazy.compactMap { e -> String? in
@@ -90,7 +91,7 @@ import Testing
             path: "/_dev/hostile/output_text", query: ["task_id": id, "text": report])
         // The server did cut it: several events (of 20 characters on average).
         #expect((written["events"] as? Int ?? 0) >= 5)
-        let page = try await server.client().taskOutput(id: id)
+        let page = try await fetchOnThread(server.client()) { try $0.outputPage(taskID: id, afterSeq: 0, limit: 500) }
         let store = try CacheStore.open(profileKey: key, environment: environment).store
         try store.appendEvents(page.events)
         store.close()

@@ -14,15 +14,16 @@ import Testing
         let online = try #require(truth["daemons_online"] as? Int)
         #expect(truth["tasks"] as? Int == 2500)
 
-        // Three pages of 1,000 on the async path (`status`, `watch`)...
-        let all = try await client.tasks()
-        #expect(all.items.count == 2500 && all.pages == 3 && !all.truncated)
-        #expect(Set(all.items.map(\.id)).count == 2500)
+        // Three pages of 1,000, as the engine (and `status`, `watch`) read them.
+        var items: [MeshTask] = []
+        let endpoint = ListKinds.tasks.endpoint(for: .tasks(status: nil, contractID: nil))
+        let pager = try client.listPagesBlocking(MeshTask.self, endpoint) { added, _ in items += added }
+        #expect(items.count == 2500 && pager.pages == 3 && !pager.truncated)
+        #expect(Set(items.map(\.id)).count == 2500)
         let summary = try await MeshSummary.fetch(using: client)
         #expect(summary.runningTasks == running && running > 100)
         #expect(summary.daemonsOnline == online)
 
-        // ...and on the engine's blocking path.
         let fetcher = MeshFetcher(client: client)
         #expect(try fetcher.list(.tasks(status: nil, contractID: nil)).count == 2500)
         let runningPayload = try fetcher.list(.tasks(status: .running, contractID: nil))
@@ -30,6 +31,6 @@ import Testing
         #expect(runningPayload.count == running)
         // Home's recent tasks: one short page, the newest first.
         let recent = try #require(fetcher.list(.homeRecentTasks).items(as: MeshTask.self))
-        #expect(recent.map(\.id) == all.items.prefix(12).map(\.id))
+        #expect(recent.map(\.id) == items.prefix(12).map(\.id))
     }
 }

@@ -91,10 +91,10 @@ import Testing
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
         let title = String(repeating: "t", count: 64 << 10)
         let tasks = (0..<200).map { MeshTask(id: "big\($0)", title: title, status: .running) }
-        try store.replace(tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
         let used = try store.withDatabase { db in try CacheStore.usedBytes(db) }
         #expect(used <= Self.cap / 4 + (1 << 20))
-        let kept = try #require(try store.load(MeshTask.self, from: .tasks, query: ""))
+        let kept = try #require(try store.load(MeshTask.self, from: .taskSnapshots, query: ""))
         #expect(!kept.items.isEmpty && kept.items.count < 200)
         #expect(kept.items.first?.id == "big0")
         try store.appendEvents([Self.big("after", bytes: 1_000)])

@@ -44,7 +44,8 @@ import Testing
         let store = try CacheStore.open(file: URL(fileURLWithPath: path)).store
         var seqs = try store.lastSeenSeqs()
         var generation =
-            try store.load(MeshTask.self, from: .tasks, query: "")?.items.first.flatMap { Int($0.title ?? "") } ?? 0
+            try store.load(MeshTask.self, from: .taskSnapshots, query: "")?.items.first.flatMap { Int($0.title ?? "") }
+            ?? 0
         let parent = getppid()
         var round = 0
         // Stops by itself if the parent is gone, and after a bound, should the kill never come.
@@ -61,7 +62,7 @@ import Testing
                 let list = (0..<Self.snapshotSize).map {
                     MeshTask(id: "g\($0)", title: "\(generation)", status: .running)
                 }
-                try store.replace(list, in: .tasks, query: "", fetchedAt: Date())
+                try store.replace(list, in: .taskSnapshots, query: "", fetchedAt: Date())
                 out.write(Data("CRASHWRITER snapshot \(generation)\n".utf8))
             }
         }
@@ -130,7 +131,7 @@ import Testing
             for (task, newest) in seen {
                 try expectWholeBatches(try store.events(taskID: task, limit: 10_000), task: task, newest: newest)
             }
-            if let snapshot = try store.load(MeshTask.self, from: .tasks, query: "") {
+            if let snapshot = try store.load(MeshTask.self, from: .taskSnapshots, query: "") {
                 let generations = Set(snapshot.items.map { $0.title ?? "" })
                 #expect(snapshot.items.count == Self.snapshotSize)
                 #expect(generations.count == 1)

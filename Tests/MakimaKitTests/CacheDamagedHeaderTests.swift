@@ -18,7 +18,7 @@ import Testing
     /// A real cache with rows, closed, so the whole database is in the main file.
     private func writeCache() throws {
         let store = try CacheStore.open(file: file).store
-        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...300))
         store.close()
     }

@@ -83,3 +83,9 @@ enum CacheFixtures {
         id: "l1", title: "Standup", startedAt: t0, endedAt: t0.addingTimeInterval(900), transcriptPreview: "We agreed…",
         transcript: [TranscriptLine(speaker: "ana", text: "Cache first.", at: t0), TranscriptLine(text: "Agreed.")])
 }
+
+extension CacheCollection {
+    /// Tasks kept as one kind's snapshots in `list_items`: the snapshot tests' items (a model
+    /// with every kind of field). The dashboard keeps tasks in their own table (`TaskRows`).
+    static let taskSnapshots = CacheCollection.shared("tasks")
+}

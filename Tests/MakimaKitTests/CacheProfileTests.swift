@@ -3,7 +3,7 @@ import Testing
 
 @testable import MakimaKit
 
-/// One database per server profile; purge removes exactly that profile's cache.
+/// One database per server profile.
 @Suite struct CacheProfileTests {
     let dir = CacheTempDir()
 
@@ -50,35 +50,14 @@ import Testing
 
         try prod.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
         try prod.appendEvents(CacheFixtures.outputEvents(task: "t1", seqs: 1...5))
-        try staging.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try staging.replace(CacheFixtures.tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
 
         #expect(try staging.load(Daemon.self, from: .daemons, query: "") == nil)
         #expect(try staging.lastSeenSeqs().isEmpty)
         #expect(try staging.events(taskID: "t1").isEmpty)
-        #expect(try prod.load(MeshTask.self, from: .tasks, query: "") == nil)
+        #expect(try prod.load(MeshTask.self, from: .taskSnapshots, query: "") == nil)
         #expect(try prod.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
         #expect(try Set(staging.collectionFetchTimes().keys) == ["tasks"])
-    }
-
-    @Test func purgeDeletesThatProfileOnly() throws {
-        let env = dir.environment
-        let prod = try CacheStore.open(profileKey: "prod", environment: env).store
-        let other = try CacheStore.open(profileKey: "other", environment: env).store
-        try prod.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
-        try prod.appendEvents(CacheFixtures.outputEvents(task: "t1", seqs: 1...5))
-        try other.replace(CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0)
-        let prodDir = prod.file.deletingLastPathComponent()
-        #expect(FileManager.default.fileExists(atPath: prod.file.path))
-
-        try prod.purge()
-
-        #expect(!FileManager.default.fileExists(atPath: prodDir.path))
-        #expect(throws: CacheError.closed) { try prod.load(Daemon.self, from: .daemons, query: "") }
-        #expect(try other.load(Daemon.self, from: .daemons, query: "")?.items == CacheFixtures.daemons)
-        let fresh = try CacheStore.open(profileKey: "prod", environment: env)
-        #expect(fresh.notice == nil)
-        #expect(try fresh.store.load(Daemon.self, from: .daemons, query: "") == nil)
-        #expect(try fresh.store.lastSeenSeqs().isEmpty)
     }
 
     @Test func theDatabaseIsReadableByItsOwnerOnly() throws {

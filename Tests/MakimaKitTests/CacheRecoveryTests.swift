@@ -26,7 +26,7 @@ import Testing
     /// A real cache with enough rows to span many pages, closed (its WAL checkpointed away).
     private func writePopulatedCache() throws {
         let store = try CacheStore.open(file: file).store
-        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
         try store.appendEvents(CacheFixtures.outputEvents(task: "a", seqs: 1...1_500))
         try store.appendEvents(CacheFixtures.outputEvents(task: "b", seqs: 1...1_500))
         store.close()
@@ -70,7 +70,7 @@ import Testing
         let opened = try CacheStore.open(file: file)
         #expect(opened.notice != nil)
         #expect(corruptCopies().count == 1)
-        #expect(try opened.store.load(MeshTask.self, from: .tasks, query: "") == nil)
+        #expect(try opened.store.load(MeshTask.self, from: .taskSnapshots, query: "") == nil)
         try expectUsable(opened.store)
     }
 

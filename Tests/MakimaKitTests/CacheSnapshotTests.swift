@@ -21,7 +21,7 @@ import Testing
         let f = CacheFixtures.self
         try store.replace(f.daemons, in: .daemons, query: "", fetchedAt: f.t0.addingTimeInterval(1))
         try store.replace(f.contracts, in: .contracts, query: "", fetchedAt: f.t0.addingTimeInterval(2))
-        try store.replace(f.tasks, in: .tasks, query: "", fetchedAt: f.t0.addingTimeInterval(3.25))
+        try store.replace(f.tasks, in: .taskSnapshots, query: "", fetchedAt: f.t0.addingTimeInterval(3.25))
         try store.replace(f.directives, in: .directives, query: "", fetchedAt: f.t0.addingTimeInterval(4))
         try store.replace(f.listenSessions, in: .listenSessions, query: "", fetchedAt: f.t0.addingTimeInterval(5))
         store.close()
@@ -34,7 +34,7 @@ import Testing
         let contracts = try #require(try reopened.load(Contract.self, from: .contracts, query: ""))
         #expect(contracts.items == f.contracts)
         #expect(sameTime(contracts.fetchedAt, f.t0.addingTimeInterval(2)))
-        let tasks = try #require(try reopened.load(MeshTask.self, from: .tasks, query: ""))
+        let tasks = try #require(try reopened.load(MeshTask.self, from: .taskSnapshots, query: ""))
         #expect(tasks.items == f.tasks)
         #expect(sameTime(tasks.fetchedAt, f.t0.addingTimeInterval(3.25)))
         let directives = try #require(try reopened.load(Directive.self, from: .directives, query: ""))
@@ -50,19 +50,19 @@ import Testing
 
     @Test func neverFetchedIsNilAndAnEmptyFetchIsAnEmptyList() throws {
         let store = try openStore()
-        #expect(try store.load(MeshTask.self, from: .tasks, query: "") == nil)
-        try store.replace([MeshTask](), in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
-        let empty = try #require(try store.load(MeshTask.self, from: .tasks, query: ""))
+        #expect(try store.load(MeshTask.self, from: .taskSnapshots, query: "") == nil)
+        try store.replace([MeshTask](), in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
+        let empty = try #require(try store.load(MeshTask.self, from: .taskSnapshots, query: ""))
         #expect(empty.items.isEmpty)
         #expect(sameTime(empty.fetchedAt, CacheFixtures.t0))
     }
 
     @Test func replacingSwapsTheWholeListAndKeepsServerOrder() throws {
         let store = try openStore()
-        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
         let newer = [MeshTask(id: "t9", status: .queued), MeshTask(id: "t1", title: "Renamed", status: .completed)]
-        try store.replace(newer, in: .tasks, query: "", fetchedAt: CacheFixtures.t0.addingTimeInterval(30))
-        let loaded = try #require(try store.load(MeshTask.self, from: .tasks, query: ""))
+        try store.replace(newer, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0.addingTimeInterval(30))
+        let loaded = try #require(try store.load(MeshTask.self, from: .taskSnapshots, query: ""))
         #expect(loaded.items.map(\.id) == ["t9", "t1"])
         #expect(loaded.items[1].title == "Renamed")
         #expect(sameTime(loaded.fetchedAt, CacheFixtures.t0.addingTimeInterval(30)))
@@ -71,32 +71,40 @@ import Testing
     @Test func queriesAreSeparateCollectionsWithTheirOwnAge() throws {
         let store = try openStore()
         let running = CacheFixtures.tasks.filter { $0.status == .running }
-        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try store.replace(CacheFixtures.tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
         try store.replace(
-            running, in: .tasks, query: "status=running", fetchedAt: CacheFixtures.t0.addingTimeInterval(60))
+            running, in: .taskSnapshots, query: "status=running", fetchedAt: CacheFixtures.t0.addingTimeInterval(60))
         try store.replace(
             CacheFixtures.daemons, in: .daemons, query: "", fetchedAt: CacheFixtures.t0.addingTimeInterval(7))
 
-        #expect(try store.load(MeshTask.self, from: .tasks, query: "")?.items.count == 3)
-        #expect(try store.load(MeshTask.self, from: .tasks, query: "status=running")?.items == running)
-        #expect(try store.load(MeshTask.self, from: .tasks, query: "status=failed") == nil)
+        #expect(try store.load(MeshTask.self, from: .taskSnapshots, query: "")?.items.count == 3)
+        #expect(try store.load(MeshTask.self, from: .taskSnapshots, query: "status=running")?.items == running)
+        #expect(try store.load(MeshTask.self, from: .taskSnapshots, query: "status=failed") == nil)
         let times = try store.collectionFetchTimes()
         #expect(Set(times.keys) == ["tasks", "tasks?status=running", "daemons"])
         #expect(sameTime(times["tasks?status=running"], CacheFixtures.t0.addingTimeInterval(60)))
         #expect(sameTime(times["daemons"], CacheFixtures.t0.addingTimeInterval(7)))
     }
 
-    @Test func aTaskIsFoundByIDInTheMostRecentlyFetchedList() throws {
+    /// What a `makima://task/{id}` link opened before the first refresh shows: the task's row,
+    /// as the most recently saved list left it, read on another connection (a restart).
+    @Test func aTaskIsFoundByIDAsTheMostRecentlySavedListLeftIt() throws {
         let store = try openStore()
-        try store.replace(
-            [MeshTask(id: "t1", title: "old", status: .running)], in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
-        try store.replace(
-            [MeshTask(id: "t1", title: "new", status: .completed)], in: .tasks, query: "status=completed",
+        let bridge = CacheBridge(cache: store)
+        try bridge.store(
+            .tasks(status: nil, contractID: nil), .tasks([MeshTask(id: "t1", title: "old", status: .running)]),
+            fetchedAt: CacheFixtures.t0)
+        try bridge.store(
+            .tasks(status: .completed, contractID: nil), .tasks([MeshTask(id: "t1", title: "new", status: .completed)]),
             fetchedAt: CacheFixtures.t0.addingTimeInterval(5))
-        let found = try #require(try store.loadTask(id: "t1"))
-        #expect(found.value.title == "new")
-        #expect(sameTime(found.fetchedAt, CacheFixtures.t0.addingTimeInterval(5)))
-        #expect(try store.loadTask(id: "nope") == nil)
+        store.close()
+        let table = TaskTable.reading(dir.databaseFile)
+        defer { table.close() }
+        let found = try #require(table.task(id: "t1"))
+        #expect(found.title == "new" && found.status == .completed)
+        let completed = ListQuery.tasks(status: .completed, contractID: nil).description
+        #expect(sameTime(try openStore().taskListFetchedAt(key: completed), CacheFixtures.t0.addingTimeInterval(5)))
+        #expect(table.task(id: "nope") == nil)
     }
 
     @Test func aListenSessionKeepsItsTranscript() throws {

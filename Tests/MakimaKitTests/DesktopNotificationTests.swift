@@ -195,7 +195,7 @@ import Testing
             if Self.total(in: messages) == 200 && !FileManager.default.fileExists(atPath: dir.sub("lock")) { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let stats = try #require(notifier.workerStats)
+        let stats = try #require(notifier.worker?.stats)
         let messages = try String(contentsOfFile: dir.sub("messages"), encoding: .utf8)
         #expect(Self.total(in: messages) == 200, "every failure counted once across the coalesced messages")
         // Counted by the worker itself (threads alive in its drain loop, children between spawn

@@ -182,9 +182,6 @@ import Testing
         #expect(rotated.id == "9")
         let message = decodingError(RotatedKey.self, #"{"key":"not-a-key"}"#)
         #expect(message?.contains("'key'") == true)
-        let health = try decode(HealthStatus.self, #"{"status":"ok","version":null}"#)
-        #expect(health.status == "ok")
-        #expect(health.version == nil)
     }
 
     @Test func daemonNumbersMayComeAsStringsOrFloats() throws {

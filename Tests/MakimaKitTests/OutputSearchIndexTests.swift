@@ -71,15 +71,18 @@ import Testing
         #expect(try store.searchIndexCount() == 2)
     }
 
-    @Test func titlesAndPlansAreSearchedAndReplaced() throws {
+    /// A saved task list indexes its titles, not its plans (`CacheStore.titlesOnly`).
+    @Test func titlesAreSearchedAndReplaced() throws {
         let store = try openStore()
-        try store.replace(CacheFixtures.tasks, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        let bridge = CacheBridge(cache: store)
+        let all = ListQuery.tasks(status: nil, contractID: nil)
+        try bridge.store(all, .tasks(CacheFixtures.tasks), fetchedAt: CacheFixtures.t0)
         let hit = try #require(try store.searchOutput("write the cache").first)
         #expect(hit.taskID == "t1" && hit.seq == 0)
-        #expect(try store.searchOutput("tables").map(\.line) == ["- tables"])
+        #expect(try store.searchOutput("tables").isEmpty)
         var renamed = CacheFixtures.tasks
         renamed[0].title = "Renamed"
-        try store.replace(renamed, in: .tasks, query: "", fetchedAt: CacheFixtures.t0)
+        try bridge.store(all, .tasks(renamed), fetchedAt: CacheFixtures.t0)
         #expect(try store.searchOutput("write the cache").isEmpty)
         #expect(try store.searchOutput("renamed").map(\.taskID) == ["t1"])
     }

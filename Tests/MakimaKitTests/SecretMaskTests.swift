@@ -64,7 +64,7 @@ import Testing
                 profile: try ServerProfile(server: server.baseURL), key: Self.key,
                 transport: HTTPTransport(configuration: HTTPConfiguration(proxies: .none)))
             do {
-                _ = try await client.contracts()
+                _ = try await client.daemons()
                 Issue.record("expected an error")
             } catch let error as APIError {
                 #expect(Self.holdsNoPieceOfTheKey(error.description))

@@ -81,7 +81,7 @@ import Testing
         let secure = try ServerProfile(server: "makima.jp/")
         #expect(secure.apiBaseURL.absoluteString == "https://makima.jp/api/v1")
         #expect(secure.webSocketURL.absoluteString == "wss://makima.jp/api/v1/mesh/tasks/subscribe")
-        #expect(secure.webSettingsURL.absoluteString == "https://makima.jp/settings")
+        #expect(WebSettingsLink.url(forServer: "makima.jp/")?.absoluteString == "https://makima.jp/settings")
         let local = try ServerProfile(server: "http://127.0.0.1:8787/prefix/")
         #expect(local.apiBaseURL.absoluteString == "http://127.0.0.1:8787/prefix/api/v1")
         #expect(local.webSocketURL.absoluteString == "ws://127.0.0.1:8787/prefix/api/v1/mesh/tasks/subscribe")

@@ -23,11 +23,12 @@ import Testing
         let store = try CacheStore.open(file: dir.databaseFile).store
         let running = MeshTask(id: "t1", title: "one", status: .running, updatedAt: t0)
         try store.saveTaskList([running], filter: .init(), key: "tasks", fetchedAt: t0, whole: true)
-        let bridge = CacheBridge(cache: store)
         let q = ListQuery.tasks(status: nil, contractID: nil)
-        let pass = bridge.beginPass(for: q)
+        // The engine's sink begins the list's pass when the fetch starts.
+        let sink = try #require(TaskTableSink(q, cache: store, problems: NoticeGate { _ in }) { _ in })
         try store.appendEvents([status("t1", .completed, at: t0.addingTimeInterval(30))])
-        try bridge.store(q, .tasks([running]), fetchedAt: t0.addingTimeInterval(60), pass: pass)
+        sink.take(ListPage(query: q, items: .tasks([running]), number: 1, received: 1, more: false))
+        _ = sink.end(q, bound: nil)
         let table = TaskTable.reading(store.file)
         #expect(table.task(id: "t1")?.status == .completed)
         #expect(table.count(.init(status: .running)) == 0)

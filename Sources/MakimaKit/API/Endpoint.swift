@@ -52,5 +52,4 @@ public struct Endpoint: Sendable {
 
     public static let apiKeys = Endpoint(["auth", "api-keys"])
     public static let rotateKey = Endpoint(["auth", "api-keys", "refresh"])
-    public static let health = Endpoint(["health"])
 }

@@ -13,8 +13,8 @@ import Foundation
 ///   (new URL kept) | authenticated(old) on any other failure (nothing written), error thrown
 /// - `rotateKey`: stays authenticated; the new key is stored only after the server accepted it;
 ///   the old key is kept on failure; a 401 leads to needsOnboarding
-/// - `signOut`: local only (the key is not revoked on the server; use `APIClient.revokeKey()`
-///   first for that): key file and profile removed → needsOnboarding
+/// - `signOut`: local only (the key is not revoked on the server; the web settings do that):
+///   key file and profile removed → needsOnboarding
 /// - `handleUnauthorized`: a 401 seen anywhere → needsOnboarding, server URL kept
 public final class AuthStore {
     public private(set) var state: AuthState {

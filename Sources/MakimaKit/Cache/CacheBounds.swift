@@ -78,10 +78,9 @@ enum CacheBounds {
         BoundedTable(
             table: "collections",
             bound: "\(maxCollections) list snapshots, each a quarter of the cap; past that the least recently "
-                + "fetched go with their rows in list_items and tasks",
+                + "fetched go with their rows in list_items",
             prune: { db, _ in try pruneCollections(db) }),
         BoundedTable(table: "list_items", bound: "the rows of the collections kept", prune: { _, _ in 0 }),
-        BoundedTable(table: "tasks", bound: "the rows of the collections kept", prune: { _, _ in 0 }),
     ]
 
     /// Applies every table's rule; returns the rows removed.
@@ -128,7 +127,6 @@ enum CacheBounds {
             """
             SELECT num FROM search_tasks s WHERE NOT EXISTS (SELECT 1 FROM task_activity a WHERE a.task_id = s.task_id)
                 AND NOT EXISTS (SELECT 1 FROM task_rows r WHERE r.id = s.task_id)
-                AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = s.task_id)
             """)
         var nums: [Int64] = []
         while try gone.step() { nums.append(gone.int64(0)) }
@@ -155,8 +153,7 @@ enum CacheBounds {
         while try old.step() { if let k = old.text(0) { keys.append(k) } }
         var removed = 0
         for sql in [
-            "DELETE FROM list_items WHERE collection = ?1", "DELETE FROM tasks WHERE collection = ?1",
-            "DELETE FROM collections WHERE key = ?1",
+            "DELETE FROM list_items WHERE collection = ?1", "DELETE FROM collections WHERE key = ?1",
         ] {
             let delete = try db.prepare(sql)
             for key in keys {

@@ -10,7 +10,7 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case cantOpen(path: String, reason: String)
     /// Another process held the database locked for longer than the busy timeout.
     case busy(String)
-    /// The store was closed or purged.
+    /// The store was closed.
     case closed
     /// An item could not be encoded for storage.
     case encoding(String)

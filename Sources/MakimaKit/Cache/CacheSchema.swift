@@ -95,13 +95,19 @@ enum CacheSchema {
             DROP TABLE IF EXISTS search_tasks;
             DROP TABLE IF EXISTS search_state;
             """,
+        // 7 -> 8: the per-list task snapshots, emptied at 5 -> 6 and read since by nothing
+        // but the search index's rebuild (which reads the task table, `task_rows`).
+        """
+        DROP INDEX IF EXISTS tasks_by_id;
+        DROP TABLE IF EXISTS tasks;
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "list_items", "tasks", "task_events", "task_lines", "task_activity", "activity_minutes",
+        "collections", "list_items", "task_events", "task_lines", "task_activity", "activity_minutes",
         "task_rows",
     ]
 

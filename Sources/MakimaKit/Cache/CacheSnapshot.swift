@@ -18,31 +18,21 @@ public struct CachedValue<Value: Sendable>: Sendable {
 }
 
 /// Where a kind of list keeps its snapshots: a row per item (collection key, position, id,
-/// JSON) in the table every kind shares, `list_items`, with the kind's name; tasks keep a
-/// table of their own of the same shape (found by id, indexed for search). A collection key
-/// is the collection's name plus the query it was fetched with: `tasks`,
-/// `tasks?status=running`.
+/// JSON) in the table every kind shares, `list_items`, with the kind's name. (Tasks keep no
+/// snapshots: one row per task in the task table, `TaskRows`.) A collection key is the
+/// collection's name plus the query it was fetched with: `contracts`,
+/// `contracts?status=active`.
 public struct CacheCollection: Sendable, Hashable {
-    /// The table every kind's snapshots share unless it names its own.
-    static let sharedTable = "list_items"
-
-    /// The collection keys' prefix, and the rows' `kind` in the shared table.
+    /// The collection keys' prefix, and the rows' `kind` in `list_items`.
     public let name: String
-    /// The table holding the snapshots.
-    let table: String
 
-    /// A kind's rows in the shared table.
-    public static func shared(_ name: String) -> CacheCollection {
-        CacheCollection(name: name, table: sharedTable)
-    }
+    /// A kind's rows in `list_items`.
+    public static func shared(_ name: String) -> CacheCollection { CacheCollection(name: name) }
 
     public static let daemons = shared("daemons")
     public static let contracts = shared("contracts")
     public static let directives = shared("directives")
     public static let listenSessions = shared("listen_sessions")
-    public static let tasks = CacheCollection(name: "tasks", table: "tasks")
-
-    var isShared: Bool { table == Self.sharedTable }
 
     public func key(query: String = "") -> String { query.isEmpty ? name : "\(name)?\(query)" }
 }

@@ -173,7 +173,8 @@ extension CacheStore {
         }
     }
 
-    /// Indexes the titles and plans of tasks just saved from a list (those that changed).
+    /// Indexes the titles of tasks just written to the task table (those that changed; a
+    /// list's rows carry no plan, `titlesOnly`).
     func indexTaskTitles(_ tasks: [MeshTask]) throws(CacheError) {
         guard !tasks.isEmpty else { return }
         try withDatabase { db in

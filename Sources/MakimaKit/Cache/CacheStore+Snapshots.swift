@@ -4,23 +4,6 @@ import Foundation
 /// snapshot in a single transaction (a reader or a crash sees the old list or the new one,
 /// never a mix); `load` returns it with its fetch time, or nil if it was never fetched.
 extension CacheStore {
-    /// A task by id from whichever cached task list was fetched most recently (for a
-    /// `makima://task/{id}` link opened before the first refresh).
-    public func loadTask(id: String) throws(CacheError) -> CachedValue<MeshTask>? {
-        let row: (json: String, fetchedAt: Date)? = try withDatabase { db in
-            let select = try db.prepare(
-                """
-                SELECT t.json, c.fetched_at FROM tasks t JOIN collections c ON c.key = t.collection
-                WHERE t.id = ?1 ORDER BY c.fetched_at DESC LIMIT 1
-                """)
-            try select.bind(id, at: 1)
-            guard try select.step(), let json = select.text(0), let fetchedAt = select.date(1) else { return nil }
-            return (json, fetchedAt)
-        }
-        guard let row, let task = try? MakimaJSON.decode(MeshTask.self, from: Data(row.json.utf8)) else { return nil }
-        return CachedValue(value: task, fetchedAt: row.fetchedAt)
-    }
-
     /// When each cached collection was fetched, by collection key (`CacheCollection.key(query:)`).
     public func collectionFetchTimes() throws(CacheError) -> [String: Date] {
         try withDatabase { db in
@@ -53,24 +36,19 @@ extension CacheStore {
             if bytes > budget { break }
             rows.append((item.id, json))
         }
-        let table = collection.table
-        // The shared table's rows also say their kind.
-        let insertSQL =
-            collection.isShared
-            ? "INSERT INTO \(table) (collection, position, id, json, kind) VALUES (?1, ?2, ?3, ?4, ?5)"
-            : "INSERT INTO \(table) (collection, position, id, json) VALUES (?1, ?2, ?3, ?4)"
         try withDatabase { db in
             try db.transaction {
-                let delete = try db.prepare("DELETE FROM \(table) WHERE collection = ?1")
+                let delete = try db.prepare("DELETE FROM list_items WHERE collection = ?1")
                 try delete.bind(key, at: 1)
                 try delete.step()
-                let insert = try db.prepare(insertSQL)
+                let insert = try db.prepare(
+                    "INSERT INTO list_items (collection, position, id, json, kind) VALUES (?1, ?2, ?3, ?4, ?5)")
                 for (position, row) in rows.enumerated() {
                     try insert.bind(key, at: 1)
                     try insert.bind(position, at: 2)
                     try insert.bind(row.id, at: 3)
                     try insert.bind(row.json, at: 4)
-                    if collection.isShared { try insert.bind(collection.name, at: 5) }
+                    try insert.bind(collection.name, at: 5)
                     try insert.step()
                     insert.reset()
                 }
@@ -80,7 +58,7 @@ extension CacheStore {
                 try stamp.step()
             }
         }
-        // What was cut at the budget is not cached, so not indexed either.
+        // What was cut at the budget is not cached, so not counted either.
         try recordListSideTables(Array(items.prefix(rows.count)), whole: whole ?? query.isEmpty, fetchedAt: fetchedAt)
     }
 
@@ -89,13 +67,12 @@ extension CacheStore {
         query: String
     ) throws(CacheError) -> CacheSnapshot<Item>? {
         let key = collection.key(query: query)
-        let table = collection.table
         let stored: (rows: [String], fetchedAt: Date)? = try withDatabase { db in
             let stamp = try db.prepare("SELECT fetched_at FROM collections WHERE key = ?1")
             try stamp.bind(key, at: 1)
             // A fetch time that is not a time reads as never fetched.
             guard try stamp.step(), let fetchedAt = stamp.date(0) else { return nil }
-            let select = try db.prepare("SELECT json FROM \(table) WHERE collection = ?1 ORDER BY position")
+            let select = try db.prepare("SELECT json FROM list_items WHERE collection = ?1 ORDER BY position")
             try select.bind(key, at: 1)
             var rows: [String] = []
             while try select.step() { rows.append(select.text(0) ?? "") }
@@ -133,10 +110,9 @@ extension CacheStore {
         return (items, rows.count - items.count)
     }
 
-    /// What a saved list also feeds: the search index (task titles and plans) and the activity
-    /// history (daemons online, from the whole list only, not a filtered one).
+    /// What a saved list also feeds: the activity history (daemons online, from the whole list
+    /// only, not a filtered one).
     private func recordListSideTables<Item>(_ items: [Item], whole: Bool, fetchedAt: Date) throws(CacheError) {
-        if let tasks = items as? [MeshTask] { try indexTaskTitles(tasks) }
         if whole, let daemons = items as? [Daemon] {
             try recordDaemonsOnline(daemons.count { $0.status.isOnline }, at: fetchedAt)
         }

@@ -132,15 +132,13 @@ extension CacheStore {
     /// A pass writing at least this many rows trims the heap when it ends.
     static let trimAfterRows = 10_000
 
-    /// A list that arrived whole: written a page at a time into `pass` (begun when its fetch
-    /// began, so a task another list or an event wrote meanwhile is not taken for gone), or a
-    /// pass begun now, then finished.
+    /// A list that arrived whole (a cache the streaming pass could not begin on, the bench's
+    /// seeding): written a page at a time into a pass begun now, then finished. A fetch with a
+    /// cache streams into a pass begun before it instead (`TaskTableSink`).
     public func saveTaskList(
-        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool,
-        pass begun: TaskPass? = nil
+        _ tasks: [MeshTask], filter: TasksStore.Filter, key: String, fetchedAt: Date, whole: Bool
     ) throws(CacheError) {
-        var pass: TaskPass
-        if let begun { pass = begun } else { pass = try beginTaskPass(filter, key: key) }
+        var pass = try beginTaskPass(filter, key: key)
         for start in stride(from: 0, to: tasks.count, by: Self.taskPageSize) {
             try writeTaskPage(Array(tasks[start..<min(start + Self.taskPageSize, tasks.count)]), into: &pass)
         }

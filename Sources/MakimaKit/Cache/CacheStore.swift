@@ -112,30 +112,6 @@ public final class CacheStore: Sendable {
         if closed { CacheSeal.seal(file.path) }
     }
 
-    /// Deletes this profile's cache: closes the store, then removes the database, its -wal and
-    /// -shm files, any moved-aside damaged copies, and the profile directory if it is left empty.
-    public func purge() throws(CacheError) {
-        close()
-        let fm = FileManager.default
-        let dir = file.deletingLastPathComponent()
-        let name = file.lastPathComponent
-        let siblings = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
-        let ours = siblings.filter {
-            $0 == name || $0.hasPrefix(name + "-") || $0.hasPrefix(name + ".corrupt-") || $0 == name + ".sealed"
-                || $0 == name + ".damaged"
-        }
-        for entry in ours {
-            do { try fm.removeItem(at: dir.appendingPathComponent(entry)) } catch {
-                throw CacheError.cantOpen(
-                    path: dir.appendingPathComponent(entry).path, reason: "cannot delete: \(error.localizedDescription)"
-                )
-            }
-        }
-        if (try? fm.contentsOfDirectory(atPath: dir.path))?.isEmpty == true {
-            try? fm.removeItem(at: dir)
-        }
-    }
-
     /// A corruption error was met on this file while it was open (`CacheSeal.markDamaged`):
     /// it will not be sealed, and its next opening moves it aside. A command that finds this
     /// after a read closes the store and opens it again to get a fresh cache.

@@ -79,7 +79,7 @@ enum OutputSearchIndex {
     }
 
     /// Drops the index and fills it again from the cached lines (assembling those of tasks
-    /// cached without them first) and task snapshots.
+    /// cached without them first) and the task table's titles.
     static func rebuild(_ db: SQLiteDatabase, keep: Int) throws {
         try db.transaction {
             try db.exec(
@@ -111,20 +111,11 @@ enum OutputSearchIndex {
                 try reach.step()
                 reach.reset()
             }
-            let snapshots = try db.prepare("SELECT json FROM tasks GROUP BY id")
+            // The task table keeps titles, not plans: a rebuilt index finds tasks by title
+            // until their list is saved again. A chunk at a time: a large mesh's titles are
+            // never all in memory at once.
             var tasks: [MeshTask] = []
-            while try snapshots.step() {
-                if let json = snapshots.text(0), let task = CacheStore.decodeRows(MeshTask.self, [json]).items.first {
-                    tasks.append(task)
-                }
-            }
-            // The task table keeps titles, not plans: a rebuilt index finds those tasks by title
-            // until their list is saved again.
-            // A chunk at a time: a large mesh's titles are never all in memory at once.
-            try indexTitles(of: tasks, numbers: &numbers, in: db)
-            tasks.removeAll()
-            let titles = try db.prepare(
-                "SELECT id, title, status FROM task_rows WHERE title != '' AND id NOT IN (SELECT id FROM tasks)")
+            let titles = try db.prepare("SELECT id, title, status FROM task_rows WHERE title != ''")
             while try titles.step() {
                 if let id = titles.text(0) {
                     tasks.append(

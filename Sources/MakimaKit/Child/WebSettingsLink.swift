@@ -1,8 +1,7 @@
 import Foundation
 
-/// "Where do I get a key?": the server's web settings page (`ServerProfile.webSettingsURL`,
-/// `<server>/settings`) for the typed server, opened with `xdg-open` when there is one, only on
-/// a key press. Copying it goes through the terminal like any copy (`Clipboard.osc52` in
+/// "Where do I get a key?": the server's web settings page (`<server>/settings`) for the
+/// typed server, opened with `xdg-open` when there is one, only on a key press. Copying it goes through the terminal like any copy (`Clipboard.osc52` in
 /// MakimaTUI, written with `DashboardSession.writeTerminalControl`).
 public enum WebSettingsLink {
     /// The page for the typed server, or nil when the address is not acceptable.

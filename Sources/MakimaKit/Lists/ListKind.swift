@@ -5,10 +5,10 @@ import Foundation
 public enum ListKinds {}
 
 /// One kind of list, described once: its endpoint and item type (how it is fetched and
-/// decoded), its rows in the cache (`CacheCollection`: the shared snapshot table unless it
-/// names one of its own), its refresh period, the filters a pane steps through, the deep
-/// link that names one of its items and whether that item is fetched alone (`ItemLink`; such
-/// a kind is a destination, in `ListKinds.destinations`), and the store that shows it (a keyed `ListStore` made by the
+/// decoded), its rows in the cache (`CacheCollection`: snapshots in the shared table unless
+/// it keeps rows of its own, `CustomListCache`), its refresh period, the filters a pane steps
+/// through, the deep link that names one of its items and whether that item is fetched alone
+/// (`ItemLink`; such a kind is a destination, in `ListKinds.destinations`), and the store that shows it (a keyed `ListStore` made by the
 /// hub, unless the kind names a store of its own). The sync engine's fetch (`MeshFetcher`),
 /// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
 /// carries instead of switching over the kinds.
@@ -35,7 +35,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
 
     public init(
         name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
-        cache: CacheCollection? = nil, link: ItemLink? = nil,
+        link: ItemLink? = nil,
         custom: CustomListStore<Item>? = nil, customCache: CustomListCache? = nil
     ) {
         self.name = name
@@ -43,7 +43,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
         self.pageLimit = pageLimit
         self.refreshPeriod = refreshPeriod
         self.filters = filters
-        self.cache = cache ?? .shared(name)
+        self.cache = .shared(name)
         self.link = link
         self.custom = custom
         self.customCache = customCache
@@ -81,13 +81,19 @@ public struct CustomListStore<Item: Sendable>: Sendable {
 public struct CustomListCache: Sendable {
     let store: @Sendable (ListPayload, CacheStore, ListQuery, Date) throws(CacheError) -> Void
     let load: @Sendable (CacheStore, ListQuery) throws(CacheError) -> (ListPayload, Date)?
+    /// Called before an item is fetched alone; what it returns writes the fetched item into
+    /// the kind's rows (tasks: the row is the task from then on, its status yielding to events
+    /// written since the call). Nil: a fetched item is kept in its store's details only.
+    let detailWriter: (@Sendable (CacheStore) -> (@Sendable (ListPayload) -> Void)?)?
 
     public init(
         store: @escaping @Sendable (ListPayload, CacheStore, ListQuery, Date) throws(CacheError) -> Void,
-        load: @escaping @Sendable (CacheStore, ListQuery) throws(CacheError) -> (ListPayload, Date)?
+        load: @escaping @Sendable (CacheStore, ListQuery) throws(CacheError) -> (ListPayload, Date)?,
+        detailWriter: (@Sendable (CacheStore) -> (@Sendable (ListPayload) -> Void)?)? = nil
     ) {
         self.store = store
         self.load = load
+        self.detailWriter = detailWriter
     }
 }
 
@@ -113,8 +119,9 @@ public protocol AnyListKind: Sendable {
     @MainActor func store(in hub: StoreHub) -> any ListKindStore
     /// The deep link that names one of its items, if one does.
     var link: ItemLink? { get }
-    /// `GET {path}/{id}`: one item, fetched alone (a destination whose `link` says so).
-    func fetchDetail(id: String, with client: APIClient) throws -> ListPayload
+    /// `GET {path}/{id}`: one item, fetched alone (a destination whose `link` says so), and
+    /// written into `cache` when the kind keeps rows of its own there (`CustomListCache`).
+    func fetchDetail(id: String, with client: APIClient, cache: CacheStore?) throws -> ListPayload
     /// Keeps an item fetched alone in the kind's store's details.
     @MainActor func keepDetail(_ payload: ListPayload, in hub: StoreHub)
 }
@@ -191,8 +198,11 @@ extension ListKind: AnyListKind {
         return hub.listStore(self)
     }
 
-    public func fetchDetail(id: String, with client: APIClient) throws -> ListPayload {
-        ListPayload([try client.getBlocking(Item.self, Endpoint(path + [id]))])
+    public func fetchDetail(id: String, with client: APIClient, cache: CacheStore? = nil) throws -> ListPayload {
+        let write = cache.flatMap { customCache?.detailWriter?($0) }
+        let payload = ListPayload([try client.getBlocking(Item.self, Endpoint(path + [id]))])
+        write?(payload)
+        return payload
     }
 
     @MainActor

@@ -12,7 +12,7 @@ import Foundation
 /// (`ListItemSizes`): a list of a few huge items costs one page, not hundreds.
 ///
 /// `next` gives the request for the next page (nil: the list is complete or a bound was
-/// reached); the caller runs it, blocking or async, and hands the answer to `take`.
+/// reached); `APIClient.listPagesBlocking` runs it and hands the answer to `take`.
 public struct ListPager<Item: Decodable & Identifiable & Sendable>: Sendable where Item.ID == String {
     /// Items kept so far (each id once).
     public private(set) var received = 0
@@ -136,25 +136,6 @@ public enum ListPaging {
     public static let maxItemBytes = 256 << 10
 }
 
-/// A list read whole into memory (`status`, `watch`, `MeshSummary`): the items and how the
-/// read went.
-public struct PagedList<Item: Decodable & Identifiable & Sendable>: Sendable where Item.ID == String {
-    public var items: [Item] = []
-    public var pages = 0
-    public var bytes = 0
-    public var oversizedItems = 0
-    public var bound: ListBound?
-    public var truncated: Bool { bound != nil }
-
-    init(_ items: [Item], _ pager: ListPager<Item>) {
-        self.items = items
-        pages = pager.pages
-        bytes = pager.bytes
-        oversizedItems = pager.oversizedItems
-        bound = pager.bound
-    }
-}
-
 extension APIClient {
     /// Every page of a list (see `ListPager`), each request on the calling thread; each page's
     /// new items go to `page` as it arrives, with the pager as it stands after it.
@@ -169,32 +150,6 @@ extension APIClient {
             try page(added, pager)
         }
         return pager
-    }
-
-    /// Every page of a list, gathered (see `ListPager`), each request on the calling thread.
-    public func listBlocking<Item: Decodable & Identifiable & Sendable>(
-        _ type: Item.Type, _ endpoint: Endpoint, maxPages: Int = ListPaging.maxPages,
-        maxBytes: Int = ListPaging.maxBytes
-    ) throws -> PagedList<Item> where Item.ID == String {
-        var items: [Item] = []
-        let pager = try listPagesBlocking(type, endpoint, maxPages: maxPages, maxBytes: maxBytes) { added, _ in
-            items += added
-        }
-        return PagedList(items, pager)
-    }
-
-    /// Every page of a list, gathered (see `ListPager`).
-    public func list<Item: Decodable & Identifiable & Sendable>(
-        _ type: Item.Type, _ endpoint: Endpoint, maxPages: Int = ListPaging.maxPages,
-        maxBytes: Int = ListPaging.maxBytes
-    ) async throws -> PagedList<Item> where Item.ID == String {
-        var pager = ListPager<Item>(endpoint, maxPages: maxPages, maxBytes: maxBytes)
-        var items: [Item] = []
-        while let request = pager.next {
-            let body = try await send(.get, request.segments, query: request.query).body
-            items += try take(body, into: &pager)
-        }
-        return PagedList(items, pager)
     }
 
     private func take<Item>(_ body: Data, into pager: inout ListPager<Item>) throws -> [Item] {

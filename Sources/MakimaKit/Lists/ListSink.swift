@@ -18,7 +18,8 @@ public struct ListPage: Sendable {
 /// A read calls `take` for every page as it arrives, in order, then `end` once: the server
 /// ended the list (`bound` nil) or the read was cut at `bound`. What `end` returns is the
 /// result the stores are handed (`SyncUpdate.list`). One sink serves one read, on the fetch
-/// thread that runs it; `SyncEngine.Options.listSink` makes one per read.
+/// thread that runs it; the engine makes one per read (a task list with a cache streams into
+/// `TaskTableSink`, every other list goes to its kind's `ListCollector`).
 public protocol ListSink: AnyObject {
     func take(_ page: ListPage)
     func end(_ query: ListQuery, bound: ListBound?) -> ListPayload

@@ -31,14 +31,3 @@ public struct RotatedKey: Decodable, Sendable {
         id = c.idIfPresent("id")
     }
 }
-
-/// `GET /health`.
-public struct HealthStatus: Decodable, Sendable {
-    public var status: String
-    public var version: String?
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        status = c.text("status") ?? "unknown"
-        version = c.text("version")
-    }
-}

@@ -26,7 +26,7 @@ public final class DesktopNotifier {
     public let route: NotificationRoute
     public var preferences: NotificationPreferences
     public static let minimumInterval = 2.0
-    private let worker: NotifierWorker?
+    let worker: NotifierWorker?
     @ObservationIgnored private var waiting = NotificationDigest()
     @ObservationIgnored private var lastDelivery = -Double.infinity
     /// Whether the terminal reads UTF-8 (`TerminalLocale`), asked at each delivery: under any
@@ -53,9 +53,6 @@ public final class DesktopNotifier {
             worker = nil
         }
     }
-
-    /// Counts of the helper worker (children started, most at once), for tests and diagnostics.
-    public var workerStats: NotifierWorker.Stats? { worker?.stats }
 
     /// New notifications (already announced by toast and bell). `now` is any monotonic clock
     /// in seconds, the same for every call.

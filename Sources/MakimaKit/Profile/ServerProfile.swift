@@ -50,9 +50,6 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         return comps.url!
     }
 
-    /// `<base>/settings`, where keys are made (onboarding's "open web settings").
-    public var webSettingsURL: URL { baseURL.appendingPathComponent("settings") }
-
     /// Host (and port when not the default) for masthead and status lines.
     public var displayHost: String {
         var s = baseURL.host ?? baseURL.absoluteString

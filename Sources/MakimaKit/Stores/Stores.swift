@@ -20,7 +20,10 @@ public final class TasksStore {
     /// Each task list's state (fetched when, stale, loading, its error). Its `items` stay
     /// empty: the rows are in the task table (`table`), every list a query over it.
     public var lists: [Filter: ListState<MeshTask>] = [:]
-    /// Tasks fetched one by one (the output view, toasts' titles), bounded (`BoundedMap`).
+    /// Tasks fetched one by one (the output view, toasts' titles), bounded (`BoundedMap`). A
+    /// detail is written into the task table as it arrives, whose row is the task from then
+    /// on: the detail adds its plan (a row keeps none), and stands in for a row the table has
+    /// no room for (`task(id:)`).
     public var details = BoundedMap<String, MeshTask>()
     /// Output lines of the tasks in `outputRetention` only (see `TaskOutputLRU`).
     public var outputs: [String: TaskOutputBuffer] = [:]
@@ -34,6 +37,10 @@ public final class TasksStore {
     /// Statuses from events the cache writer has not committed yet (a table the store does not
     /// write itself): shown on the rows and counted at once.
     @ObservationIgnored private var overlay = StatusOverlay()
+    /// Details that arrived since the table last changed, shown as they came until its next
+    /// change (the engine writes a detail into its row before posting it; by that change the
+    /// row says at least as much).
+    @ObservationIgnored private var unsettledDetails: Set<String> = []
     public init() {}
 
     /// Reads (and writes, when it owns it) another task table: a new server's cache, or none.
@@ -41,6 +48,7 @@ public final class TasksStore {
         table.close()
         table = new
         overlay = StatusOverlay()
+        unsettledDetails = []
         generation &+= 1
     }
 
@@ -48,6 +56,7 @@ public final class TasksStore {
     /// window is read again, and overlay entries the table now agrees with are dropped.
     public func tableChanged(now: Date = Date()) {
         overlay.settle(with: table, now: now)
+        unsettledDetails = []
         generation &+= 1
     }
 
@@ -56,6 +65,15 @@ public final class TasksStore {
     func named(_ tasks: [MeshTask], now: Date = Date()) {
         if table.ownsWrites { table.save(tasks, filter: Filter(), whole: false) }
         tableChanged(now: now)
+    }
+
+    /// A task fetched on its own: kept as a detail (for its plan), and its fields into the
+    /// table like a task named by an event (the engine has written them into a cache's table
+    /// before posting it), rows read again.
+    func detailArrived(_ task: MeshTask, now: Date = Date()) {
+        details[task.id] = task
+        named([task], now: now)
+        if !table.ownsWrites { unsettledDetails.insert(task.id) }
     }
 
     /// Whether the client knows `id` by its id alone (no detail fetched, no row or a row made
@@ -119,21 +137,20 @@ public final class TasksStore {
     public var runningCount: Int { count(Filter(status: .running)) }
     public var running: [MeshTask] { rows(Filter(status: .running)).filter { $0.status == .running } }
 
-    /// One task: its detail when fetched (the freshest copy), else its row.
+    /// One task: its row (what lists, events and its detail last said, statuses not yet
+    /// committed on top) with its detail's plan; its detail alone when it arrived since the
+    /// table last changed, or the table has no row.
     public func task(id: String) -> MeshTask? {
-        if let t = details[id] { return t }
         _ = generation
-        return table.task(id: id).map { t in
-            overlay.statuses[id].map {
-                var u = t
-                u.status = $0
-                return u
-            } ?? t
-        }
+        if unsettledDetails.contains(id), let detail = details[id] { return detail }
+        guard var row = table.task(id: id) else { return details[id] }
+        if let status = overlay.statuses[id] { row.status = status }
+        if let plan = details[id]?.plan { row.plan = plan }
+        return row
     }
 
     /// The newest `count` tasks we know of: the table's newest (one indexed query) and the
-    /// details fetched one by one (bounded), each task once.
+    /// details fetched one by one (bounded) the table has no row for, each task once.
     public func recent(_ count: Int) -> [MeshTask] {
         guard count > 0 else { return [] }
         let newest = window(Filter(limit: count))
@@ -142,7 +159,7 @@ public final class TasksStore {
             let t = newest.task(at: i)
             byID[t.id] = t
         }
-        for t in details.values { byID[t.id] = t }
+        for t in details.values where byID[t.id] == nil { byID[t.id] = task(id: t.id) ?? t }
         return Array(byID.values.sorted(by: Self.before).prefix(count))
     }
 
@@ -177,7 +194,8 @@ public final class TasksStore {
     ) {
         // Kept tasks only; the rest is in the cache. Looked up first: even a change through
         // `?.` to a task not held counts as a change of `outputs` to whoever read it (the
-        // output view on screen).
+        // output view on screen). A detail's status is kept too, for when it stands in for a
+        // row the table lacks.
         if outputs[task] != nil { outputs[task]?.append(list) }
         guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
             case .status(let s, _, _) = last.payload

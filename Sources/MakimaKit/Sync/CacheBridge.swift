@@ -32,22 +32,9 @@ public struct CacheBridge: Sendable {
     }
 
     /// Writes a fresh list through its kind. A full disk is reported (the caller shows it),
-    /// never fatal. A task list whose pass began before its fetch (`beginPass`) finishes that
-    /// pass, so what the table learnt meanwhile is not deleted at its end.
-    public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date, pass: TaskPass? = nil)
-        throws(CacheError)
-    {
-        if let pass {
-            return try cache.saveTaskList(
-                payload.items(as: MeshTask.self) ?? [], filter: pass.filter, key: pass.key, fetchedAt: fetchedAt,
-                whole: payload.bound == nil, pass: pass)
-        }
+    /// never fatal.
+    public func store(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) throws(CacheError) {
         try query.kind.store(payload, in: cache, query: query, fetchedAt: fetchedAt)
-    }
-
-    /// The pass a task list's fetch writes into, begun before the fetch (nil for other kinds).
-    public func beginPass(for query: ListQuery) -> TaskPass? {
-        query.taskFilter.flatMap { try? cache.beginTaskPass($0, key: query.description) }
     }
 
     private func load(_ q: ListQuery) throws(CacheError) -> (ListPayload, Date)? {

@@ -24,7 +24,7 @@ public struct MeshFetcher: Sendable {
     /// nil for a link whose item is found in its lists.
     public func detail(_ link: DeepLink) throws -> ListPayload? {
         guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return nil }
-        return try kind.fetchDetail(id: link.id, with: client)
+        return try kind.fetchDetail(id: link.id, with: client, cache: nil)
     }
 
     /// How a failed fetch is shown, and whether it means the key was refused.

@@ -29,11 +29,6 @@ public final class SyncEngine: Sendable {
         public var openQueries: [ListQuery] = [.tasks(status: .running, contractID: nil), .homeRecentTasks]
         /// Bounds of the fetches of tasks events name before any list holds them (`TaskNamer`).
         public var naming = TaskNamer.Limits()
-        /// Where each read of a list puts its pages (`ListSink`). By default a task list goes
-        /// into the cache's task table as its pages arrive (`TaskTableSink`), and every other
-        /// list (or any list without a cache) to its kind's `ListCollector`, which hands the
-        /// stores the whole list when the read ends.
-        public var listSink: (@Sendable (ListQuery) -> any ListSink)?
         public init() {}
     }
 
@@ -167,29 +162,25 @@ public final class SyncEngine: Sendable {
     ) -> RefreshCoordinator {
         let listBackoff = ListBackoff(notice: { outbox.post(.notice($0)) })
         let maxBytes = ListPaging.maxBytes(cacheBudget: (bridge?.cache.retention ?? .standard).maxBytes)
-        let makeSink = options.listSink
         let spawner = options.spawner
         return RefreshCoordinator(
             fetch: { query in
                 let name = String(query.description.prefix { $0 != "?" })
                 // A task list with a cache streams into the task table (its pass begun now,
-                // before the fetch); what the table holds is not saved again below.
-                let table =
-                    makeSink == nil
-                    ? bridge.flatMap { TaskTableSink(query, cache: $0.cache, problems: problems) { outbox.post($0) } }
-                    : nil
-                let pass = table == nil ? bridge?.beginPass(for: query) : nil
+                // before the fetch); what the table holds is not saved again below. Every
+                // other list goes to its kind's collector, whole, and is saved after.
+                let table = bridge.flatMap {
+                    TaskTableSink(query, cache: $0.cache, problems: problems) { outbox.post($0) }
+                }
                 let payload = try listBackoff.fetch(key: query.description, name: name) {
-                    let sink = ProgressReportingSink(table ?? makeSink?(query) ?? query.kind.collector()) {
-                        outbox.post($0)
-                    }
+                    let sink = ProgressReportingSink(table ?? query.kind.collector()) { outbox.post($0) }
                     return try fetcher.list(query, maxBytes: maxBytes, into: sink)
                 }
                 if let bridge, table == nil {
                     let fetchedAt = Date()
                     saves.save {
                         do {
-                            try bridge.store(query, payload, fetchedAt: fetchedAt, pass: pass)
+                            try bridge.store(query, payload, fetchedAt: fetchedAt)
                             if query.taskFilter != nil { outbox.post(.taskRowsChanged) }
                             problems.succeeded()
                         } catch {
@@ -324,14 +315,16 @@ public final class SyncEngine: Sendable {
     }
 
     /// One object's detail, fetched on a thread of its own when its kind fetches it alone
-    /// (`ListKinds.destinations`, read here on the caller's task).
+    /// (`ListKinds.destinations`, read here on the caller's task), written into the kind's own
+    /// cache rows first when it keeps some (a task's row is the task the stores show).
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
+        let cache = self.cache?.cache
         guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return }
         userFetches.submit(key: "detail \(link)") {
             do {
-                outbox.post(.detail(link, try kind.fetchDetail(id: link.id, with: fetcher.client)))
+                outbox.post(.detail(link, try kind.fetchDetail(id: link.id, with: fetcher.client, cache: cache)))
             } catch APIError.notFound {
                 outbox.post(.detailNotFound(link))
             } catch {

@@ -121,12 +121,6 @@ public struct TaskEventSequencer: Sendable {
         return (applied, lost)
     }
 
-    /// Starts following a task from `seq` (events at or below it count as already seen).
-    public mutating func setBaseline(_ task: String, seq: Int) {
-        guard (0...Self.maxSeq).contains(seq) else { return }
-        if lastApplied[task] == nil { lastApplied[task] = seq }
-    }
-
     /// The first gap of a task: up to its lowest held event, or (when held events were let
     /// go) up to the highest seq seen.
     public func missingRange(for task: String) -> ClosedRange<Int>? {
@@ -141,7 +135,6 @@ public struct TaskEventSequencer: Sendable {
 
     public var tasksWithGaps: [String] { Set(held.keys).union(wanted.keys).sorted() }
     public var heldCount: Int { heldTotal }
-    public var heldByteCount: Int { heldBytes }
 
     /// Lets go of a task's held events (their wait timed out). The gap stays, so a fill
     /// fetches them over REST.

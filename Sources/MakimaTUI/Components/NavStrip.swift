@@ -46,11 +46,6 @@ public enum NavStrip {
         return line
     }
 
-    /// The widest layout that fits in `width` cells.
-    public static func bestLine(current: PaneID, width: Int, glyphs: Glyphs) -> StyledLine {
-        bestLayout(current: current, width: width, glyphs: glyphs).line
-    }
-
     /// The widest layout that fits, with the cells each pane's item takes (for clicks).
     static func bestLayout(
         current: PaneID, width: Int, glyphs: Glyphs

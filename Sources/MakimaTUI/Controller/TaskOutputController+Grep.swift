@@ -10,28 +10,25 @@ extension TaskOutputController {
     func showGrep(_ pattern: String) {
         live.navigation.show(GrepPane(pattern: pattern))
         guard let cache = live.cache else {
-            return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
+            return answerGrep(pattern, hits: [], failure: "no offline cache: nothing to search")
         }
         let bus = session.bus
         Self.grepQueue.async {
             var failure: String?
             var hits: [OutputSearchHit] = []
-            var tasks: [String: MeshTask] = [:]
             do {
                 hits = try cache.searchOutput(pattern)
-                // Titles and statuses of tasks the stores may not hold (an old task's output).
-                for id in Set(hits.map(\.taskID)) { tasks[id] = (try? cache.loadTask(id: id))?.value }
             } catch {
                 failure = "search failed: \(error)"
             }
-            bus.post { [weak self, hits, tasks, failure] in
-                self?.answerGrep(pattern, hits: hits, tasks: tasks, failure: failure)
-            }
+            bus.post { [weak self, hits, failure] in self?.answerGrep(pattern, hits: hits, failure: failure) }
         }
     }
 
-    private func answerGrep(_ pattern: String, hits: [OutputSearchHit], tasks: [String: MeshTask], failure: String?) {
-        var known = tasks
+    /// Titles and statuses from the task store (a detail when fetched, else the task table's
+    /// row, which the cache keeps for tasks no list on screen holds).
+    private func answerGrep(_ pattern: String, hits: [OutputSearchHit], failure: String?) {
+        var known: [String: MeshTask] = [:]
         for id in Set(hits.map(\.taskID)) {
             if let t = hub.tasks.task(id: id) { known[id] = t }
         }

@@ -36,18 +36,12 @@ public struct TextStyle: Sendable, Hashable {
 public enum Typography {
     /// `NAV//`, `SYSTEM//`, section labels: mono, uppercase, tracked, in accent.
     public static let navLabel = TextStyle(role: .accent, uppercased: true)
-    /// Section labels in the muted colour (`SYSTEM//`, `GLOSSARY//` headers of cards).
-    public static let navLabelMuted = TextStyle(role: .foregroundMuted, uppercased: true)
-    /// The selected pane in the `NAV//` strip.
-    public static let navActive = TextStyle(role: .foreground, attributes: [.bold, .underline], uppercased: true)
     /// Section titles ("Mesh Orchestration Platform"); medium weight → bold.
     public static let titleChrome = TextStyle(role: .foreground, attributes: .bold)
     /// `MAKIMA` in the masthead: semibold, tracked, uppercase.
     public static let brand = TextStyle(role: .foreground, attributes: .bold, uppercased: true)
     /// Body text.
     public static let body = TextStyle(role: .body)
-    /// Caption-level text ("Long-press any term to reveal…").
-    public static let caption = TextStyle(role: .foregroundMuted)
     /// Values, IDs, hostnames.
     public static let mono = TextStyle(role: .foregroundMuted)
     /// Japanese terms (命令, 契約, …).
@@ -66,12 +60,4 @@ public enum Typography {
     public static let separator = TextStyle(role: .borderMuted)
     /// Card borders (dashed, `┄ ┆`).
     public static let cardBorder = TextStyle(role: .borderMuted)
-    /// Strong borders (badge outline, masthead rule).
-    public static let border = TextStyle(role: .border)
-    /// Highlighted row or selection.
-    public static let selection = TextStyle(role: .foreground, attributes: .reverse)
-    /// Status text.
-    public static let ok = TextStyle(role: .ok)
-    public static let warn = TextStyle(role: .warn, attributes: .bold)
-    public static let danger = TextStyle(role: .danger, attributes: .bold)
 }

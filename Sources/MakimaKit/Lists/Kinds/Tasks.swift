@@ -3,12 +3,12 @@ import Foundation
 extension ListKinds {
     /// `GET /mesh/tasks?status=&contract_id=`, pages of `ListPaging.pageSize`. Status events
     /// keep the loaded lists current, so they get a slow safety refresh (5 min). Tasks keep a
-    /// cache table of their own (a task is found by id in it, its title and plan are indexed
-    /// for search) and a store of their own (`TasksStore`: the lists in the Tasks pane's order,
+    /// cache table of their own (`TaskRows`: one row per task, found by id; titles and plans
+    /// are indexed for search) and a store of their own (`TasksStore`: the lists in the Tasks pane's order,
     /// moved by status events, and the tasks' output).
     public static let tasks = ListKind<MeshTask>(
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
-        filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
+        filters: ["running", "pending", "queued", "completed", "failed", "cancelled"],
         link: ItemLink(.task, fetchedAlone: true),
         custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
             hub.tasks.file(TasksStore.Filter(query), change)
@@ -24,6 +24,13 @@ extension ListKinds {
             },
             load: { cache, query throws(CacheError) in
                 try cache.taskListFetchedAt(key: query.description).map { (ListPayload([MeshTask]()), $0) }
+            },
+            // A task fetched alone is written into its row (`TasksStore.task(id:)` reads it
+            // from there); not written (a full disk, which the writers report), the detail
+            // the store keeps stands in.
+            detailWriter: { cache in
+                guard let since = try? cache.fetchStamp() else { return nil }
+                return { payload in try? cache.nameTasks(payload.items(as: MeshTask.self) ?? [], since: since) }
             }))
 }
 
@@ -75,6 +82,6 @@ extension TasksStore: ListKindStore {
     }
 
     public func keepDetail(_ payload: ListPayload) {
-        for task in payload.items(as: MeshTask.self) ?? [] { details[task.id] = task }
+        for task in payload.items(as: MeshTask.self) ?? [] { detailArrived(task) }
     }
 }

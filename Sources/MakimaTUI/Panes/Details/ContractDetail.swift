@@ -40,7 +40,9 @@ public struct ContractDetailModel: Equatable, Sendable {
         // first, at most `maxTasks`, and those fetched one by one.
         var byID: [String: MeshTask] = [:]
         for t in hub.tasks.rows(.init(contractID: id), limit: Self.maxTasks) { byID[t.id] = t }
-        for t in hub.tasks.details.values where t.contractID == id { byID[t.id] = t }
+        for t in hub.tasks.details.values where t.contractID == id && byID[t.id] == nil {
+            byID[t.id] = hub.tasks.task(id: t.id) ?? t
+        }
         let tasks = byID.values.sorted {
             ($0.createdAt ?? $0.updatedAt ?? .distantPast, $0.id) > (
                 $1.createdAt ?? $1.updatedAt ?? .distantPast, $1.id
