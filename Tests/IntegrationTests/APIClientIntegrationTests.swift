@@ -43,7 +43,9 @@ import Testing
         #expect(!contracts.isEmpty)
         let active = try await fetchOnThread(c) { try $0.items(.contracts(status: .active), Contract.self) }
         #expect(active.allSatisfy { $0.status == .active })
-        let contract = try await fetchOnThread(c) { try $0.detail(.contract(contracts[0].id))?.items(as: Contract.self) }
+        let contract = try await fetchOnThread(c) {
+            try $0.detail(.contract(contracts[0].id))?.items(as: Contract.self)
+        }
         #expect(contract?.map(\.id) == [contracts[0].id])
 
         let pending = try await fetchOnThread(c) { try $0.items(.directives(pendingOnly: true), Directive.self) }
@@ -54,7 +56,9 @@ import Testing
         let sessions = try await fetchOnThread(c) { try $0.items(.listenSessions(limit: 1), ListenSession.self) }
         #expect(sessions.count <= 1)
         if let s = sessions.first {
-            let detail = try await fetchOnThread(c) { try $0.detail(.listen(s.id))?.items(as: ListenSession.self)?.first }
+            let detail = try await fetchOnThread(c) {
+                try $0.detail(.listen(s.id))?.items(as: ListenSession.self)?.first
+            }
             #expect(detail?.id == s.id)
             #expect(detail?.transcript != nil)
         }

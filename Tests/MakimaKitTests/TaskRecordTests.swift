@@ -11,7 +11,11 @@ import Testing
 
     @Test func aHeldDetailDoesNotHideWhatALaterListSays() throws {
         let hub = StoreHub()
-        hub.apply(.detail(.task("t1"), ListPayload([MeshTask(id: "t1", title: "old title", plan: "the plan", status: .running, updatedAt: t0)])))
+        hub.apply(
+            .detail(
+                .task("t1"),
+                ListPayload([MeshTask(id: "t1", title: "old title", plan: "the plan", status: .running, updatedAt: t0)])
+            ))
         #expect(hub.tasks.table.task(id: "t1")?.title == "old title", "the detail is written into the table")
         let renamed = MeshTask(id: "t1", title: "new title", status: .completed, updatedAt: t0.addingTimeInterval(5))
         hub.apply(.list(.tasks(status: nil, contractID: nil), .tasks([renamed]), fetchedAt: t0, fromCache: false))
@@ -29,7 +33,10 @@ import Testing
         let hub = StoreHub()
         hub.tasks.useTable(TaskTable.reading(store.file))
         defer { hub.tasks.useTable(TaskTable.inMemory()) }
-        hub.apply(.detail(.task("t1"), ListPayload([MeshTask(id: "t1", title: "fetched", plan: "the plan", status: .running, updatedAt: t0)])))
+        hub.apply(
+            .detail(
+                .task("t1"),
+                ListPayload([MeshTask(id: "t1", title: "fetched", plan: "the plan", status: .running, updatedAt: t0)])))
         #expect(hub.tasks.task(id: "t1")?.title == "fetched")
         // A later write of the row (a list, a status, the task named again), then its commit
         // announced: the row is the task again, with the detail's plan.
