@@ -263,8 +263,10 @@ extension CacheStore {
                 )
                 // A trimmed task's lines go whole: a resync needs its newest event, not its text.
                 let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+                var meter = try CapMeter(db, target: target)
                 for task in tasks {
-                    if try Self.usedBytes(db) <= target { break }
+                    if try !meter.isOver() { break }
+                    try meter.linesLeaving(task)
                     try trim.bind(task, at: 1)
                     try trim.step()
                     let n = db.changes
@@ -278,10 +280,14 @@ extension CacheStore {
                 // Still over with one event a task (many tasks, each with one large event):
                 // whole tasks go, in the same order.
                 let removal = try TaskRemoval(db)
-                for task in tasks {
-                    if try Self.usedBytes(db) <= target { break }
-                    result.eventsRemoved += try removal.remove(task)
-                    result.tasksEvicted += 1
+                if try meter.settle() {
+                    for task in tasks {
+                        if try !meter.isOver() { break }
+                        try meter.linesLeaving(task)
+                        result.eventsRemoved += try removal.remove(task)
+                        result.tasksEvicted += 1
+                    }
+                    try meter.settle()
                 }
             }
             // A switch that fails (no room for the copy, a lock) is tried again next session.
