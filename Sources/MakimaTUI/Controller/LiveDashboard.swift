@@ -43,6 +43,7 @@ public final class LiveDashboard {
     private(set) lazy var settings = SettingsController(live: self)
     private(set) lazy var taskOutput = TaskOutputController(live: self)
     private(set) lazy var refreshing = RefreshController(live: self)
+    private(set) lazy var meshes = MeshesController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -77,6 +78,7 @@ public final class LiveDashboard {
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
         if let service = setup.signIn { session.setProfileNames(service.profileNames) }
+        meshes.start()
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -146,6 +148,7 @@ public final class LiveDashboard {
     }
 
     func stop() {
+        meshes.stop()
         notifications.notifier.stop()
         children.stop()
         engine?.stop()
