@@ -68,6 +68,8 @@ for r in $(seq "$ROUNDS"); do
   if [ -n "${BASE_BIN:-}" ]; then
     "$BASE_BIN" bench ingest --events "$EVENTS" >"$WORK/base"
     figure ingest.base_cache_s "$(value ingest.seconds_to_cache "$WORK/base")"
+    figure ingest.base_cpu_s "$(value ingest.cpu_seconds "$WORK/base")"
+    figure ingest.base_lines_indexed "$(value ingest.lines_indexed "$WORK/base")"
   fi
 done
 

@@ -51,7 +51,14 @@ def main(path: str, binary: str) -> None:
                  f"{(vcpu / hcpu - 1) * 100:+.1f} % over Home" if vcpu and hcpu else "—"))
     base = med("ingest.base_cache_s")
     if base and cache:
-        rows.append(("ingest: older build (BASE_BIN), to cache", fmt(base, "s"), "", f"this build {base / cache:.2f}× faster"))
+        base_lines = fmt(med("ingest.base_lines_indexed"), "", 0)
+        rows.append((f"ingest: older build (BASE_BIN), to cache, {base_lines} lines indexed", fmt(base, "s"),
+                     f"aiohttp client {fmt(py, 's')}: {py / base:.2f}×" if py else "",
+                     f"this build {base / cache:.2f}× faster"))
+    base_cpu = med("ingest.base_cpu_s")
+    if base_cpu and ecpu:
+        rows.append(("ingest: older build (BASE_BIN), CPU seconds", fmt(base_cpu, "s"), f"this build {fmt(ecpu, 's')}",
+                     f"this build {(1 - ecpu / base_cpu) * 100:.1f} % less CPU"))
     p50, p99 = med("render.home_p50_ms"), med("render.home_p99_ms")
     rows.append(("render: Home frame + flush 200×50", f"p50 {fmt(p50, 'ms', 3)}, p99 {fmt(p99, 'ms', 3)}", "target p99 < 4 ms",
                  "met" if p99 is not None and p99 < 4 else "not met"))

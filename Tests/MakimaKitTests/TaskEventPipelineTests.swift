@@ -61,6 +61,29 @@ func frame(_ e: TaskEvent) -> String { String(decoding: try! MakimaJSON.encoder(
         #expect(pipeline.counters.eventsLost == 0)
     }
 
+    /// A socket read of frames in order is delivered as one batch, every event stamped with its
+    /// arrival; one holding a duplicate and a gap is sorted out event by event, with the same
+    /// history at the end.
+    @Test func socketReadsInOrderOrNotDeliverEachEventOnceStamped() {
+        let received = Locked([TaskEvent]())
+        let batches = Locked(0)
+        let pipeline = TaskEventPipeline(
+            lastSeen: ["t": 2], fetchPage: { _, _, _ in throw FakeError(unauthorized: false) },
+            onApplied: { list in
+                batches.withLock { $0 += 1 }
+                received.withLock { $0 += list }
+            })
+        pipeline.receive(frames: (3...6).map { frame(outputEvent("t", $0)) })
+        #expect(batches.withLock { $0 } == 1)
+        pipeline.receive(frames: [7, 7, 9, 8].map { frame(outputEvent("t", $0)) })
+        let events = received.withLock { $0 }
+        #expect(events.map(\.seq) == Array(3...9))
+        #expect(events.allSatisfy { $0.arrivedAt != nil })
+        #expect(pipeline.counters.duplicatesDropped == 1)
+        #expect(pipeline.counters.eventsApplied == 7)
+        #expect(pipeline.lastSeen["t"] == 9)
+    }
+
     @Test func malformedAndUnknownFramesAreCountedAndSkipped() {
         let applied = Locked(0)
         let pipeline = TaskEventPipeline(

@@ -19,6 +19,32 @@ func outputEvent(_ task: String, _ seq: Int, _ text: String = "x", eventID: Int6
         #expect(s.lastApplied["t"] == 2)
     }
 
+    /// A socket read whose events each continue their task is applied whole; anything else
+    /// (a gap, a duplicate, an absurd seq, a gap open elsewhere) changes nothing and is left to
+    /// the event-by-event path.
+    @Test func aBatchInOrderIsAppliedWholeAnythingElseLeftAlone() {
+        var s = TaskEventSequencer(lastApplied: ["a": 4])
+        // Two tasks interleaved; "a" met again continues where its first run ended.
+        let run = [5, 6].map { outputEvent("a", $0) } + [1, 2].map { outputEvent("b", $0) } + [outputEvent("a", 7)]
+        let applied = s.acceptInOrder(run)
+        #expect(applied)
+        #expect(s.lastApplied == ["a": 7, "b": 2])
+        let refused: [[TaskEvent]] = [
+            [outputEvent("a", 8), outputEvent("a", 10)], [outputEvent("a", 7)],
+            [outputEvent("b", 3), outputEvent("a", 8), outputEvent("a", 8)], [outputEvent("c", 1 << 60)], [],
+        ]
+        for batch in refused {
+            let taken = s.acceptInOrder(batch)
+            #expect(!taken, "\(batch.map(\.seq))")
+        }
+        #expect(s.lastApplied == ["a": 7, "b": 2])
+        // While a task holds events behind a gap, every batch goes event by event.
+        #expect(s.accept(outputEvent("b", 5)) == .held(missing: 3...4))
+        let whileHeld = s.acceptInOrder([outputEvent("a", 8)])
+        #expect(!whileHeld)
+        #expect(s.lastApplied == ["a": 7, "b": 2])
+    }
+
     @Test func holdsAcrossAHoleAndReleasesWhenFilled() {
         var s = TaskEventSequencer(lastApplied: ["t": 3])
         #expect(s.accept(outputEvent("t", 6)) == .held(missing: 4...5))

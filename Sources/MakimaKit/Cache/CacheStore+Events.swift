@@ -247,47 +247,58 @@ extension CacheStore {
                 activityRows.withLock { $0 = kept }
             }
             if try Self.usedBytes(db) > cap {
-                let target = cap - policy.maxBytes / 5
-                // Least recently active first, finished before running; tasks cached before
-                // activity was recorded count as the oldest.
-                let order = try db.prepare(
-                    """
-                    SELECT e.task_id FROM (SELECT DISTINCT task_id FROM task_events) e
-                    LEFT JOIN task_activity a ON a.task_id = e.task_id
-                    ORDER BY COALESCE(a.finished, 1) DESC, COALESCE(a.last_at, 0) ASC
-                    """)
-                var tasks: [String] = []
-                while try order.step() { if let t = order.text(0) { tasks.append(t) } }
-                let trim = try db.prepare(
-                    "DELETE FROM task_events WHERE task_id = ?1 AND seq < (SELECT MAX(seq) FROM task_events WHERE task_id = ?1)"
-                )
-                // A trimmed task's lines go whole: a resync needs its newest event, not its text.
-                let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
-                for task in tasks {
-                    if try Self.usedBytes(db) <= target { break }
-                    try trim.bind(task, at: 1)
-                    try trim.step()
-                    let n = db.changes
-                    trim.reset()
-                    try trimLines.bind(task, at: 1)
-                    try trimLines.step()
-                    trimLines.reset()
-                    result.eventsRemoved += n
-                    if n > 0 { result.tasksTrimmedForSize += 1 }
-                }
-                // Still over with one event a task (many tasks, each with one large event):
-                // whole tasks go, in the same order.
-                let removal = try TaskRemoval(db)
-                for task in tasks {
-                    if try Self.usedBytes(db) <= target { break }
-                    result.eventsRemoved += try removal.remove(task)
-                    result.tasksEvicted += 1
-                }
+                try Self.trimForSize(db, target: cap - policy.maxBytes / 5, into: &result)
             }
             // A switch that fails (no room for the copy, a lock) is tried again next session.
             if switchMode { result.vacuumed = (try? Self.switchToIncrementalVacuum(db)) ?? false }
             result.pagesGivenBack = try Self.giveBackFreePages(db)
             return result
+        }
+    }
+
+    /// The cap's trimming, in activity order (least recently active first, finished before
+    /// running; tasks cached before activity was recorded count as the oldest): each task down
+    /// to its newest event until the file is under `target`, then, if that is not enough (many
+    /// tasks, each with one large event), whole tasks in the same order.
+    private static func trimForSize(_ db: SQLiteDatabase, target: Int, into result: inout PruneResult) throws {
+        let order = try db.prepare(
+            """
+            SELECT e.task_id FROM (SELECT DISTINCT task_id FROM task_events) e
+            LEFT JOIN task_activity a ON a.task_id = e.task_id
+            ORDER BY COALESCE(a.finished, 1) DESC, COALESCE(a.last_at, 0) ASC
+            """)
+        var tasks: [String] = []
+        while try order.step() { if let t = order.text(0) { tasks.append(t) } }
+        let trim = try db.prepare(
+            "DELETE FROM task_events WHERE task_id = ?1 AND seq < (SELECT MAX(seq) FROM task_events WHERE task_id = ?1)"
+        )
+        // A trimmed task's lines go whole: a resync needs its newest event, not its text.
+        let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+        var meter = try CapMeter(db, target: target)
+        for task in tasks {
+            if try !meter.isOver() { break }
+            try meter.linesLeaving(task)
+            try trim.bind(task, at: 1)
+            try trim.step()
+            let n = db.changes
+            trim.reset()
+            try trimLines.bind(task, at: 1)
+            try trimLines.step()
+            trimLines.reset()
+            result.eventsRemoved += n
+            if n > 0 { result.tasksTrimmedForSize += 1 }
+        }
+        // Still over with one event a task (many tasks, each with one large event):
+        // whole tasks go, in the same order.
+        let removal = try TaskRemoval(db)
+        if try meter.settle() {
+            for task in tasks {
+                if try !meter.isOver() { break }
+                try meter.linesLeaving(task)
+                result.eventsRemoved += try removal.remove(task)
+                result.tasksEvicted += 1
+            }
+            try meter.settle()
         }
     }
 

@@ -194,6 +194,13 @@ enum OutputSearchIndex {
         return added
     }
 
+    /// Merges the index's segments into one (FTS5's `optimize`), which is when the rows deleted
+    /// from it leave its pages: until then a delete only adds an entry (`CapMeter`). Costs a
+    /// rewrite of the index; run only while the file is over its cap.
+    static func applyDeletes(_ db: SQLiteDatabase) throws {
+        try db.exec("INSERT INTO output_search (output_search) VALUES ('optimize')")
+    }
+
     /// FTS5's own check of the index against its content; false when it is damaged.
     static func isIntact(_ db: SQLiteDatabase) -> Bool {
         (try? db.exec("INSERT INTO output_search (output_search) VALUES ('integrity-check')")) != nil

@@ -358,14 +358,14 @@ struct SkippedLines: Sendable, Equatable {
         switch part {
         case .text(let text, let stream):
             if lines == 0 && !leadingEnd && firstStream == nil { firstStream = stream }
-            OutputLineSplit.forEachPiece(of: text) { _, newline in
-                if !trailingOpen || !OutputLineSplit.continues(openStream: lastStream, with: stream) {
-                    lines += 1
-                    trailingOpen = true
-                    lastStream = stream
-                }
-                if newline { trailingOpen = false }
-            }
+            // Counted, not split: the first piece may continue the open line, every later one
+            // begins a line (the one before it ended), and the last stays open without a newline.
+            let shape = OutputLineSplit.shape(of: text)
+            guard shape.pieces > 0 else { break }
+            let continuesOpen = trailingOpen && OutputLineSplit.continues(openStream: lastStream, with: stream)
+            lines += shape.pieces - (continuesOpen ? 1 : 0)
+            trailingOpen = shape.endsOpen
+            lastStream = stream
         case .end:
             if lines == 0 && firstStream == nil { leadingEnd = true }
             trailingOpen = false

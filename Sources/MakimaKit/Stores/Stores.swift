@@ -197,14 +197,18 @@ public final class TasksStore {
         // output view on screen). A detail's status is kept too, for when it stands in for a
         // row the table lacks.
         if outputs[task] != nil { outputs[task]?.append(list) }
-        guard let last = list.last(where: { if case .status = $0.payload { return true } else { return false } }),
-            case .status(let s, _, _) = last.payload
-        else { return }
-        if var t = details[task], t.status != s {
-            t.status = s
-            details[task] = t
+        // The last status, read in place: `last(where:)` copied each event of a burst to test it.
+        var i = list.endIndex
+        while i > list.startIndex {
+            i -= 1
+            guard case .status(let s, _, _) = list[i].payload else { continue }
+            if var t = details[task], t.status != s {
+                t.status = s
+                details[task] = t
+            }
+            statuses.append((task, s, list[i].ts ?? now))
+            return
         }
-        statuses.append((task, s, last.ts ?? now))
     }
 }
 

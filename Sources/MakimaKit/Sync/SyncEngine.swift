@@ -93,15 +93,17 @@ public final class SyncEngine: Sendable {
             outbox: outbox)
     }
 
-    /// The cache's writer thread. Large batches, gathered for up to 50 ms: the cache leaves out
-    /// what a batch itself pushes out of a task's window (`appendEvents`), so in a burst most
-    /// events are never encoded or written, and the rest goes in few transactions. A batch
+    /// The cache's writer thread. Large batches, gathered for up to 100 ms, as many events as
+    /// the queue holds (20,000): the cache leaves out what a batch itself pushes out of a
+    /// task's window (`appendEvents`), so in a burst most events are never encoded or written,
+    /// and each batch writes at most a window a task (a burst of 100,000 events of one task is
+    /// five windows written, not ten). A batch
     /// with statuses changed the task table's rows: the UI reads its windows again. History
     /// counts in the activity history at its `ts` on our clock (`clock`'s estimate now).
     private static func cacheWriter(
         into store: CacheStore, clock: ServerClock, problems: NoticeGate, outbox: SyncOutbox
     ) -> BatchWriter<TaskEvent> {
-        BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 10_000, linger: 0.05) { batch in
+        BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 20_000, maxQueued: 20_000, linger: 0.1) { batch in
             do {
                 try store.appendEvents(batch, serverClock: clock.offset)
                 if batch.contains(where: { $0.type == .status }) { outbox.post(.taskRowsChanged) }

@@ -206,18 +206,27 @@ public final class TaskEventPipeline: Sendable {
             $0.counters.framesReceived += frames.count
             $0.counters.malformedSkipped += malformed
         }
+        guard !controls.isEmpty else { return ingest(&batch, live: true) }
         var done = 0
         for (before, control) in controls {
-            if before > done { ingest(Array(batch[done..<before]), live: true) }
+            if before > done {
+                var part = Array(batch[done..<before])
+                ingest(&part, live: true)
+            }
             done = before
             handle(control)
         }
-        if batch.count > done { ingest(done == 0 ? batch : Array(batch[done...]), live: true) }
+        if batch.count > done {
+            var rest = Array(batch[done...])
+            ingest(&rest, live: true)
+        }
     }
 
     private func handle(_ control: StreamMessage) {
         switch control {
-        case .event(let e): ingest([e], live: true)
+        case .event(let e):
+            var one = [e]
+            ingest(&one, live: true)
         case .resyncDone:
             let gaps = state.withLock { s -> [String] in
                 s.replaying = false
@@ -232,10 +241,11 @@ public final class TaskEventPipeline: Sendable {
     /// The connection dropped: a replay in progress will not finish.
     public func connectionLost() { state.withLock { $0.replaying = false } }
 
-    private func ingest(_ events: [TaskEvent], live: Bool) {
+    /// Sequences a batch and delivers what it applied. The batch is the caller's, stamped in
+    /// place (no copy of the array) and, when it is all in order, delivered as it is.
+    private func ingest(_ events: inout [TaskEvent], live: Bool) {
         var gaps = Set<String>()
         var held = false
-        var events = events
         apply { s in
             // Only what arrives live notifies and is stamped with its arrival (the activity
             // history counts it then, whatever the server's clock says): a resync's replay and
@@ -245,6 +255,7 @@ public final class TaskEventPipeline: Sendable {
                 let arrival = now()
                 for i in events.indices { events[i].arrivedAt = arrival }
             }
+            if s.sequencer.acceptInOrder(events) { return events }
             var applied: [TaskEvent] = []
             applied.reserveCapacity(events.count)
             // By index: each event is passed borrowed, copied once (into `applied`), not twice.

@@ -57,6 +57,31 @@ public struct TaskEventSequencer: Sendable {
 
     public static func isAbsurd(_ seq: Int) -> Bool { seq < 1 || seq > maxSeq }
 
+    /// Applies all of `events` when each is the next seq of its task and no gap is open (the
+    /// live stream's usual case: a socket read of one task's events in order), deciding it
+    /// from the seqs alone, so the caller can pass the array on as it is instead of copying
+    /// each event into a new one. Returns false, having changed nothing, otherwise: the
+    /// caller then takes them one by one (`accept(_:appendingTo:)`).
+    public mutating func acceptInOrder(_ events: [TaskEvent]) -> Bool {
+        guard held.isEmpty, wanted.isEmpty, !events.isEmpty else { return false }
+        // Runs of one task: a task met again later continues from where its run ended.
+        var reached: [String: Int] = [:]
+        var task = events[0].taskID
+        var last = lastApplied[task] ?? 0
+        for i in events.indices {
+            if events[i].taskID != task {
+                reached[task] = last
+                task = events[i].taskID
+                last = reached[task] ?? lastApplied[task] ?? 0
+            }
+            guard events[i].seq == last + 1, !Self.isAbsurd(events[i].seq) else { return false }
+            last += 1
+        }
+        reached[task] = last
+        for (task, last) in reached { lastApplied[task] = last }
+        return true
+    }
+
     public mutating func accept(_ event: TaskEvent) -> Outcome {
         var out: [TaskEvent] = []
         return accept(event, appendingTo: &out) ?? .applied(out)

@@ -42,6 +42,23 @@ public enum OutputLineSplit {
         if start != utf8.endIndex { try piece(text[start...], false) }
     }
 
+    /// What `forEachPiece` would call, counted without making a piece: how many pieces, and
+    /// whether the last is open (no newline after it).
+    public static func shape(of text: String) -> (pieces: Int, endsOpen: Bool) {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return (0, false) }
+            var newlines = 0
+            var from = 0
+            while from < bytes.count, let hit = memchr(base + from, 0x0A, bytes.count - from) {
+                newlines += 1
+                from = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base + 1
+            }
+            let endsOpen = bytes[bytes.count - 1] != 0x0A
+            return (newlines + (endsOpen ? 1 : 0), endsOpen)
+        }
+    }
+
     /// Whether text of `stream` continues an open line of `openStream` (nil: no open line).
     public static func continues(openStream: String?, with stream: String) -> Bool {
         openStream == stream

@@ -168,36 +168,46 @@ public enum SecretMask {
             guard k > 0 else { return false }
             guard asciiSecret else { return true }
             var text = text
-            return text.withUTF8 { bytes in
-                var run = 1
-                var previous: Int = -1
-                var inSGR = false
-                for b in bytes {
-                    if inSGR {
-                        if (0x30...0x39).contains(b) || b == 0x3B || b == 0x5B { continue }
-                        inSGR = false
-                        if b == 0x6D { continue }
-                    }
-                    if b <= 0x20 || b >= 0x7F {
-                        if b == 0x1B { inSGR = true }
-                        continue
-                    }
-                    let c = Int(b)
-                    if previous >= 0 {
-                        let bit = previous << 7 | c
-                        if pairs[bit >> 6] & (1 << UInt64(bit & 63)) != 0 {
-                            run += 1
-                            if run >= k { return true }
-                        } else {
-                            run = 1
-                        }
-                    } else if k == 1 {
-                        return true
-                    }
-                    previous = c
+            // Through raw buffers: every byte of every piece of output passes this loop, and an
+            // array subscript's bounds check per byte was most of its time.
+            return pairs.withUnsafeBufferPointer { pairs in
+                text.withUTF8 { bytes in
+                    Self.scan(bytes, pairs: pairs, k: k)
                 }
-                return false
             }
+        }
+
+        private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, pairs: UnsafeBufferPointer<UInt64>, k: Int)
+            -> Bool
+        {
+            var run = 1
+            var previous: Int = -1
+            var inSGR = false
+            for b in bytes {
+                if inSGR {
+                    if (0x30...0x39).contains(b) || b == 0x3B || b == 0x5B { continue }
+                    inSGR = false
+                    if b == 0x6D { continue }
+                }
+                if b <= 0x20 || b >= 0x7F {
+                    if b == 0x1B { inSGR = true }
+                    continue
+                }
+                let c = Int(b)
+                if previous >= 0 {
+                    let bit = previous << 7 | c
+                    if pairs[bit &>> 6] & (1 &<< UInt64(bit & 63)) != 0 {
+                        run += 1
+                        if run >= k { return true }
+                    } else {
+                        run = 1
+                    }
+                } else if k == 1 {
+                    return true
+                }
+                previous = c
+            }
+            return false
         }
 
         /// `text` with every copy (or `k`-long piece) of the secret replaced by `replacement`.
