@@ -25,7 +25,7 @@ public final class LiveDashboard {
         guard let self else { return }
         let top = self.session.topPane
         switch slot {
-        case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
+        case .pane(let id): guard top.section == id, top.id != .taskOutput else { return }
         case .detail: guard !top.isTopLevel else { return }
         }
         self.session.setNeedsDisplay()
@@ -125,7 +125,7 @@ public final class LiveDashboard {
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
         // frame is drawn.
-        let shown = session.topPane.id
+        let shown = session.topPane.section
         let first = shown.spec.queries(navigation.filter(shown), navigation.scopes[shown] ?? nil)
         apply(engine?.cachedSnapshot(for: first) ?? [])
         let rest = PaneRegistry.startQueries.filter { !first.contains($0) }
@@ -143,7 +143,7 @@ public final class LiveDashboard {
         session.afterFirstFrame { [weak self] in
             guard let self, let started, self.engine === started else { return }
             started.start()
-            self.refreshing.poll(self.session.topPane.id)
+            self.refreshing.poll(self.session.topPane.section)
         }
     }
 
@@ -178,14 +178,14 @@ public final class LiveDashboard {
             engine.retryNow()
         case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
         case .open(let link): navigation.open(link)
-        case .showNotifications: notifications.showNotifications()
-        case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .showNotifications: navigation.go(to: .notifications)
+        case .grep(let pattern): navigation.go(to: .grep, subject: pattern)
         case .switchProfile(let name): signIn.switchToProfile(named: name)
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notifications.openLatestNotification()
         case .nextFilter(let pane): navigation.nextFilter(pane)
-        case .pickScope(let pane): navigation.pickScope(pane)
+        case .pickScope(let pane): navigation.go(to: .picker, subject: pane.rawValue)
         case .setScope(let pane, let value): navigation.setScope(pane, value)
         case .loadOlderOutput(let id, let toStart): taskOutput.loadOlderOutput(id, toStart: toStart)
         case .toast(let text): notifications.toast(NoticeLine(text, level: .ok))

@@ -47,7 +47,7 @@ final class NotificationController {
         for n in notifications {
             // The engine names a task by its id; the stores usually know its title. When they
             // do not, the task is fetched and the toast waits for it (a few seconds at most).
-            if case .task(let id) = n.link, n.body.hasPrefix(id), taskTitle(id) == nil {
+            if let id = n.link.id(ifKind: .task), n.body.hasPrefix(id), taskTitle(id) == nil {
                 awaitTitle(of: id, for: n)
                 continue
             }
@@ -77,7 +77,7 @@ final class NotificationController {
     /// The notification with its task named by title (or `fallback`) instead of its id.
     func named(_ notification: MeshNotification, fallback: String? = nil) -> MeshNotification {
         var n = notification
-        if case .task(let id) = n.link, n.body.hasPrefix(id), let title = taskTitle(id) ?? fallback {
+        if let id = n.link.id(ifKind: .task), n.body.hasPrefix(id), let title = taskTitle(id) ?? fallback {
             n.body = title + n.body.dropFirst(id.count)
         }
         return n
@@ -134,16 +134,10 @@ final class NotificationController {
     }
 
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
-    func showNotifications() {
-        let (rows, links) = NotificationsPane.model(
-            live.hub, now: live.now(), named: { self.named($0, fallback: "a task") })
-        session.push(NotificationsPane(rows: rows, links: links))
-    }
-
     /// `o`: opens what the toast on screen names (the list when it counts several), else what
     /// the newest notification is about.
     func openLatestNotification() {
-        if toasts.current != nil, announced.count > 1 { return showNotifications() }
+        if toasts.current != nil, announced.count > 1 { return live.navigation.go(to: .notifications) }
         if toasts.current != nil, let one = announced.first { return live.navigation.open(one.link) }
         guard let newest = live.hub.notifications.items.last else {
             return toast(NoticeLine("no notifications yet", level: .muted))

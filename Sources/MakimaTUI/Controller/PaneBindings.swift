@@ -18,7 +18,7 @@ package final class PaneBindings {
         case detail
     }
 
-    private(set) var dirty = Set(PaneID.allCases.map(Slot.pane) + [.detail])
+    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail])
     /// Which detail pane the `.detail` binding was built for last.
     private var detailShown: String?
     private let bus: UIBus

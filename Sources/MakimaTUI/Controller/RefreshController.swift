@@ -19,11 +19,11 @@ final class RefreshController {
     func refreshCurrent() {
         if live.unauthorized { return live.signIn.retryKey() }
         guard let engine = live.engine else { return live.explainNoConnection() }
-        if let pane = session.topPane as? TaskOutputPane {
-            engine.loadDetail(.task(pane.model.taskID))
-            return
+        // The task output view fetches its task again; any other pane, its section's lists.
+        if session.topPane.id == .taskOutput, let link = session.topPane.shownLink {
+            return engine.loadDetail(link)
         }
-        let pane = session.topPane.id
+        let pane = session.topPane.section
         // Home's ACTIVITY// card is the cache's, not a list's: it is read again with the lists.
         if pane == .home { live.loadActivity() }
         refresh(pane, force: true)
@@ -53,7 +53,7 @@ final class RefreshController {
     /// the pane's title as they arrive.
     func reconnected() {
         guard let engine = live.engine, !live.unauthorized else { return }
-        let pane = session.topPane is TaskOutputPane ? PaneID.tasks : session.topPane.id
+        let pane = session.topPane.section
         live.hub.markAllStale()
         policy.forgetAll()
         var asked = queries(of: .home)
@@ -83,7 +83,7 @@ final class RefreshController {
         fetch(policy.due(shown, now: now), force: false)
         guard let next = policy.nextDue(shown, now: now) else { return }
         session.schedule(after: max(1, next.timeIntervalSince(now)), id: "poll") { [weak self] in
-            guard let self, self.session.topPane.id == pane, !(self.session.topPane is TaskOutputPane) else { return }
+            guard let self, self.session.topPane.id == pane else { return }
             self.poll(pane)
         }
     }

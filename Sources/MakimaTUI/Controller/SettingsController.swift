@@ -58,7 +58,7 @@ final class SettingsController {
         guard let current = signedIn else { return signIn.showOnboarding() }
         var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
         model.insecureAllowed = current.client.profile.allowInsecureHTTP
-        session.push(OnboardingPane(model: model))
+        live.navigation.show(OnboardingPane(model: model))
     }
 
     private func revalidate(_ service: any SignInService) {

@@ -8,8 +8,7 @@ extension TaskOutputController {
     private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
 
     func showGrep(_ pattern: String) {
-        session.push(GrepPane(pattern: pattern))
-        session.cancelTimer(id: "poll")
+        live.navigation.show(GrepPane(pattern: pattern))
         guard let cache = live.cache else {
             return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
         }
@@ -38,7 +37,7 @@ extension TaskOutputController {
         }
         let model = GrepResultsModel.from(
             hits, pattern: pattern, tasks: known, now: Date(), clock: hub.connection.serverClock, failure: failure)
-        session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
+        session.updatePanes { $0.update(.grep, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
     }
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
@@ -53,7 +52,7 @@ extension TaskOutputController {
         guard let id = view?.taskID, let seek = view?.seek else { return }
         var done = false
         session.updatePanes {
-            $0.update(.tasks, as: TaskOutputPane.self) { pane in
+            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in
                 if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
             }
         }

@@ -60,7 +60,7 @@ final class TaskOutputController {
         historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
         session.cancelTimer(id: "poll")
-        session.push(TaskOutputPane(model: viewModel()))
+        live.navigation.show(TaskOutputPane(model: viewModel()))
         engine.loadDetail(.task(id))
     }
 
@@ -70,8 +70,8 @@ final class TaskOutputController {
         historyLoading = false
     }
 
-    /// Builds the view's model from the stores and hands it to the pane: its `Routes` entry
-    /// runs it inside the `.detail` binding's tracking, so what it reads here (the task's
+    /// Builds the view's model from the stores and hands it to the pane: its `Destinations`
+    /// entry runs it inside the `.detail` binding's tracking, so what it reads here (the task's
     /// output and detail, the names in its header, `historyLoading`, the connection's access)
     /// is what marks it for the next build. Only lines new since the last build are converted
     /// (`TaskOutputLines`).
@@ -79,7 +79,8 @@ final class TaskOutputController {
         guard let id = view?.taskID else { return }
         let model = viewModel()
         session.updatePanes {
-            $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
+            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) }
+            }
         }
         seekGrepHit()
     }
