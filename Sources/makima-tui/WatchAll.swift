@@ -19,11 +19,11 @@ enum WatchAll {
         do { config = try ConfigStore(location: location).load() } catch { return Console.fail(error) }
         let credentials = CredentialStore(location: location)
         let meshes = config.profiles.compactMap { profile -> (String, APIClient, APIKey)? in
-            guard let key = (try? credentials.key(for: profile.credentialID)) ?? nil else {
+            guard let (client, key) = try? MeshProfiles.access(for: profile, credentials: credentials) else {
                 Console.error("[\(profile.label)] no key stored; not watched")
                 return nil
             }
-            return (profile.label, APIClient(profile: profile, key: key), key)
+            return (profile.label, client, key)
         }
         guard !meshes.isEmpty else { return Console.fail(ConfigError.notConfigured) }
         if meshes.count > maxMeshes {

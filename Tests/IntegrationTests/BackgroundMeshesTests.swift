@@ -29,6 +29,33 @@ import Testing
         return (s, try MeshProfiles.load(ConfigLocation(directory: s.configDir)))
     }
 
+    typealias Outcome = Result<MeshReading, MeshReadFailure>
+
+    /// A reader of `meshes` on `clock`, each mesh's outcomes in a stream of its own.
+    func reader(_ s: CLITests.Session, _ meshes: [MeshProfile], clock: TestClock) -> (
+        BackgroundMeshReader, [String: AsyncStream<Outcome>.Iterator]
+    ) {
+        var sinks: [String: AsyncStream<Outcome>.Continuation] = [:]
+        var its: [String: AsyncStream<Outcome>.Iterator] = [:]
+        for m in meshes {
+            let (stream, sink) = AsyncStream.makeStream(of: Outcome.self)
+            sinks[m.name] = sink
+            its[m.name] = stream.makeAsyncIterator()
+        }
+        let deliver = sinks
+        let reader = BackgroundMeshReader(
+            credentials: CredentialStore(location: ConfigLocation(directory: s.configDir)), clock: { clock.read },
+            deliver: { deliver[$0.name]?.yield($0.outcome) })
+        reader.setTargets(meshes)
+        return (reader, its)
+    }
+
+    /// A minute on: the next turn.
+    func turn(_ reader: BackgroundMeshReader, _ clock: TestClock) {
+        clock.advance(60)
+        reader.poke()
+    }
+
     @Test func aBackgroundMeshIsCountedBackedOffAndAnnouncedUnderItsName() async throws {
         let staging = try DevServer(seed: 21, demoKey: "mk_mesh_staging_00000001")
         let dead = try DevServer(demoKey: "mk_mesh_dead_0000000002")
@@ -36,47 +63,103 @@ import Testing
         dead.stop()
         #expect(meshes.map(\.name) == ["staging", "dead"] && meshes.allSatisfy(\.keyStored))
         let clock = TestClock()
-        typealias Outcome = Result<MeshReading, MeshReadFailure>
-        let (stagingReads, stagingSink) = AsyncStream.makeStream(of: Outcome.self)
-        let (deadReads, deadSink) = AsyncStream.makeStream(of: Outcome.self)
-        let reader = BackgroundMeshReader(
-            credentials: CredentialStore(location: ConfigLocation(directory: s.configDir)), clock: { clock.read },
-            deliver: { ($0.name == "staging" ? stagingSink : deadSink).yield($0.outcome) })
+        var (reader, its) = reader(s, meshes, clock: clock)
         defer { reader.stop() }
-        reader.setTargets(meshes)
         reader.start()
-        var stagingIt = stagingReads.makeAsyncIterator()
-        var deadIt = deadReads.makeAsyncIterator()
         var alerts = MeshAlerts()
+        var glance = MeshGlance()
 
-        // First reads: staging answers with the numbers `status` counts (with its own key:
-        // the dev server takes no other), dead is unreachable.
-        let first = try #require(try await stagingIt.next()?.get())
-        let glance = await MainActor.run { MeshGlance(first) }
+        // One figure a turn (staging answers with its own key: the dev server takes no
+        // other); dead is unreachable from its first read on.
+        for i in 0..<MeshFigure.allCases.count {
+            if i > 0 { turn(reader, clock) }
+            let reading = try #require(try await its["staging"]?.next()?.get())
+            #expect(reading.figure == MeshFigure.allCases[i])
+            await MainActor.run { glance.file(reading) }
+            #expect(alerts.observe("staging", glance).isEmpty, "a figure's first read is its baseline")
+        }
+        if case .success = try #require(await its["dead"]?.next()) { Issue.record("a stopped server answered") }
+        // The numbers `status` counts.
         let client = try MeshProfiles.client(
             for: meshes[0].profile, credentials: CredentialStore(location: ConfigLocation(directory: s.configDir)))
         let summary = try await MeshSummary.fetch(using: client)
-        #expect(glance.running == summary.runningTasks && glance.questions == summary.pendingQuestions)
-        #expect(alerts.observe("staging", glance).isEmpty)
-        if case .success = try #require(await deadIt.next()) { Issue.record("a stopped server answered") }
+        let running = try #require(glance.running)
+        #expect(glance.atLeast.contains(.running) ? running <= summary.runningTasks : running == summary.runningTasks)
+        #expect(glance.questions == summary.pendingQuestions)
 
-        // A question raised on staging: its next read (a minute on) announces it, naming it.
+        // A question raised and a task failed on staging: the turns reading them announce
+        // them, naming the mesh; the same again says nothing.
         _ = try staging.controlJSON(path: "/_dev/question", query: ["text": "roll back?"])
         _ = try staging.controlJSON(path: "/_dev/task", query: ["title": "nightly build", "status": "failed"])
-        clock.advance(60)
-        reader.poke()
-        let secondReading = try #require(try await stagingIt.next()?.get())
-        let second = await MainActor.run { MeshGlance(secondReading) }
-        #expect(second.questions == glance.questions + 1)
-        let said = alerts.observe("staging", second)
-        #expect(said.contains("staging: 1 new question"), "\(said)")
-        #expect(said.contains("staging: task failed: nightly build"), "\(said)")
-        // The same again says nothing.
-        clock.advance(60)
-        reader.poke()
-        let thirdReading = try #require(try await stagingIt.next()?.get())
-        let third = await MainActor.run { MeshGlance(thirdReading) }
-        #expect(alerts.observe("staging", third).isEmpty)
+        var said: [String] = []
+        for round in 0..<2 {
+            for _ in MeshFigure.allCases {
+                turn(reader, clock)
+                let reading = try #require(try await its["staging"]?.next()?.get())
+                await MainActor.run { glance.file(reading) }
+                said += alerts.observe("staging", glance)
+            }
+            if round == 0 {
+                #expect(said.contains("staging: 1 new question"), "\(said)")
+                #expect(said.contains("staging: task failed: nightly build"), "\(said)")
+                said = []
+            }
+        }
+        #expect(said.isEmpty, "\(said)")
+    }
+
+    @Test func eachTurnIsOneLightRequest() async throws {
+        let server = try DevServer(seed: 24, demoKey: "mk_mesh_count_000000001")
+        let (s, meshes) = try profiles([("counted", server)])
+        _ = try server.controlJSON(path: "/_dev/requests/reset")
+        let clock = TestClock()
+        var (reader, its) = reader(s, meshes, clock: clock)
+        defer { reader.stop() }
+        reader.start()
+        var asked: [String] = []
+        for turnCount in 1...4 {
+            if turnCount > 1 { turn(reader, clock) }
+            _ = try #require(try await its["counted"]?.next()?.get())
+            let log = try server.controlJSON(method: .get, path: "/_dev/requests")
+            #expect(log["total"] as? Int == turnCount, "\(log)")
+            asked = log["recent"] as? [String] ?? []
+        }
+        #expect(asked.count == 4)
+        let paths = asked.map { $0.split(separator: "?").first.map(String.init) ?? $0 }
+        #expect(
+            paths == [
+                "GET /api/v1/mesh/tasks", "GET /api/v1/directives", "GET /api/v1/mesh/tasks", "GET /api/v1/mesh/tasks",
+            ],
+            "\(asked)")
+        #expect(asked[0].contains("status=running") && asked[0].contains("limit=\(MeshReading.page)"), "\(asked)")
+        #expect(asked[1].contains("pending=true"), "\(asked)")
+        #expect(asked[2].contains("status=failed") && asked[2].contains("limit=\(MeshReading.page)"), "\(asked)")
+    }
+
+    /// "Failed in the last hour" is the server's last hour, whatever its clock says: each
+    /// failed task's time is read on ours through the answer's `Date` header.
+    @Test(arguments: [-3_600.0, 2 * 86_400.0])
+    func failedInTheLastHourWhateverTheServersClock(offset: TimeInterval) async throws {
+        let server = try DevServer(
+            seed: 25, demoKey: "mk_mesh_clock_000000001", extra: ["--clock-offset", String(offset)])
+        let (s, meshes) = try profiles([("skewed", server)])
+        let made = try server.controlJSON(path: "/_dev/task", query: ["title": "just failed", "status": "failed"])
+        let id = try #require(made["id"] as? String)
+        // What the server itself counts in its last hour, on its own clock.
+        let serverNow = try #require(try server.controlJSON(method: .get, path: "/_dev/clock")["epoch_s"] as? Double)
+        let failedPage = try server.client().getBlocking(
+            ListEnvelope<MeshTask>.self, .tasks(status: .failed, contractID: nil, limit: MeshReading.page))
+        let expected = Set(
+            failedPage.items.filter { t in
+                (t.completedAt ?? t.updatedAt).map { $0.timeIntervalSince1970 > serverNow - 3600 } ?? false
+            }.map(\.id))
+        #expect(expected.contains(id))
+
+        let clock = TestClock()
+        let client = try MeshProfiles.client(
+            for: meshes[0].profile, credentials: CredentialStore(location: ConfigLocation(directory: s.configDir)))
+        let reading = try MeshReading.read(.failures, using: client, now: { clock.read })
+        #expect(Set(reading.failures.map(\.id)) == expected, "offset \(offset)")
     }
 
     @Test func aServerThatNeverAnswersHoldsOnlyTheBackgroundReader() async throws {
@@ -91,10 +174,10 @@ import Testing
         // Timeouts longer than the server's delay: the read is held for as long as the test runs.
         let patient = HTTPTransport(configuration: HTTPConfiguration(totalTimeout: .seconds(600)))
         let reader = BackgroundMeshReader(
-            read: { mesh in
+            read: { mesh, _ in
                 started.yield(mesh.name)
                 let client = try MeshProfiles.client(for: mesh.profile, credentials: credentials, transport: patient)
-                return try MeshReading.read(using: client, now: { Date() })
+                return try MeshReading.read(.running, using: client, now: { Date() })
             }, deliver: { _ in delivered.withLock { $0 += 1 } })
         defer { reader.stop() }
         reader.setTargets(meshes.filter { $0.name == "slow" })

@@ -51,6 +51,24 @@ import Testing
         #expect(s.due["b"] == nil)
     }
 
+    @Test func eachTurnAsksForTheNextFigureAnsweredOrNot() {
+        var s = MeshSchedule(names: ["staging"], now: t0)
+        var asked: [MeshFigure] = []
+        var now = t0
+        for answered in [true, true, false, true] {
+            let next = s.next!
+            asked.append(next.figure)
+            now = next.at
+            s.record("staging", answered: answered, now: now)
+        }
+        #expect(asked == [.running, .questions, .failures, .running])
+        // The figure due is kept across new targets.
+        var kept = MeshSchedule(names: ["staging", "prod"], now: now)
+        kept.carry(from: s)
+        #expect(kept.figures["staging"] == .questions)
+        #expect(kept.next?.name == "prod" && kept.next?.figure == .running)
+    }
+
     func glance(questions: [String] = [], failures: [String: String] = [:]) -> MeshGlance {
         MeshGlance(
             questions: questions.count, questionKeys: Dictionary(uniqueKeysWithValues: questions.map { ($0, "d") }),
@@ -79,6 +97,20 @@ import Testing
         #expect(alerts.observe("eu", glance(questions: ["d1/q1"])).isEmpty)
     }
 
+    @Test func eachFiguresFirstReadSetsItsOwnBaseline() {
+        var alerts = MeshAlerts()
+        // Failures read first: the questions are not known yet.
+        #expect(alerts.observe("staging", MeshGlance(failureTitles: ["t1": "build"])).isEmpty)
+        // The questions' first read (one waiting already) announces nothing, nor do the
+        // failures known before.
+        var g = MeshGlance(questionKeys: ["d1/q1": "d"], failureTitles: ["t1": "build"])
+        #expect(alerts.observe("staging", g).isEmpty)
+        g.questionKeys = ["d1/q1": "d", "d2/q2": "d"]
+        #expect(alerts.observe("staging", g) == ["staging: 1 new question"])
+        g.failureTitles = ["t1": "build", "t2": "deploy"]
+        #expect(alerts.observe("staging", g) == ["staging: task failed: deploy"])
+    }
+
     @Test func aMeshThatWasShownStartsAgainFromABaseline() {
         var alerts = MeshAlerts()
         _ = alerts.observe("staging", glance())
@@ -86,31 +118,43 @@ import Testing
         #expect(alerts.observe("staging", glance(questions: ["d1/q1"])).isEmpty)
     }
 
-    @MainActor @Test func aReadingIsCountedWithTheSummaryRule() {
-        let lists: [(ListQuery, ListPayload)] = [
-            (.daemons, .daemons([])),
-            (
-                .tasks(status: .running, contractID: nil),
-                .tasks([
-                    MeshTask(id: "a", title: "a", status: .running), MeshTask(id: "b", title: "b", status: .running),
-                ])
-            ),
-            (
-                .directives(pendingOnly: true),
-                .directives([
-                    Directive(
-                        id: "d1", title: "Ship it", status: "active", hasPendingQuestion: true,
-                        pendingQuestion: SupervisorQuestion(id: "q1", text: "ok?"))
-                ])
-            ),
-        ]
+    @MainActor @Test func aReadingFilesItsFigureWithTheSummaryRuleAndKeepsTheOthers() {
+        let running = MeshReading(
+            figure: .running,
+            lists: [
+                (
+                    .tasks(status: .running, contractID: nil),
+                    .tasks([
+                        MeshTask(id: "a", title: "a", status: .running),
+                        MeshTask(id: "b", title: "b", status: .running),
+                    ])
+                )
+            ], more: true, readAt: t0)
+        var g = MeshGlance(running)
+        #expect(g.running == 2 && g.atLeast == [.running])
+        // Not read yet: unknown, never 0.
+        #expect(g.questions == nil && g.questionKeys == nil && g.failedLastHour == nil)
+        g.file(
+            MeshReading(
+                figure: .questions,
+                lists: [
+                    (
+                        .directives(pendingOnly: true),
+                        .directives([
+                            Directive(
+                                id: "d1", title: "Ship it", status: "active", hasPendingQuestion: true,
+                                pendingQuestion: SupervisorQuestion(id: "q1", text: "ok?"))
+                        ])
+                    )
+                ], readAt: t0))
+        #expect(g.questions == 1 && g.questionKeys == ["d1/q1": "Ship it"])
         let failed = MeshTask(id: "f1", title: "nightly build", status: .failed)
-        let g = MeshGlance(MeshReading(lists: lists, failures: [failed], readAt: t0))
-        #expect(g.running == 2)
-        #expect(g.questions == 1)
-        #expect(g.questionKeys == ["d1/q1": "Ship it"])
-        #expect(g.failedLastHour == 1)
-        #expect(g.failureTitles == ["f1": "nightly build"])
+        g.file(MeshReading(figure: .failures, failures: [failed], readAt: t0))
+        #expect(g.failedLastHour == 1 && g.failureTitles == ["f1": "nightly build"])
+        #expect(g.running == 2 && g.questions == 1)
+        // The running tasks read again, all in one page this time.
+        g.file(MeshReading(figure: .running, readAt: t0))
+        #expect(g.running == 0 && g.atLeast.isEmpty && g.failedLastHour == 1)
     }
 
     // MARK: The reader's thread
@@ -131,9 +175,9 @@ import Testing
         let (reports, sink) = AsyncStream.makeStream(of: String.self)
         let reader = BackgroundMeshReader(
             clock: { clock.read },
-            read: { mesh in
+            read: { mesh, figure in
                 if mesh.name == "dead" { throw MeshReadFailure("connection refused") }
-                return MeshReading(lists: [], failures: [], readAt: clock.read)
+                return MeshReading(figure: figure, readAt: clock.read)
             },
             deliver: { report in
                 switch report.outcome {
@@ -164,6 +208,28 @@ import Testing
         #expect(next == ["dead connection refused", "staging ok"])
     }
 
+    @Test func theReaderAsksEachMeshForOneFigureAMinuteInTurn() async throws {
+        let clock = TestClock(t0)
+        let (asked, sink) = AsyncStream.makeStream(of: String.self)
+        let reader = BackgroundMeshReader(
+            clock: { clock.read },
+            read: { mesh, figure in
+                sink.yield("\(mesh.name) \(figure)")
+                return MeshReading(figure: figure, readAt: clock.read)
+            }, deliver: { _ in })
+        defer { reader.stop() }
+        reader.setTargets([try profile("staging")])
+        reader.start()
+        var it = asked.makeAsyncIterator()
+        var seen = [await it.next()]
+        for _ in 0..<3 {
+            clock.advance(60)
+            reader.poke()
+            seen.append(await it.next())
+        }
+        #expect(seen == ["staging running", "staging questions", "staging failures", "staging running"])
+    }
+
     @Test func aMeshNoLongerATargetIsNotDelivered() async throws {
         let clock = TestClock(t0)
         let (reports, sink) = AsyncStream.makeStream(of: String.self)
@@ -171,12 +237,12 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let reader = BackgroundMeshReader(
             clock: { clock.read },
-            read: { mesh in
+            read: { mesh, figure in
                 if mesh.name == "old" {
                     began.yield()
                     gate.wait()
                 }
-                return MeshReading(lists: [], failures: [], readAt: clock.read)
+                return MeshReading(figure: figure, readAt: clock.read)
             },
             deliver: { sink.yield($0.name) })
         defer { reader.stop() }

@@ -91,6 +91,20 @@ struct MeshesCardTests {
         }
     }
 
+    @Test("a figure not read yet is drawn …, never 0; one counted from a page of more is drawn N+")
+    func partialLine() {
+        let hub = hub()
+        hub.meshes.answered("eu", MeshGlance(running: 50, atLeast: [.running]), at: now.addingTimeInterval(-5))
+        let line = HomeMeshModel.from(hub, now: now).meshes[2]
+        #expect(line.running == 50 && line.questions == nil && line.failedLastHour == nil)
+        let (_, b) = home(hub)
+        let eu = b.lines.first { $0.contains("● eu") } ?? "no eu line"
+        #expect(eu.contains("50+ run · … fail · … ?"), "\(eu)")
+        // The shown mesh keeps its line (it has no count of failures of its own).
+        let prod = b.lines.first { $0.contains("● prod") } ?? "no prod line"
+        #expect(!prod.contains("…") && !prod.contains("fail"), "\(prod)")
+    }
+
     @Test("a click on a line selects it, as on the other cards")
     func click() {
         var (pane, _) = home(hub())
@@ -152,14 +166,18 @@ struct MeshesCardTests {
 /// mesh for what is new after its first read, and a failed read shown unreachable.
 @MainActor @Suite("Meshes controller")
 struct MeshesControllerTests {
-    func reading(questions: [String], failed: [MeshTask] = []) -> MeshReading {
+    func reading(questions: [String]) -> MeshReading {
         let directives = questions.map {
             Directive(
                 id: $0, title: "directive \($0)", status: "active", hasPendingQuestion: true,
                 pendingQuestion: SupervisorQuestion(id: "q-" + $0, text: "?"))
         }
         return MeshReading(
-            lists: [(.directives(pendingOnly: true), .directives(directives))], failures: failed, readAt: Date())
+            figure: .questions, lists: [(.directives(pendingOnly: true), .directives(directives))], readAt: Date())
+    }
+
+    func reading(failed: [MeshTask]) -> MeshReading {
+        MeshReading(figure: .failures, failures: failed, readAt: Date())
     }
 
     @Test("the first read sets the baseline; a new question then a failure raise toasts naming the mesh")
@@ -177,9 +195,14 @@ struct MeshesControllerTests {
         h.settle()
         #expect(h.shows("staging: 1 new question"), "\(h.screen)")
         h.advance(6)
+        // The failures' first read is their own baseline: the one already there is not said.
+        let old = MeshTask(id: "f0", title: "old build", status: .failed)
+        h.live.meshes.received(.init(name: "staging", outcome: .success(reading(failed: [old]))))
+        h.settle()
+        #expect(!h.shows("old build"), "\(h.screen)")
+        #expect(h.live.hub.meshes.readings["staging"]?.glance?.questions == 2)
         let failed = MeshTask(id: "f1", title: "nightly build", status: .failed)
-        h.live.meshes.received(
-            .init(name: "staging", outcome: .success(reading(questions: ["d1", "d2"], failed: [failed]))))
+        h.live.meshes.received(.init(name: "staging", outcome: .success(reading(failed: [old, failed]))))
         h.settle()
         #expect(h.shows("staging: task failed: nightly build"), "\(h.screen)")
         h.live.meshes.received(.init(name: "prod", outcome: .failure(MeshReadFailure("connection refused"))))

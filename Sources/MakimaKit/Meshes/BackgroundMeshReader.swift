@@ -15,7 +15,8 @@ public struct MeshReadFailure: Error, Sendable, Equatable {
 }
 
 /// Reads the meshes not on screen, one after the other on one thread of its own (no curses,
-/// no store): each once a minute, a failing one backed off up to 15 minutes (`MeshSchedule`),
+/// no store): each with one light request a minute, asking for its figures in turn
+/// (`MeshFigure`), a failing one backed off up to 15 minutes (`MeshSchedule`),
 /// each with its own stored key to its own server only (`MeshProfiles.client`), every request
 /// with short timeouts and a bounded answer (`MeshReading.transport`). A dead or hostile
 /// server delays only the other background reads, never the mesh on screen, whose engine has
@@ -28,6 +29,8 @@ public struct MeshReadFailure: Error, Sendable, Equatable {
 public final class BackgroundMeshReader: @unchecked Sendable {
     public struct Report: Sendable {
         public var name: String
+        /// What the read answered (reachable and fresh or not) is the mesh's state now,
+        /// whichever figure it asked for.
         public var outcome: Result<MeshReading, MeshReadFailure>
 
         public init(name: String, outcome: Result<MeshReading, MeshReadFailure>) {
@@ -36,7 +39,7 @@ public final class BackgroundMeshReader: @unchecked Sendable {
         }
     }
 
-    public typealias Read = @Sendable (MeshProfile) throws -> MeshReading
+    public typealias Read = @Sendable (MeshProfile, MeshFigure) throws -> MeshReading
 
     private let condition = NSCondition()
     private var targets: [String: MeshProfile] = [:]
@@ -64,10 +67,11 @@ public final class BackgroundMeshReader: @unchecked Sendable {
     ) {
         self.init(
             clock: clock,
-            read: { mesh in
+            read: { mesh, figure in
+                // A client per read: its `ServerClock` measures this answer only.
                 let client = try MeshProfiles.client(
                     for: mesh.profile, credentials: credentials, transport: MeshReading.transport)
-                return try MeshReading.read(using: client, now: clock)
+                return try MeshReading.read(figure, using: client, now: clock)
             }, deliver: deliver)
     }
 
@@ -116,9 +120,9 @@ public final class BackgroundMeshReader: @unchecked Sendable {
     }
 
     private func run() {
-        while let mesh = nextDue() {
+        while let (mesh, figure) = nextDue() {
             let outcome: Result<MeshReading, MeshReadFailure>
-            do { outcome = .success(try read(mesh)) } catch { outcome = .failure(MeshReadFailure(error)) }
+            do { outcome = .success(try read(mesh, figure)) } catch { outcome = .failure(MeshReadFailure(error)) }
             condition.lock()
             let current = !stopped && targets[mesh.name] == mesh
             if current {
@@ -129,14 +133,14 @@ public final class BackgroundMeshReader: @unchecked Sendable {
         }
     }
 
-    /// Waits until a mesh is due (nil: stopped).
-    private func nextDue() -> MeshProfile? {
+    /// Waits until a mesh is due, and says which figure to read (nil: stopped).
+    private func nextDue() -> (MeshProfile, MeshFigure)? {
         condition.lock()
         defer { condition.unlock() }
         while !stopped {
             if let next = schedule.next, let mesh = targets[next.name] {
                 let wait = next.at.timeIntervalSince(clock())
-                if wait <= 0 { return mesh }
+                if wait <= 0 { return (mesh, next.figure) }
                 _ = condition.wait(until: Date().addingTimeInterval(wait))
             } else {
                 condition.wait()

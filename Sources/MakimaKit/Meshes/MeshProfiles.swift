@@ -34,9 +34,16 @@ public enum MeshProfiles {
     public static func client(
         for profile: ServerProfile, credentials: CredentialStore, transport: HTTPTransport = HTTPTransport()
     ) throws -> APIClient {
+        try access(for: profile, credentials: credentials, transport: transport).client
+    }
+
+    /// As `client`, with the key for what also needs it itself (`watch`'s WebSocket).
+    public static func access(
+        for profile: ServerProfile, credentials: CredentialStore, transport: HTTPTransport = HTTPTransport()
+    ) throws -> (client: APIClient, key: APIKey) {
         guard let key = try credentials.key(for: profile.credentialID) else {
             throw ConfigError.noKeyForServer(profile.baseURL.absoluteString)
         }
-        return APIClient(profile: profile, key: key, transport: transport)
+        return (APIClient(profile: profile, key: key, transport: transport), key)
     }
 }

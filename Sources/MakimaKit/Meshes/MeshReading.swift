@@ -1,85 +1,90 @@
 import Foundation
 
-/// What one background read of a mesh not on screen brought: the lists `status` counts
-/// (`MeshSummary.queries`, counted on the UI thread by `MeshSummary.counting`, the one rule)
-/// and one page of its newest failed tasks, those that failed in the last hour kept. Server
-/// text in it was cleaned when decoded.
+/// The figures of a mesh's line on the MESHES// card, each read by one light request of its
+/// own: a background read asks for one of them a turn, in this order (`MeshSchedule`), so a
+/// mesh costs one request a minute and each figure is at most `allCases.count` minutes old.
+public enum MeshFigure: Int, CaseIterable, Sendable, Hashable {
+    /// Running tasks: one page of `GET /mesh/tasks?status=running`.
+    case running
+    /// Questions waiting: one page of `GET /directives?pending=true`.
+    case questions
+    /// Tasks failed in the last hour: one page of `GET /mesh/tasks?status=failed`, newest first.
+    case failures
+
+    static let first = MeshFigure.running
+    /// The figure read after this one.
+    var following: MeshFigure { Self(rawValue: (rawValue + 1) % Self.allCases.count) ?? .first }
+}
+
+/// What one background read of a mesh not on screen brought: one figure's page. Running tasks
+/// and questions come as the list `status` reads (counted on the UI thread by
+/// `MeshSummary.counting`, the one rule), failures as the tasks that failed in the hour
+/// before the read. Server text in it was cleaned when decoded.
 public struct MeshReading: Sendable {
+    public var figure: MeshFigure
+    /// The page read, for `.running` and `.questions`.
     public var lists: [(ListQuery, ListPayload)]
-    /// Failed in the hour before `readAt` (on our clock), newest first.
+    /// Failed in the hour before `readAt`, newest first (`.failures`).
     public var failures: [MeshTask]
+    /// The server has more than the page held: the figure is a lower bound ("50+").
+    public var more: Bool
     public var readAt: Date
 
-    public init(lists: [(ListQuery, ListPayload)], failures: [MeshTask], readAt: Date) {
+    public init(
+        figure: MeshFigure, lists: [(ListQuery, ListPayload)] = [], failures: [MeshTask] = [], more: Bool = false,
+        readAt: Date
+    ) {
+        self.figure = figure
         self.lists = lists
         self.failures = failures
+        self.more = more
         self.readAt = readAt
     }
 
-    /// Failed tasks asked for in one page: "failed in the last hour" counts up to this many.
-    public static let failedPage = 50
-    /// Bytes one list of a background read may bring (a mesh not on screen is a glance).
-    public static let listBudget = 8 << 20
-    /// Every request of a background read: a dead or slow server costs at most this.
+    /// Items asked for in one page: a figure counts up to this many, and says "+" past it.
+    public static let page = 50
+    /// Every request of a background read: a dead or slow server costs at most this, and an
+    /// answer is never larger than `maxResponseBytes`.
     public static let transport = HTTPTransport(
         configuration: HTTPConfiguration(
             connectTimeout: .seconds(5), totalTimeout: .seconds(20), maxResponseBytes: 4 << 20))
 
-    /// Reads the lists one after the other on the calling thread (the reader's own); the
-    /// first failure ends the read.
-    public static func read(using client: APIClient, now: @Sendable () -> Date) throws -> MeshReading {
-        var lists: [(ListQuery, ListPayload)] = []
-        for query in MeshSummary.queries {
-            lists.append((query, try MeshSummary.list(query, using: client, maxBytes: listBudget)))
+    /// Reads `figure` with one request, on the calling thread (the reader's own).
+    public static func read(_ figure: MeshFigure, using client: APIClient, now: @Sendable () -> Date) throws
+        -> MeshReading
+    {
+        switch figure {
+        case .running:
+            let p = try client.getBlocking(
+                ListEnvelope<MeshTask>.self, .tasks(status: .running, contractID: nil, limit: page))
+            return MeshReading(
+                figure: figure, lists: [(.tasks(status: .running, contractID: nil), .tasks(p.items))],
+                more: p.nextCursor != nil, readAt: now())
+        case .questions:
+            let p = try client.getBlocking(ListEnvelope<Directive>.self, .directives(pending: true))
+            return MeshReading(
+                figure: figure, lists: [(.directives(pendingOnly: true), .directives(p.items))],
+                more: p.nextCursor != nil, readAt: now())
+        case .failures:
+            return try failures(using: client, now: now)
         }
-        let page = try client.getBlocking(
-            ListEnvelope<MeshTask>.self, .tasks(status: .failed, contractID: nil, limit: failedPage))
+    }
+
+    /// The newest failed tasks, those that failed in the hour before now kept. The server
+    /// stamps `completedAt` on its own clock: each is read on ours through the offset this
+    /// very answer's `Date` header measured (the client is the read's own, so its
+    /// `ServerClock` holds that one sample), so a server hours off still counts the last hour.
+    static func failures(using client: APIClient, now: @Sendable () -> Date) throws -> MeshReading {
+        let p = try client.getBlocking(
+            ListEnvelope<MeshTask>.self, .tasks(status: .failed, contractID: nil, limit: page))
         let at = now()
         let clock = client.serverClock.offset
-        let failures = page.items.filter { t in
+        let failed = p.items.filter { t in
             guard t.status == .failed, let when = t.completedAt ?? t.updatedAt else { return false }
             return clock.local(when) > at.addingTimeInterval(-3600)
         }
-        return MeshReading(lists: lists, failures: failures, readAt: at)
-    }
-}
-
-/// A background read's numbers, as the MESHES// card and the toasts use them.
-public struct MeshGlance: Sendable, Equatable {
-    public var running: Int
-    public var questions: Int
-    public var failedLastHour: Int
-    /// Each waiting question (directive id and question id) with its directive's title.
-    public var questionKeys: [String: String]
-    /// Each task failed in the last hour, by id, with its title.
-    public var failureTitles: [String: String]
-
-    public init(
-        running: Int = 0, questions: Int = 0, questionKeys: [String: String] = [:],
-        failureTitles: [String: String] = [:]
-    ) {
-        self.running = running
-        self.questions = questions
-        self.failedLastHour = failureTitles.count
-        self.questionKeys = questionKeys
-        self.failureTitles = failureTitles
-    }
-
-    /// Counts a reading with the rule `status` and Home use.
-    @MainActor
-    public init(_ reading: MeshReading) {
-        let summary = MeshSummary.counting(reading.lists, at: reading.readAt)
-        var keys: [String: String] = [:]
-        for (_, payload) in reading.lists {
-            for d in payload.items(as: Directive.self) ?? [] {
-                guard let q = d.pendingQuestion else { continue }
-                keys[d.id + "/" + (q.id.isEmpty ? q.text : q.id)] = d.title
-            }
-        }
-        var failed: [String: String] = [:]
-        for t in reading.failures { failed[t.id] = t.displayTitle }
-        self.init(
-            running: summary.runningTasks, questions: summary.pendingQuestions, questionKeys: keys,
-            failureTitles: failed)
+        // Every task of a full page failed within the hour: older pages may hold more.
+        let more = p.nextCursor != nil && failed.count == p.items.count
+        return MeshReading(figure: .failures, failures: failed, more: more, readAt: at)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// When each mesh not on screen is read next: once a `pace` after a read that answered, and
-/// after a failure 1, 2, 4, 8 then 15 minutes (`backoff`), so a dead server costs one attempt
-/// a quarter of an hour at most. Pure: the reader passes the time in, tests pass theirs.
+/// When each mesh not on screen is read next, and which of its figures (`MeshFigure`, in
+/// turn): once a `pace` after a read that answered, and after a failure 1, 2, 4, 8 then 15
+/// minutes (`backoff`), so a dead server costs one request a quarter of an hour at most. Pure:
+/// the reader passes the time in, tests pass theirs.
 public struct MeshSchedule: Sendable, Equatable {
     public static let pace: TimeInterval = 60
     public static let longestBackoff: TimeInterval = 15 * 60
@@ -11,6 +12,8 @@ public struct MeshSchedule: Sendable, Equatable {
     public private(set) var due: [String: Date] = [:]
     /// Failures in a row per mesh name.
     public private(set) var failures: [String: Int] = [:]
+    /// The figure each mesh's next read asks for (none yet: the first).
+    public private(set) var figures: [String: MeshFigure] = [:]
     /// The order names were given in: ties are read in it.
     private var order: [String] = []
 
@@ -30,31 +33,35 @@ public struct MeshSchedule: Sendable, Equatable {
         return min(longestBackoff, minutes * 60)
     }
 
-    /// The mesh to read next and when (nil: none).
-    public var next: (name: String, at: Date)? {
+    /// The mesh to read next, when, and the figure to ask it for (nil: none).
+    public var next: (name: String, at: Date, figure: MeshFigure)? {
         var best: (name: String, at: Date)?
         for name in order {
             guard let at = due[name] else { continue }
             if best == nil || at < best!.at { best = (name, at) }
         }
-        return best
+        return best.map { ($0.name, $0.at, figures[$0.name] ?? .first) }
     }
 
-    /// A read of `name` ended at `now`: the next one is a pace, or the backoff, later.
+    /// A read of `name` ended at `now`: the next one is a pace, or the backoff, later, and
+    /// asks for the next figure either way (a figure its server fails to give does not hold
+    /// the others back).
     public mutating func record(_ name: String, answered: Bool, now: Date) {
         guard due[name] != nil else { return }
         let n = answered ? 0 : min((failures[name] ?? 0) + 1, 1_000)
         failures[name] = n
         due[name] = now.addingTimeInterval(Self.delay(afterFailures: n))
+        figures[name] = (figures[name] ?? .first).following
     }
 }
 
 extension MeshSchedule {
-    /// Keeps the turns and backoffs `old` had for the names both know.
+    /// Keeps the turns, backoffs and figures `old` had for the names both know.
     public mutating func carry(from old: MeshSchedule) {
         for name in order {
             if let at = old.due[name] { due[name] = at }
             if let n = old.failures[name] { failures[name] = n }
+            if let f = old.figures[name] { figures[name] = f }
         }
     }
 }

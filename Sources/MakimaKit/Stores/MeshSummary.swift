@@ -57,12 +57,9 @@ public struct MeshSummary: Sendable, Equatable {
     }
 
     /// One of `queries`, read on the calling thread (never the UI thread): every page, up to
-    /// `maxBytes`. The background reads of the meshes not on screen read them one by one
-    /// with a smaller budget.
-    public static func list(_ query: ListQuery, using client: APIClient, maxBytes: Int = ListPaging.maxBytes) throws
-        -> ListPayload
-    {
-        try MeshFetcher(client: client).list(query, maxBytes: maxBytes)
+    /// `ListPaging.maxBytes`.
+    public static func list(_ query: ListQuery, using client: APIClient) throws -> ListPayload {
+        try MeshFetcher(client: client).list(query)
     }
 
     /// Files the lists in a fresh `StoreHub` and counts with `init(_:)`: the one rule.

@@ -65,7 +65,8 @@ final class MeshesController {
         let now = clock()
         switch report.outcome {
         case .success(let reading):
-            let glance = MeshGlance(reading)
+            var glance = store.readings[report.name]?.glance ?? MeshGlance()
+            glance.file(reading)
             store.answered(report.name, glance, at: now)
             for line in alerts.observe(report.name, glance) {
                 live.notifications.toast(NoticeLine(oneLine(line), level: .warn))

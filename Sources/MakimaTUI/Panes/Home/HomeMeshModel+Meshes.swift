@@ -13,6 +13,8 @@ extension HomeMeshModel {
         /// Tasks failed in the last hour (the shown mesh's: what its cache recorded).
         public var failedLastHour: Int? = nil
         public var questions: Int? = nil
+        /// The figures counted from one page of more (drawn "50+").
+        public var atLeast: Set<MeshFigure> = []
         /// "live", "12s ago", "unreachable · 3m", "no key stored", "reading …".
         public var freshness: String
     }
@@ -43,7 +45,8 @@ extension HomeMeshModel {
         guard let r else { return MeshLine(name: p.name, freshness: "reading …") }
         var line = MeshLine(
             name: p.name, reachable: r.reachable, running: r.glance?.running,
-            failedLastHour: r.glance?.failedLastHour, questions: r.glance?.questions, freshness: "")
+            failedLastHour: r.glance?.failedLastHour, questions: r.glance?.questions, atLeast: r.glance?.atLeast ?? [],
+            freshness: "")
         if let since = r.failingSince {
             line.freshness = "unreachable · " + shortAge(max(0, now.timeIntervalSince(since)))
         } else if let at = r.answeredAt {

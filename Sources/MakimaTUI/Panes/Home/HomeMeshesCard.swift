@@ -17,16 +17,19 @@ extension HomeCards {
         let role: ColorRole = line.reachable.map { $0 ? .ok : .danger } ?? .foregroundMuted
         var left = StyledLine(g.bullet + " ", CellStyle(fg: role))
         left.append(line.name, CellStyle(fg: .foreground, attributes: line.shown ? .bold : []))
-        guard let running = line.running else { return left }
-        let sep = " " + g.separatorDot + " "
-        left.append("  \(running) run", CellStyle(fg: running > 0 ? .accent : .foregroundMuted))
-        if let failed = line.failedLastHour {
-            left.append(sep, CellStyle(fg: .foregroundMuted))
-            left.append("\(failed) fail", CellStyle(fg: failed > 0 ? .danger : .foregroundMuted))
-        }
-        if let questions = line.questions {
-            left.append(sep, CellStyle(fg: .foregroundMuted))
-            left.append("\(questions) ?", CellStyle(fg: questions > 0 ? .warn : .foregroundMuted))
+        let figures: [(MeshFigure, Int?, String, ColorRole)] = [
+            (.running, line.running, "run", .accent), (.failures, line.failedLastHour, "fail", .danger),
+            (.questions, line.questions, "?", .warn),
+        ]
+        // A mesh in the background is read one figure a turn: until each was read once it
+        // shows `…` (the shown mesh has no count of failures of its own: it is left out).
+        guard figures.contains(where: { $0.1 != nil }) else { return left }
+        var first = true
+        for (figure, value, label, hot) in figures where value != nil || !line.shown {
+            left.append(first ? "  " : " " + g.separatorDot + " ", CellStyle(fg: .foregroundMuted))
+            first = false
+            let count = value.map { "\($0)" + (line.atLeast.contains(figure) ? "+" : "") } ?? g.ellipsis
+            left.append(count + " " + label, CellStyle(fg: (value ?? 0) > 0 ? hot : .foregroundMuted))
         }
         return left
     }
