@@ -75,11 +75,15 @@ extension LiveDashboard {
             // Network row. Bound all the same: signing in changes the connection's access,
             // which brings the pane back to its registry build.
             let hub = self.hub
-            let network = bindings.build(id) { StatusRow.network(hub.connection) }
-            if id == .home {
+            let chrome = session.chrome
+            let (network, parts) = bindings.build(id) {
+                (StatusRow.network(hub.connection), id == .home ? HomeChrome(chrome) : nil)
+            }
+            if let parts {
                 session.updateHome {
                     $0.mesh = nil
                     $0.setStatusRow(network)
+                    $0.adopt(parts)
                 }
             } else if case .notConfigured(let message) = setup.access {
                 session.updateList(id, ListPaneViewModel(emptyMessage: message))
@@ -87,12 +91,14 @@ extension LiveDashboard {
             return
         }
         // The filter and scope are read inside the build: changing them rebuilds the pane.
-        let content = bindings.build(id) {
+        // So are Home's parts in the chrome store (its notice, activity, theme row).
+        let chrome = session.chrome
+        let (content, parts) = bindings.build(id) {
             var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
                 self.settings.settingsFacts()
             }
             source.scope = navigation.scopes[id] ?? nil
-            return id.spec.build(source)
+            return (id.spec.build(source), id == .home ? HomeChrome(chrome) : nil)
         }
         switch content {
         case .home(let mesh, let network, let serverClock):
@@ -100,6 +106,7 @@ extension LiveDashboard {
                 $0.mesh = mesh
                 $0.setStatusRow(network)
                 $0.setStatusRow(StatusRow.serverClockLabel, serverClock)
+                if let parts { $0.adopt(parts) }
             }
         case .list(let model):
             session.updateList(id, model)

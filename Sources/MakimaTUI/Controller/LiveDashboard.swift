@@ -80,7 +80,7 @@ public final class LiveDashboard {
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
-                session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
+                session.chrome.homeNotice = NoticeLine(message + hint, level: .warn)
                 hub.connection.access = .notConfigured
                 if setup.signIn != nil { signIn.showOnboarding() }
             }

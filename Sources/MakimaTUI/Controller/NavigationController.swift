@@ -101,6 +101,8 @@ final class NavigationController {
             key = "notifications"
         } else if let p = top as? PickerPane {
             key = "pick/" + p.id.rawValue
+        } else if let p = top as? GrepPane {
+            key = "grep/" + p.pattern
         } else {
             return false
         }
@@ -126,6 +128,9 @@ final class NavigationController {
             guard let scope = p.id.spec.scope else { return }
             let choices = scope.choices(hub)
             replaceTop(as: PickerPane.self) { $0.update(choices: choices) }
+        case let p as GrepPane:
+            guard let model = live.taskOutput.grepModel(p.pattern) else { return }
+            replaceTop(as: GrepPane.self) { $0.update(model) }
         default: break
         }
     }

@@ -136,7 +136,7 @@ final class SettingsController {
         live.hub.connection.access = .signedOut
         session.setBanner(nil)
         session.setConnectionPill(.idle)
-        session.updateHome { $0.notice = NoticeLine("signed out", level: .warn) }
+        session.chrome.homeNotice = NoticeLine("signed out", level: .warn)
         signIn.showOnboarding(server: used)
         live.notifications.toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }

@@ -261,7 +261,7 @@ final class SignInController {
         session.setBanner(nil)
         session.setServerLabel(signedIn.client.profile.mastheadLabel)
         session.setConnectionPill(.connecting)
-        session.updateHome { $0.notice = nil }
+        session.chrome.set(\.homeNotice, nil)
         live.connectEngine()
         live.notifications.toast(NoticeLine(message, level: .ok))
     }

@@ -8,6 +8,7 @@ extension TaskOutputController {
     private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
 
     func showGrep(_ pattern: String) {
+        session.chrome.grep = nil
         session.push(GrepPane(pattern: pattern))
         session.cancelTimer(id: "poll")
         guard let cache = live.cache else {
@@ -31,14 +32,23 @@ extension TaskOutputController {
         }
     }
 
+    /// The answer goes to the chrome store; the Grep pane on top is built from it (and the
+    /// stores' titles and statuses) by its binding, like any detail pane.
     private func answerGrep(_ pattern: String, hits: [OutputSearchHit], tasks: [String: MeshTask], failure: String?) {
-        var known = tasks
-        for id in Set(hits.map(\.taskID)) {
+        session.chrome.grep = GrepAnswer(pattern: pattern, hits: hits, cachedTasks: tasks, failure: failure)
+    }
+
+    /// The Grep pane's model: its answer (nil while the search runs), with titles and statuses
+    /// from the stores where they hold the task, else the cache's.
+    func grepModel(_ pattern: String) -> GrepResultsModel? {
+        guard let answer = session.chrome.grep, answer.pattern == pattern else { return nil }
+        var known = answer.cachedTasks
+        for id in Set(answer.hits.map(\.taskID)) {
             if let t = hub.tasks.task(id: id) { known[id] = t }
         }
-        let model = GrepResultsModel.from(
-            hits, pattern: pattern, tasks: known, now: Date(), clock: hub.connection.serverClock, failure: failure)
-        session.updatePanes { $0.update(.home, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
+        return GrepResultsModel.from(
+            answer.hits, pattern: pattern, tasks: known, now: live.now(), clock: hub.connection.serverClock,
+            failure: answer.failure)
     }
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
