@@ -169,10 +169,7 @@ public final class LiveDashboard {
         switch request {
         case .paneShown(let pane): navigation.shown(pane)
         case .refresh: refreshing.refreshCurrent()
-        case .reconnect:
-            if unauthorized { return signIn.retryKey() }
-            guard let engine else { return explainNoConnection() }
-            engine.retryNow()
+        case .reconnect: refreshing.reconnectNow()
         case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
         case .open(let link): navigation.open(link)
         case .showNotifications: notifications.showNotifications()

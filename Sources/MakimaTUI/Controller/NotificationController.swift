@@ -151,3 +151,11 @@ final class NotificationController {
         live.navigation.open(newest.link)
     }
 }
+
+extension NotificationController {
+    /// The keys this controller answers (`KeyMap.standard` composes them).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global)
+    ]
+}

@@ -30,6 +30,14 @@ final class RefreshController {
         live.bindings.markDirty(pane)
     }
 
+    /// `R`: the live connection is tried again now, not after its backoff (after a refused
+    /// key: the key is, as `r` does).
+    func reconnectNow() {
+        if live.unauthorized { return live.signIn.retryKey() }
+        guard let engine = live.engine else { return live.explainNoConnection() }
+        engine.retryNow()
+    }
+
     func refresh(_ pane: PaneID, force: Bool) {
         guard live.engine != nil, !live.unauthorized else { return }
         fetch(queries(of: pane), force: force)
@@ -87,4 +95,14 @@ final class RefreshController {
             self.poll(pane)
         }
     }
+}
+
+extension RefreshController {
+    /// The keys this controller answers (`KeyMap.standard` composes them).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
+            footer: "refresh"),
+        KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
+    ]
 }

@@ -70,3 +70,13 @@ extension TaskOutputController {
         if done { view?.seek = nil }
     }
 }
+
+extension TaskOutputController {
+    /// The keys this controller answers (`KeyMap.standard` composes them): `S` opens the
+    /// command line on `grep ` (the output view's own keys are its pane's).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("S")], .grepPrompt, "find in every task's cached output, titles and plans (:grep)",
+            context: .global)
+    ]
+}
