@@ -38,11 +38,24 @@ public final class LiveDashboard {
     var lostConnection = false
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
     private(set) lazy var navigation = NavigationController(live: self)
-    private(set) lazy var notifications = NotificationController(live: self, setup: setup)
+    private(set) lazy var notifications = NotificationController(
+        notifier: DesktopNotifier(
+            route: .detect(environment: setup.environment, outputIsTerminal: true),
+            preferences: setup.notificationPreferences, environment: setup.environment, launcher: children),
+        hub: hub, chrome: session.chrome, screen: session, engines: self,
+        open: { [unowned self] in self.navigation.open($0) }, now: { [unowned self] in self.now() })
     private(set) lazy var signIn = SignInController(live: self)
     private(set) lazy var settings = SettingsController(live: self)
-    private(set) lazy var taskOutput = TaskOutputController(live: self)
-    private(set) lazy var refreshing = RefreshController(live: self)
+    private(set) lazy var taskOutput = TaskOutputController(
+        hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
+        open: { [unowned self] in self.navigation.open($0) },
+        taskTitle: { [unowned self] in self.notifications.taskTitle($0) }, now: { [unowned self] in self.now() })
+    private(set) lazy var refreshing = RefreshController(
+        engines: self, hub: hub, screen: session,
+        listsOf: { [unowned self] in $0.spec.queries(self.navigation.filter($0), self.navigation.scopes[$0] ?? nil) },
+        now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
+        loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
+        explainNoConnection: { [unowned self] in self.explainNoConnection() })
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.

@@ -8,13 +8,13 @@ extension TaskOutputController {
     private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
 
     func showGrep(_ pattern: String) {
-        session.chrome.grep = nil
-        session.push(GrepPane(pattern: pattern))
-        session.cancelTimer(id: "poll")
-        guard let cache = live.cache else {
+        chrome.grep = nil
+        screen.push(GrepPane(pattern: pattern))
+        screen.cancelTimer(id: "poll")
+        guard let cache = engines.cache else {
             return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
         }
-        let bus = session.bus
+        let bus = self.bus
         Self.grepQueue.async {
             var failure: String?
             var hits: [OutputSearchHit] = []
@@ -35,25 +35,25 @@ extension TaskOutputController {
     /// The answer goes to the chrome store; the Grep pane on top is built from it (and the
     /// stores' titles and statuses) by its binding, like any detail pane.
     private func answerGrep(_ pattern: String, hits: [OutputSearchHit], tasks: [String: MeshTask], failure: String?) {
-        session.chrome.grep = GrepAnswer(pattern: pattern, hits: hits, cachedTasks: tasks, failure: failure)
+        chrome.grep = GrepAnswer(pattern: pattern, hits: hits, cachedTasks: tasks, failure: failure)
     }
 
     /// The Grep pane's model: its answer (nil while the search runs), with titles and statuses
     /// from the stores where they hold the task, else the cache's.
     func grepModel(_ pattern: String) -> GrepResultsModel? {
-        guard let answer = session.chrome.grep, answer.pattern == pattern else { return nil }
+        guard let answer = chrome.grep, answer.pattern == pattern else { return nil }
         var known = answer.cachedTasks
         for id in Set(answer.hits.map(\.taskID)) {
             if let t = hub.tasks.task(id: id) { known[id] = t }
         }
         return GrepResultsModel.from(
-            answer.hits, pattern: pattern, tasks: known, now: live.now(), clock: hub.connection.serverClock,
+            answer.hits, pattern: pattern, tasks: known, now: now(), clock: hub.connection.serverClock,
             failure: answer.failure)
     }
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
     func openGrepHit(taskID: String, pattern: String, line: String) {
-        live.navigation.open(.task(taskID))
+        open(.task(taskID))
         view?.seek = (pattern, line)
         seekGrepHit()
     }
@@ -62,7 +62,7 @@ extension TaskOutputController {
     func seekGrepHit() {
         guard let id = view?.taskID, let seek = view?.seek else { return }
         var done = false
-        session.updatePanes {
+        screen.updatePanes {
             $0.update(.tasks, as: TaskOutputPane.self) { pane in
                 if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
             }
