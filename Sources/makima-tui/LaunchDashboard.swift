@@ -38,6 +38,7 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     var setup = LiveSetup(access: access, deepLink: link)
     setup.notificationPreferences = config?.notificationPreferences ?? NotificationPreferences()
     setup.themeFile = config?.theme
+    setup.profiles = Session.location(launch.global)
     // Signing in from inside the dashboard uses the same files and checks as `login`.
     setup.signIn = AuthSignInService(
         store: AuthStore(

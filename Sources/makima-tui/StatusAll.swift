@@ -46,7 +46,7 @@ enum StatusAll {
                 guard next < profiles.count else { return }
                 let (i, profile) = (next, profiles[next])
                 next += 1
-                group.addTask { (i, await summary(of: profile, config: config, credentials: credentials)) }
+                group.addTask { (i, await summary(of: profile, credentials: credentials)) }
             }
             for _ in 0..<meshesAtOnce { start() }
             for await (i, outcome) in group {
@@ -57,15 +57,11 @@ enum StatusAll {
         return results.compactMap { $0 }
     }
 
-    static func summary(of profile: ServerProfile, config: AppConfig, credentials: CredentialStore) async -> Outcome {
+    static func summary(of profile: ServerProfile, credentials: CredentialStore) async -> Outcome {
         let name = profile.label
         let server = profile.baseURL.absoluteString
         do {
-            let resolved = try SessionResolver.resolve(
-                config: config, credentials: credentials, environment: EnvironmentOverrides(),
-                profileName: profile.label)
-            guard let key = resolved.key else { throw ConfigError.noKeyForServer(server) }
-            let client = APIClient(profile: profile, key: key)
+            let client = try MeshProfiles.client(for: profile, credentials: credentials)
             let summary = try await MeshSummary.fetch(using: client)
             return Outcome(
                 name: name, server: server, result: .success(summary), serverClock: client.serverClock.offset)

@@ -18,19 +18,11 @@ e2e_setup profiles
 start_server --seed 5 || { echo "0 passed, 1 failed"; exit 1; }
 URL_A=$URL
 KEY_B=mk_e2e_profile_prod_0002
-ready_b="$SCRATCH/ready-b.txt"
-python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server-b.db" --rate 0 --seed 9 \
-  --demo-key "$KEY_B" --test-controls >"$ready_b" 2>"$SCRATCH/server-b.log" &
-PID_B=$!
-trap 'kill -TERM $PID_B 2>/dev/null; e2e_cleanup' EXIT
-URL_B=""
-for _ in $(seq 200); do URL_B=$(sed -n 's/^READY //p' "$ready_b"); [ -n "$URL_B" ] && break; sleep 0.1; done
-[ -n "$URL_B" ] || { echo "the second dev server did not start"; echo "0 passed, 1 failed"; exit 1; }
+another_server prod 9 "$KEY_B"
+URL_B=$ANOTHER_URL
 host_a=${URL_A#http://}
 host_b=${URL_B#http://}
 
-cli() { env XDG_CONFIG_HOME="$SCRATCH/config" XDG_CACHE_HOME="$SCRATCH/cache" MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= \
-  MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= "$BIN" "$@"; }
 cli login --name staging --server "$URL_A" <<<"$KEY" >/dev/null 2>&1 || echo "# login staging failed"
 cli login --name prod --server "$URL_B" <<<"$KEY_B" >/dev/null 2>&1 || echo "# login prod failed"
 # A task only each mesh has: its title on Tasks says whose data is on screen.
@@ -38,8 +30,7 @@ curl -fsS -X POST "$URL_A/_dev/task?title=only-on-staging&status=running" >/dev/
 curl -fsS -X POST "$URL_B/_dev/task?title=only-on-prod&status=running" >/dev/null
 echo "# staging $host_a, prod $host_b"
 
-t new-session -d -s dash -x 120 -y 40 \
-  "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
+start_profiles dash 120 40
 expect "the masthead names the active profile (prod)" dash wait_for dash "prod · $host_b"
 expect "… and it goes live" dash wait_for dash "WS//ONLINE"
 pid_before=$(t list-panes -t dash -F '#{pane_pid}')

@@ -42,25 +42,34 @@ public struct MeshSummary: Sendable, Equatable {
     ]
 
     /// Fetches `queries` concurrently (each as its kind fetches it, on a thread of its own:
-    /// every page of a list counted from, docs/api.md "Paging"), files them in a fresh
-    /// `StoreHub` and counts with `init(_:)`.
+    /// every page of a list counted from, docs/api.md "Paging") and counts them (`counting`).
     @MainActor
     public static func fetch(using client: APIClient) async throws -> MeshSummary {
-        let payloads = try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
+        let lists = try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
             for (i, query) in queries.enumerated() {
-                group.addTask {
-                    (i, try await onDedicatedThread("summary") { try MeshFetcher(client: client).list(query) })
-                }
+                group.addTask { (i, try await onDedicatedThread("summary") { try list(query, using: client) }) }
             }
             var payloads: [Int: ListPayload] = [:]
             for try await (i, payload) in group { payloads[i] = payload }
-            return payloads
+            return queries.indices.compactMap { i in payloads[i].map { (queries[i], $0) } }
         }
+        return counting(lists, at: Date())
+    }
+
+    /// One of `queries`, read on the calling thread (never the UI thread): every page, up to
+    /// `maxBytes`. The background reads of the meshes not on screen read them one by one
+    /// with a smaller budget.
+    public static func list(_ query: ListQuery, using client: APIClient, maxBytes: Int = ListPaging.maxBytes) throws
+        -> ListPayload
+    {
+        try MeshFetcher(client: client).list(query, maxBytes: maxBytes)
+    }
+
+    /// Files the lists in a fresh `StoreHub` and counts with `init(_:)`: the one rule.
+    @MainActor
+    public static func counting(_ lists: [(ListQuery, ListPayload)], at fetchedAt: Date) -> MeshSummary {
         let hub = StoreHub()
-        let now = Date()
-        for (i, query) in queries.enumerated() {
-            if let payload = payloads[i] { hub.apply(.list(query, payload, fetchedAt: now, fromCache: false)) }
-        }
+        for (query, payload) in lists { hub.apply(.list(query, payload, fetchedAt: fetchedAt, fromCache: false)) }
         return MeshSummary(hub)
     }
 }

@@ -14,6 +14,8 @@ public final class StoreHub {
     public let connection = ConnectionStore()
     public let notifications = NotificationsStore()
     public let missing = MissingStore()
+    /// The other profiles' meshes (the MESHES// card); not one server's data: kept on a switch.
+    public let meshes = MeshesStore()
     /// Every kind's store, by kind name.
     private var kindStores: [String: (kind: any AnyListKind, store: any ListKindStore)] = [:]
     /// What the panes on the stack read (`keepDetails`): a store made later pins its share too.

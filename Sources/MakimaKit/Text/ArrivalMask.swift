@@ -4,9 +4,11 @@ import Synchronization
 /// is cleaned on arrival (`UntrustedText.clean`, `cleanKeepingSGR`): a task title, an output
 /// line or a status reason holding the key never reaches the stores, the cache, the screen or
 /// a command's output. A key is added when a client is made for it (`APIClient.init`); the
-/// last eight are kept, so a rotated-away key stays masked too.
+/// last 64 are kept, so a rotated-away key stays masked too, and the key on screen stays
+/// masked however often the background reads add theirs (at most
+/// `BackgroundMeshReader.maxMeshes` of them).
 public enum ArrivalMask {
-    static let maxKeys = 8
+    static let maxKeys = 64
     private struct Entry: Sendable {
         let matcher: SecretMask.Matcher
         let secret: String

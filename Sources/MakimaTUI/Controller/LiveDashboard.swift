@@ -56,6 +56,7 @@ public final class LiveDashboard {
         now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
         loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
         explainNoConnection: { [unowned self] in self.explainNoConnection() })
+    private(set) lazy var meshes = MeshesController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -90,6 +91,7 @@ public final class LiveDashboard {
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
         if let service = setup.signIn { session.setProfileNames(service.profileNames) }
+        meshes.start()
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
@@ -159,6 +161,7 @@ public final class LiveDashboard {
     }
 
     func stop() {
+        meshes.stop()
         notifications.notifier.stop()
         children.stop()
         engine?.stop()

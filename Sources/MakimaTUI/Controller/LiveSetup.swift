@@ -22,6 +22,9 @@ public struct LiveSetup: Sendable {
     public var signIn: (any SignInService)?
     /// The theme file named in the config, offered by Settings' theme row after the built-ins.
     public var themeFile: String?
+    /// Where the stored profiles are: the MESHES// card, the background reads of the meshes
+    /// not on screen and Settings › PROFILES read them (nil: none of that).
+    public var profiles: ConfigLocation?
 
     public init(
         access: Access, deepLink: DeepLink? = nil,

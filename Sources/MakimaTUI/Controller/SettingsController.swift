@@ -39,6 +39,7 @@ final class SettingsController {
         case .nextTheme: nextTheme(service)
         case .toggleMouse: toggleMouse(service)
         case .toggleNotification(let key): toggleNotification(key, service)
+        case .switchProfile(let name): signIn.switchToProfile(named: name)
         }
     }
 
@@ -204,6 +205,8 @@ final class SettingsController {
         facts.terminal = setup.environment["TERM"] ?? "?"
         facts.colorMode = session.colorMode
         facts.actionStatus = status
+        facts.profiles = live.hub.meshes.profiles
+        facts.shownProfile = live.hub.meshes.shown
         return facts
     }
 

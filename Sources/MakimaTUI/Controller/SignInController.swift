@@ -262,6 +262,7 @@ final class SignInController {
         session.setServerLabel(signedIn.client.profile.mastheadLabel)
         session.setConnectionPill(.connecting)
         session.chrome.set(\.homeNotice, nil)
+        live.meshes.shownChanged()
         live.connectEngine()
         live.notifications.toast(NoticeLine(message, level: .ok))
     }

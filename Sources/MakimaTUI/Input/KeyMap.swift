@@ -315,7 +315,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("j"), .down], .moveDown, "next row of the focused card", context: .home, footer: "row"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row (above the first: none)", context: .home),
         KeyBinding(
-            [.enter], .open, "open the selected row, else the card's pane", context: .home,
+            [.enter], .open, "open the selected row (MESHES//: switch to that mesh), else the card's pane",
+            context: .home,
             footer: "open"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down", context: .transcript, footer: "down"),

@@ -19,6 +19,7 @@ e2e_setup() {
   SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-$name-e2e.XXXXXX")
   SERVER_PID=""
   URL=""
+  EXTRA_PIDS=()
   trap e2e_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM HUP
@@ -32,6 +33,7 @@ t() { "${TMUX_CMD[@]}" "$@"; }
 # leak check reads it (MAKIMA_TEST_LOG_DIR), then removes it.
 e2e_cleanup() {
   t kill-server >/dev/null 2>&1 || true
+  for pid in "${EXTRA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
   stop_server
   if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
   rm -rf "$SCRATCH"
@@ -45,4 +47,38 @@ start() {
   [ -n "${E2E_CACHE_PER_SESSION:-}" ] && cache="$SCRATCH/cache-$name"
   t new-session -d -s "$name" -x "${E2E_COLS:-120}" -y "${E2E_ROWS:-40}" \
     "env TERM=tmux-256color ${E2E_ENV:-} LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+}
+
+# Several meshes (stored profiles on dev servers of their own).
+# another_server NAME SEED KEY: one more dev server taking only KEY; sets ANOTHER_URL and
+# ANOTHER_PID (stopped by e2e_cleanup). Exits the script when it does not start.
+another_server() {
+  local ready="$SCRATCH/ready-$1.txt"
+  python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server-$1.db" --rate 0 --seed "$2" \
+    --demo-key "$3" --test-controls >"$ready" 2>"$SCRATCH/server-$1.log" &
+  ANOTHER_PID=$!
+  EXTRA_PIDS+=("$ANOTHER_PID")
+  ANOTHER_URL=""
+  for _ in $(seq 200); do
+    ANOTHER_URL=$(sed -n 's/^READY //p' "$ready")
+    [ -n "$ANOTHER_URL" ] && return 0
+    sleep 0.1
+  done
+  echo "the $1 dev server did not start"; echo "0 passed, 1 failed"; exit 1
+}
+
+# The environment that leaves the choice of mesh to the stored profiles (no server, key or
+# profile from variables), config and cache in the scratch folder.
+PROFILE_ENV='MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE='
+
+# cli ARGS...: the binary as a command, with the stored profiles.
+cli() {
+  env XDG_CONFIG_HOME="$SCRATCH/config" XDG_CACHE_HOME="$SCRATCH/cache" MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= \
+    MAKIMA_SERVER_URL= MAKIMA_API_KEY= MAKIMA_PROFILE= "$BIN" "$@"
+}
+
+# start_profiles NAME COLS ROWS: the dashboard on the active profile in tmux session NAME.
+start_profiles() {
+  t new-session -d -s "$1" -x "$2" -y "$3" \
+    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache $PROFILE_ENV bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
 }

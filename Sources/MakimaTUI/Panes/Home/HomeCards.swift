@@ -69,13 +69,20 @@ public struct HomeCard: Equatable, Sendable {
     }
 }
 
-/// Home's five data cards, in focus (Tab) order; each opens its pane and has that pane's
-/// number in its title.
+/// Home's data cards, in focus (Tab) order; each opens its pane and has that pane's number
+/// in its title. MESHES// is last, shown only when two or more profiles are stored; Enter on
+/// its line switches to that mesh.
 public enum HomeCardKind: Int, CaseIterable, Sendable {
-    case daemons, tasks, contracts, directives, listen
+    case daemons, tasks, contracts, directives, listen, meshes
+
+    /// The cards a model has: MESHES// only with its lines.
+    static func shown(in m: HomeMeshModel) -> [HomeCardKind] {
+        m.meshes.isEmpty ? allCases.filter { $0 != .meshes } : allCases
+    }
 
     public var pane: PaneID {
         switch self {
+        case .meshes: return .home
         case .daemons: return .daemons
         case .tasks: return .tasks
         case .contracts: return .contracts
@@ -85,7 +92,7 @@ public enum HomeCardKind: Int, CaseIterable, Sendable {
     }
 
     /// `5 Daemons`: the number key that jumps to the card's pane, then its name.
-    var title: String { "\(pane.number) \(pane.rawValue.capitalized)" }
+    var title: String { self == .meshes ? "Meshes" : "\(pane.number) \(pane.rawValue.capitalized)" }
 
     func card(_ m: HomeMeshModel, _ g: Glyphs) -> HomeCard {
         switch self {
@@ -94,6 +101,7 @@ public enum HomeCardKind: Int, CaseIterable, Sendable {
         case .contracts: return HomeCards.contracts(m)
         case .directives: return HomeCards.directives(m)
         case .listen: return HomeCards.listen(m)
+        case .meshes: return HomeCards.meshes(m, g)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Where Home's cards go, data first (docs/design.md, "Home"). The five data cards always get
+/// Where Home's cards go, data first (docs/design.md, "Home"). The data cards always get
 /// a row each before anything else is drawn; then they grow towards all their rows; only the
 /// room left after that goes to the badge line, the SYSTEM// and GLOSSARY// cards and the
 /// logo, in that order. Columns follow the width (one below 100 cells, two below 160, else
@@ -23,12 +23,12 @@ struct HomeLayout: Equatable {
     static func columnCount(width: Int) -> Int { width >= 160 ? 3 : (width >= 100 ? 2 : 1) }
 
     /// Which data cards go in which column, by their index (daemons, tasks, contracts,
-    /// directives, listen).
+    /// directives, listen, and meshes when there is a MESHES// card).
     static func columns(_ count: Int, dataCards: Int) -> [[Int]] {
         let all = Array(0..<dataCards)
         switch count {
         case 1: return [all]
-        case 2: return [all.filter { [0, 1, 4].contains($0) }, all.filter { [2, 3].contains($0) }]
+        case 2: return [all.filter { [0, 1, 4].contains($0) }, all.filter { [2, 3, 5].contains($0) }]
         default: return [all.filter { $0 < 2 }, all.filter { $0 == 2 || $0 == 3 }, all.filter { $0 >= 4 }]
         }
     }

@@ -51,6 +51,7 @@ extension HomeMeshModel {
         m.listen = .of(
             hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
 
+        m.meshes = meshLines(hub, summary: summary, now: now)
         m.summary = summaryLine([m.daemons, m.tasks, m.contracts, m.directives, m.listen])
         return m
     }

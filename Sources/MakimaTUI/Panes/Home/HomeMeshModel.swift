@@ -127,5 +127,8 @@ public struct HomeMeshModel: Equatable, Sendable {
     /// One line under the badge: cached data, or why the last refresh failed.
     public var summary: NoticeLine?
 
+    /// The MESHES// card (empty: fewer than two profiles, no card).
+    public var meshes: [MeshLine] = []
+
     public init() {}
 }

@@ -3,11 +3,22 @@
 /// and the logo take only the room the data leaves.
 extension HomePane {
     func dataCards(_ mesh: HomeMeshModel, _ g: Glyphs) -> [HomeCard] {
-        HomeCardKind.allCases.map { $0.card(mesh, g) }
+        HomeCardKind.shown(in: mesh).map { $0.card(mesh, g) }
+    }
+
+    /// The shown mesh's MESHES// line counts the failures its cache recorded in the last hour.
+    func withShownFailures(_ mesh: HomeMeshModel) -> HomeMeshModel {
+        guard let failed = model.activity?.lastHour.failed, let i = mesh.meshes.firstIndex(where: \.shown) else {
+            return mesh
+        }
+        var m = mesh
+        m.meshes[i].failedLastHour = failed
+        return m
     }
 
     mutating func renderLive(_ mesh: HomeMeshModel, into buffer: inout CellBuffer, region: Rect, context: RenderContext)
     {
+        let mesh = withShownFailures(mesh)
         let g = context.glyphs
         let system = HomeCard(
             title: "System", accessory: model.statusAccessory,
@@ -74,7 +85,8 @@ extension HomePane {
     /// on its first row), j / k between a card's rows (above the first row nothing is
     /// selected), Enter opens the selected row, or the card's pane when none is.
     mutating func handleLive(_ mesh: HomeMeshModel, _ action: KeyAction) -> PaneResponse {
-        let order = shownCards.isEmpty ? HomeCardKind.allCases : HomeCardKind.allCases.filter(shownCards.contains)
+        let order =
+            shownCards.isEmpty ? HomeCardKind.shown(in: mesh) : HomeCardKind.allCases.filter(shownCards.contains)
         switch action {
         case .focusNext, .focusPrevious:
             let i = order.firstIndex(of: focus) ?? -1
@@ -102,9 +114,10 @@ extension HomePane {
             selection[kind] = id
         case .open:
             let targets = focus.card(mesh, .unicode).targets
-            if let row = selection[focus], targets.contains(row) {
-                return .request(.openRow(pane: focus.pane, rowID: row))
-            }
+            let row = selection[focus].flatMap { targets.contains($0) ? $0 : nil }
+            // A MESHES// line switches to its mesh (as `:profile NAME` does).
+            if focus == .meshes { return row.map { .request(.switchProfile($0)) } ?? .handled }
+            if let row { return .request(.openRow(pane: focus.pane, rowID: row)) }
             return .open(focus.pane)
         default:
             return .ignored

@@ -17,6 +17,8 @@ public enum SettingsAction: Equatable, Sendable {
     case toggleMouse
     /// Turn one notification setting on or off (`NotificationPreferences.fields` key).
     case toggleNotification(String)
+    /// Settings › PROFILES: show that stored profile's mesh (as `:profile NAME` does).
+    case switchProfile(String)
 
     public var rowID: String {
         switch self {
@@ -27,6 +29,7 @@ public enum SettingsAction: Equatable, Sendable {
         case .nextTheme: return "action.theme"
         case .toggleMouse: return "action.mouse"
         case .toggleNotification(let key): return "notify." + key
+        case .switchProfile(let name): return Self.profilePrefix + name
         }
     }
 
@@ -40,8 +43,12 @@ public enum SettingsAction: Equatable, Sendable {
             NotificationPreferences.fields.contains(where: { "notify." + $0.key == rowID })
         {
             self = .toggleNotification(String(rowID.dropFirst("notify.".count)))
+        } else if rowID.hasPrefix(Self.profilePrefix), rowID.count > Self.profilePrefix.count {
+            self = .switchProfile(String(rowID.dropFirst(Self.profilePrefix.count)))
         } else {
             return nil
         }
     }
+
+    static let profilePrefix = "profile."
 }

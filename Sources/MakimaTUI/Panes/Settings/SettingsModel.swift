@@ -28,6 +28,9 @@ public struct SettingsFacts: Equatable, Sendable {
     public var colorMode = ""
     /// The last action's progress or outcome, shown on its row.
     public var actionStatus: [String: String] = [:]
+    /// Settings › PROFILES: every stored profile, and the one on screen.
+    public var profiles: [MeshProfile] = []
+    public var shownProfile: String?
 
     public init(
         server: String, maskedKey: String, keySource: String, cachePath: String, version: String,
@@ -71,6 +74,19 @@ public struct SettingsFacts: Equatable, Sendable {
         return rows
     }
 
+    /// PROFILES: name, server, whether it is on screen and whether its key is stored; Enter
+    /// on another one switches to it.
+    var profileRows: [(id: String, label: String, value: String)] {
+        profiles.map { p in
+            let shown = p.name == shownProfile
+            let key = p.keyStored ? "key stored" : "no key stored"
+            let enter = shown ? "active" : (p.keyStored ? "Enter: switch" : "makima-tui login --name \(p.name)")
+            return (
+                SettingsAction.switchProfile(p.name).rowID, "› profile " + p.name, "\(p.server) · \(key) · \(enter)"
+            )
+        }
+    }
+
     public var model: ListPaneViewModel {
         var about: [(String, String)] = []
         if actions {
@@ -97,7 +113,7 @@ public struct SettingsFacts: Equatable, Sendable {
                 ("events lost", String(counters.eventsLost)),
                 ("malformed frames skipped", String(counters.malformedSkipped)),
             ] + about
-        let actionLines = actionRows.map { id, label, value in
+        let actionLines = (actionRows + (actions ? profileRows : [])).map { id, label, value in
             var r = RowLine()
             r.column(label.uppercased(), 26, CellStyle(fg: .accent))
             r.column(value, nil, CellStyle(fg: .foreground))
@@ -111,7 +127,8 @@ public struct SettingsFacts: Equatable, Sendable {
         }
         return ListPaneViewModel(
             rows: actionLines + lines, emptyMessage: "",
-            detail: actions ? "ACTIONS · ABOUT · COUNTERS" : "ABOUT · COUNTERS")
+            detail: actions
+                ? (profiles.isEmpty ? "ACTIONS" : "ACTIONS · PROFILES") + " · ABOUT · COUNTERS" : "ABOUT · COUNTERS")
     }
 
     static func bytes(_ n: Int) -> String {

@@ -1,0 +1,77 @@
+import Foundation
+import MakimaKit
+
+/// The meshes not on screen: the stored profiles listed in `hub.meshes` (the MESHES// card,
+/// Settings › PROFILES), each read in the background (`BackgroundMeshReader`, off the UI
+/// thread), its answers counted and filed here, and what is new on one said in a toast
+/// naming it (`MeshAlerts`). A switch of profile moves the newly shown mesh out of the
+/// background set (its engine reads it) and the previous one into it. `LiveDashboard` holds one.
+@MainActor
+final class MeshesController {
+    unowned let live: LiveDashboard
+    private var reader: BackgroundMeshReader?
+    private var alerts = MeshAlerts()
+    /// The time the reader and the ages use (tests pass their own).
+    let clock: @Sendable () -> Date
+
+    init(live: LiveDashboard, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.live = live
+        self.clock = clock
+    }
+
+    private var store: MeshesStore { live.hub.meshes }
+
+    /// Lists the profiles and starts reading the others (with two profiles or more).
+    func start() {
+        guard let location = live.setup.profiles else { return }
+        store.profiles = (try? MeshProfiles.load(location)) ?? []
+        store.show(shownName)
+        guard store.profiles.count >= 2 else { return }
+        let bus = live.session.bus
+        let deliver: @Sendable (BackgroundMeshReader.Report) -> Void = { report in
+            bus.post { [weak self] in self?.received(report) }
+        }
+        let made = BackgroundMeshReader(
+            credentials: CredentialStore(location: location), clock: clock, deliver: deliver)
+        reader = made
+        made.setTargets(backgroundProfiles)
+        made.start()
+    }
+
+    func stop() { reader?.stop() }
+
+    /// The profile whose mesh is on screen (nil: the server in use is no stored profile).
+    private var shownName: String? {
+        guard case .configured(let client, _, _, _) = live.setup.access else { return nil }
+        return store.profiles.first { $0.profile.id == client.profile.id }?.name
+    }
+
+    private var backgroundProfiles: [MeshProfile] { store.profiles.filter { $0.name != store.shown } }
+
+    /// After a switch: the new mesh is read by its engine, the one before joins the background.
+    func shownChanged() {
+        // A profile added or logged out meanwhile (`makima-tui login --name`) is seen here.
+        if let location = live.setup.profiles, let profiles = try? MeshProfiles.load(location) {
+            store.profiles = profiles
+        }
+        let name = shownName
+        if let name { alerts.forget(name) }
+        store.show(name)
+        reader?.setTargets(backgroundProfiles)
+    }
+
+    func received(_ report: BackgroundMeshReader.Report) {
+        guard report.name != store.shown else { return }
+        let now = clock()
+        switch report.outcome {
+        case .success(let reading):
+            let glance = MeshGlance(reading)
+            store.answered(report.name, glance, at: now)
+            for line in alerts.observe(report.name, glance) {
+                live.notifications.toast(NoticeLine(oneLine(line), level: .warn))
+            }
+        case .failure(let failure):
+            store.failed(report.name, failure.message, at: now)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MakimaKit
+
+/// The background reads of the meshes not on screen, with an injected clock: when each mesh
+/// is read (`MeshSchedule`), what a read announces (`MeshAlerts`), how a read is counted
+/// (`MeshGlance`) and the reader's thread driven by the test's clock.
+@Suite struct MeshBackgroundTests {
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func everyMeshIsDueAtOnceThenOnceAMinute() {
+        var s = MeshSchedule(names: ["staging", "prod"], now: t0)
+        #expect(s.next?.name == "staging")
+        #expect(s.next?.at == t0)
+        s.record("staging", answered: true, now: t0)
+        #expect(s.next?.name == "prod")
+        s.record("prod", answered: true, now: t0.addingTimeInterval(1))
+        #expect(s.due["staging"] == t0.addingTimeInterval(60))
+        #expect(s.next?.name == "staging")
+    }
+
+    @Test func aFailingMeshBacksOffOneTwoFourEightThenFifteenMinutes() {
+        var s = MeshSchedule(names: ["dead"], now: t0)
+        var waits: [TimeInterval] = []
+        var now = t0
+        for _ in 0..<7 {
+            s.record("dead", answered: false, now: now)
+            let at = s.due["dead"]!
+            waits.append(at.timeIntervalSince(now))
+            now = at
+        }
+        #expect(waits == [60, 120, 240, 480, 900, 900, 900])
+        // An answer brings it back to the minute's pace.
+        s.record("dead", answered: true, now: now)
+        #expect(s.due["dead"] == now.addingTimeInterval(60))
+        // Any count of failures is bounded (no shift overflows).
+        #expect(MeshSchedule.delay(afterFailures: Int.max) == 900)
+        #expect(MeshSchedule.delay(afterFailures: 64) == 900)
+    }
+
+    @Test func newTargetsKeepTheTurnsOfTheMeshesAlreadyRead() {
+        var old = MeshSchedule(names: ["a", "b"], now: t0)
+        old.record("a", answered: false, now: t0)
+        var s = MeshSchedule(names: ["a", "c"], now: t0.addingTimeInterval(5))
+        s.carry(from: old)
+        #expect(s.due["a"] == t0.addingTimeInterval(60))
+        #expect(s.failures["a"] == 1)
+        #expect(s.due["c"] == t0.addingTimeInterval(5))
+        #expect(s.due["b"] == nil)
+    }
+
+    func glance(questions: [String] = [], failures: [String: String] = [:]) -> MeshGlance {
+        MeshGlance(
+            questions: questions.count, questionKeys: Dictionary(uniqueKeysWithValues: questions.map { ($0, "d") }),
+            failureTitles: failures)
+    }
+
+    @Test func theFirstReadOnlySetsTheBaseline() {
+        var alerts = MeshAlerts()
+        #expect(alerts.observe("staging", glance(questions: ["d1/q1"], failures: ["t1": "build"])).isEmpty)
+        #expect(alerts.observe("staging", glance(questions: ["d1/q1"], failures: ["t1": "build"])).isEmpty)
+    }
+
+    @Test func aNewQuestionOrFailureIsSaidOnceNamingTheMesh() {
+        var alerts = MeshAlerts()
+        _ = alerts.observe("staging", glance(questions: ["d1/q1"]))
+        #expect(alerts.observe("staging", glance(questions: ["d1/q1", "d2/q2"])) == ["staging: 1 new question"])
+        #expect(alerts.observe("staging", glance(questions: ["d1/q1", "d2/q2"])).isEmpty)
+        #expect(
+            alerts.observe("staging", glance(questions: ["d3/q3", "d4/q4"])) == ["staging: 2 new questions"])
+        _ = alerts.observe("prod", glance())
+        #expect(
+            alerts.observe("prod", glance(failures: ["t9": "nightly build"])) == ["prod: task failed: nightly build"])
+        #expect(
+            alerts.observe("prod", glance(failures: ["t9": "x", "t10": "y", "t11": "z"])) == ["prod: 2 tasks failed"])
+        // Another mesh's baseline is its own.
+        #expect(alerts.observe("eu", glance(questions: ["d1/q1"])).isEmpty)
+    }
+
+    @Test func aMeshThatWasShownStartsAgainFromABaseline() {
+        var alerts = MeshAlerts()
+        _ = alerts.observe("staging", glance())
+        alerts.forget("staging")
+        #expect(alerts.observe("staging", glance(questions: ["d1/q1"])).isEmpty)
+    }
+
+    @MainActor @Test func aReadingIsCountedWithTheSummaryRule() {
+        let lists: [(ListQuery, ListPayload)] = [
+            (.daemons, .daemons([])),
+            (
+                .tasks(status: .running, contractID: nil),
+                .tasks([
+                    MeshTask(id: "a", title: "a", status: .running), MeshTask(id: "b", title: "b", status: .running),
+                ])
+            ),
+            (
+                .directives(pendingOnly: true),
+                .directives([
+                    Directive(
+                        id: "d1", title: "Ship it", status: "active", hasPendingQuestion: true,
+                        pendingQuestion: SupervisorQuestion(id: "q1", text: "ok?"))
+                ])
+            ),
+        ]
+        let failed = MeshTask(id: "f1", title: "nightly build", status: .failed)
+        let g = MeshGlance(MeshReading(lists: lists, failures: [failed], readAt: t0))
+        #expect(g.running == 2)
+        #expect(g.questions == 1)
+        #expect(g.questionKeys == ["d1/q1": "Ship it"])
+        #expect(g.failedLastHour == 1)
+        #expect(g.failureTitles == ["f1": "nightly build"])
+    }
+
+    // MARK: The reader's thread
+
+    final class TestClock: Sendable {
+        let now: Mutex<Date>
+        init(_ t: Date) { now = Mutex(t) }
+        func advance(_ s: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(s) } }
+        var read: Date { now.withLock { $0 } }
+    }
+
+    func profile(_ name: String, key: Bool = true) throws -> MeshProfile {
+        MeshProfile(profile: try ServerProfile(label: name, server: "https://\(name).example"), keyStored: key)
+    }
+
+    @Test func theReaderReadsEachMeshAtOnceThenWhenTheClockSays() async throws {
+        let clock = TestClock(t0)
+        let (reports, sink) = AsyncStream.makeStream(of: String.self)
+        let reader = BackgroundMeshReader(
+            clock: { clock.read },
+            read: { mesh in
+                if mesh.name == "dead" { throw MeshReadFailure("connection refused") }
+                return MeshReading(lists: [], failures: [], readAt: clock.read)
+            },
+            deliver: { report in
+                switch report.outcome {
+                case .success: sink.yield(report.name + " ok")
+                case .failure(let f): sink.yield(report.name + " " + f.message)
+                }
+            })
+        defer { reader.stop() }
+        reader.setTargets([try profile("staging"), try profile("dead"), try profile("nokey", key: false)])
+        reader.start()
+        var it = reports.makeAsyncIterator()
+        var first = [await it.next(), await it.next()].compactMap { $0 }
+        first.sort()
+        #expect(first == ["dead connection refused", "staging ok"])
+        // A minute on: staging is due again (dead waits: its first failure backs off a minute
+        // too, so both are; staging comes first, in the order given).
+        clock.advance(60)
+        reader.poke()
+        #expect(await it.next() == "staging ok")
+        #expect(await it.next() == "dead connection refused")
+        // Two minutes on from there only staging is due twice before dead's second backoff (2 min) ends.
+        clock.advance(60)
+        reader.poke()
+        #expect(await it.next() == "staging ok")
+        clock.advance(60)
+        reader.poke()
+        let next = [await it.next(), await it.next()].compactMap { $0 }.sorted()
+        #expect(next == ["dead connection refused", "staging ok"])
+    }
+
+    @Test func aMeshNoLongerATargetIsNotDelivered() async throws {
+        let clock = TestClock(t0)
+        let (reports, sink) = AsyncStream.makeStream(of: String.self)
+        let (started, began) = AsyncStream.makeStream(of: Void.self)
+        let gate = DispatchSemaphore(value: 0)
+        let reader = BackgroundMeshReader(
+            clock: { clock.read },
+            read: { mesh in
+                if mesh.name == "old" {
+                    began.yield()
+                    gate.wait()
+                }
+                return MeshReading(lists: [], failures: [], readAt: clock.read)
+            },
+            deliver: { sink.yield($0.name) })
+        defer { reader.stop() }
+        reader.setTargets([try profile("old")])
+        reader.start()
+        // The read of "old" is under way; it leaves the set and "new" joins it.
+        var s = started.makeAsyncIterator()
+        await s.next()
+        reader.setTargets([try profile("new")])
+        gate.signal()
+        var it = reports.makeAsyncIterator()
+        #expect(await it.next() == "new")
+    }
+}
