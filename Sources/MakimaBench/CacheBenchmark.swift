@@ -58,18 +58,14 @@ package enum CacheBenchmark {
     /// interleaved across tasks as a busy mesh sends them.
     static func sampleEvents(count: Int, tasks: Int) -> [TaskEvent] {
         let base = Date(timeIntervalSince1970: 1_795_939_704)
-        var seqs = [Int](repeating: 0, count: tasks)
-        return (0..<count).map { i in
-            let task = i % tasks
-            seqs[task] += 1
-            let text =
+        return InterleavedOutput.events(
+            count: count, tasks: tasks, taskID: { "bench-task-\($0)" },
+            time: { base.addingTimeInterval(Double($0) / 1_000) },
+            text: { i in
                 i % 7 == 0
-                ? "\u{1B}[32mPASS\u{1B}[0m test_\(i) in \(i % 97) ms\n"
-                : "Working on step \(i): reading `Sources/Module\(i % 13)/File.swift` and updating the plan.\n"
-            return TaskEvent(
-                eventID: Int64(i + 1), taskID: "bench-task-\(task)", seq: seqs[task], type: .output,
-                ts: base.addingTimeInterval(Double(i) / 1_000), payload: .output(text: text, stream: "assistant"))
-        }
+                    ? "\u{1B}[32mPASS\u{1B}[0m test_\(i) in \(i % 97) ms\n"
+                    : "Working on step \(i): reading `Sources/Module\(i % 13)/File.swift` and updating the plan.\n"
+            })
     }
 
     private static func elapsed(since start: DispatchTime) -> Double {

@@ -20,8 +20,7 @@ package enum RenderBenchmark {
         let width = 200
         let height = 50
         TerminalLocale.configure()
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         app.stack.update(.home, as: HomePane.self) {
             $0.model.statusRows = [
                 StatusRow("Terminal", "XTERM-256COLOR", .ok), StatusRow("Network", "ONLINE", .ok),
@@ -52,7 +51,7 @@ package enum RenderBenchmark {
             backend.flush(flip ? frameB : frameA)
         }
         // What `make bench` reports for Home: a whole frame, rendered and flushed in full.
-        let frames = samples(iterations) {
+        let frames = BenchSamples.measure(iterations) {
             backend.invalidate()
             backend.flush(app.render(width: width, height: height))
         }
@@ -60,7 +59,7 @@ package enum RenderBenchmark {
         // And a typical live frame: the model changes a little, the frame is rendered and
         // flushed without forgetting what is on screen.
         var tick = 0
-        let live = samples(iterations) {
+        let live = BenchSamples.measure(iterations) {
             tick += 1
             app.masthead.clock = "12:" + (tick % 60 < 10 ? "0" : "") + String(tick % 60)
             app.stack.update(.home, as: HomePane.self) { $0.model.mesh = liveHome(tick: tick) }
@@ -69,7 +68,7 @@ package enum RenderBenchmark {
         live.report(as: "home_live_frame_200x50", into: &results)
         // The task view's row, measured like Home's whole frame: 2,000 lines of markdown and code.
         var taskView = TaskViewBenchmark.filled().app
-        samples(iterations) {
+        BenchSamples.measure(iterations) {
             backend.invalidate()
             backend.flush(taskView.render(width: width, height: height))
         }.report(as: "task_view_frame_200x50", into: &results)
@@ -114,59 +113,8 @@ package enum RenderBenchmark {
         return m
     }
 
-    /// Milliseconds per run, sorted: on the wall clock (what the operator waits, stretched
-    /// whenever another process holds the core) and on the thread's CPU clock (the work
-    /// itself, whatever the load).
-    struct Samples {
-        var wall: [Double]
-        var cpu: [Double]
-
-        /// `<name>_p50_ms`, `<name>_p99_ms` (wall) and `<name>_cpu_p50_ms`, `<name>_cpu_p99_ms`.
-        func report(as name: String, into results: inout [String: Double]) {
-            results[name + "_p50_ms"] = Self.percentile(wall, 50)
-            results[name + "_p99_ms"] = Self.percentile(wall, 99)
-            results[name + "_cpu_p50_ms"] = Self.percentile(cpu, 50)
-            results[name + "_cpu_p99_ms"] = Self.percentile(cpu, 99)
-        }
-
-        static func percentile(_ sorted: [Double], _ p: Int) -> Double {
-            sorted[min(sorted.count - 1, sorted.count * p / 100)]
-        }
-    }
-
-    /// Times `n` runs of `body` (after one warm-up run).
-    private static func samples(_ n: Int, _ body: () -> Void) -> Samples {
-        body()
-        var wall: [Double] = []
-        var cpu: [Double] = []
-        wall.reserveCapacity(n)
-        cpu.reserveCapacity(n)
-        for _ in 0..<n {
-            let start = Clocks.monotonic()
-            let cpuStart = threadCPUSeconds()
-            body()
-            cpu.append((threadCPUSeconds() - cpuStart) * 1000)
-            wall.append((Clocks.monotonic() - start) * 1000)
-        }
-        return Samples(wall: wall.sorted(), cpu: cpu.sorted())
-    }
-
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
+    /// The median wall-clock milliseconds of `n` runs (after a warm-up).
     private static func median(_ n: Int, _ body: () -> Void) -> Double {
-        body()  // warm-up
-        var samples: [Double] = []
-        samples.reserveCapacity(n)
-        for _ in 0..<n {
-            let start = Clocks.monotonic()
-            body()
-            samples.append((Clocks.monotonic() - start) * 1000)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
+        BenchSamples.measure(n, body).wall(percentile: 50)
     }
 }

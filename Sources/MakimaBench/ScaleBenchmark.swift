@@ -51,15 +51,9 @@ package enum ScaleBenchmark {
         let retention = CacheRetention(
             eventsPerTask: 2_000, finishedTaskAge: 7 * 86_400,
             maxBytes: max(64 << 20, 2 * tasks * CacheStore.bytesPerTaskRow + (16 << 20)))
-        let filled = Clocks.monotonic()
-        guard let writer = try? CacheStore.open(file: file, retention: retention).store,
-            (try? ScaleMesh.fill(writer, tasks: tasks, daemons: daemons)) != nil
-        else { return ["cache_error": 1] }
-        results["cache_fill_s"] = Clocks.monotonic() - filled
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        results["cache_mb"] = Double(size) / 1_048_576
-        writer.close()  // a dashboard starting has no other connection on its cache
-        results["rss_filled_mb"] = SyncBenchmark.residentMB()
+        guard fill(file, retention: retention, tasks: tasks, daemons: daemons, into: &results) else {
+            return ["cache_error": 1]
+        }
 
         // Start-up from the cache: Home's first full frame.
         let startWall = Clocks.monotonic()
@@ -69,8 +63,7 @@ package enum ScaleBenchmark {
         hub.tasks.useTable(TaskTable.reading(cache.file))
         for update in CacheBridge(cache: cache).cachedUpdates().updates { hub.apply(update) }
         let now = ScaleMesh.base
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         let home = HomeMeshModel.from(hub, now: now)
         app.stack.update(.home, as: HomePane.self) { $0.model.mesh = home }
         _ = app.render(width: width, height: height)
@@ -80,25 +73,13 @@ package enum ScaleBenchmark {
 
         // `3` from Home: the Tasks pane's model and its first frame.
         app.stack.jump(to: .tasks)
-        let first = threadCPUTime()
+        let first = threadCPUSeconds()
         app.stack.update(.tasks, as: ListPane.self) { $0.update(ListPaneModels.tasks(hub, status: nil, now: now)) }
         _ = app.render(width: width, height: height)
-        results["tasks_first_frame_ms"] = (threadCPUTime() - first) * 1000
+        results["tasks_first_frame_ms"] = (threadCPUSeconds() - first) * 1000
 
-        // A store change with Tasks shown: the event, then its commit announced.
         var event = 0
-        let change = samples(20) {
-            event += 1
-            let e = statusEvent(number: event, tasks: tasks)
-            hub.apply(.events([e]))
-            showTasks(hub, &app, now: now)
-            let writerCPU = threadCPUTime()
-            _ = try? cache.appendEvents([e])  // the writer thread's work, not the UI's
-            let notCounted = threadCPUTime() - writerCPU
-            hub.apply(.taskRowsChanged)
-            showTasks(hub, &app, now: now)
-            return notCounted
-        }
+        let change = storeChanges(hub, cache, &app, tasks: tasks, now: now, event: &event)
         results["store_change_ms"] = change[change.count / 2]
         results["store_change_p99_ms"] = change[change.count - 1]
 
@@ -106,7 +87,53 @@ package enum ScaleBenchmark {
         results.merge(keys) { a, _ in a }
         results["rss_mb"] = SyncBenchmark.residentMB()
 
-        // The stores as they were: the lists held in memory, every row made on a change.
+        baseline(hub, &app, tasks: tasks, daemons: daemons, now: now, event: &event, into: &results)
+        cache.close()
+        return results
+    }
+
+    /// Writes the mesh into a new cache at `file`: the time it takes, the file's size and the
+    /// process's size after. False when the cache could not be written.
+    private static func fill(
+        _ file: URL, retention: CacheRetention, tasks: Int, daemons: Int, into results: inout [String: Double]
+    ) -> Bool {
+        let filled = Clocks.monotonic()
+        guard let writer = try? CacheStore.open(file: file, retention: retention).store,
+            (try? ScaleMesh.fill(writer, tasks: tasks, daemons: daemons)) != nil
+        else { return false }
+        results["cache_fill_s"] = Clocks.monotonic() - filled
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        results["cache_mb"] = Double(size) / 1_048_576
+        writer.close()  // a dashboard starting has no other connection on its cache
+        results["rss_filled_mb"] = SyncBenchmark.residentMB()
+        return true
+    }
+
+    /// A store change with Tasks shown, sorted samples: the event, then its commit announced.
+    @MainActor
+    private static func storeChanges(
+        _ hub: StoreHub, _ cache: CacheStore, _ app: inout AppState, tasks: Int, now: Date, event: inout Int
+    ) -> [Double] {
+        samples(20) {
+            event += 1
+            let e = statusEvent(number: event, tasks: tasks)
+            hub.apply(.events([e]))
+            showTasks(hub, &app, now: now)
+            let writerCPU = threadCPUSeconds()
+            _ = try? cache.appendEvents([e])  // the writer thread's work, not the UI's
+            let notCounted = threadCPUSeconds() - writerCPU
+            hub.apply(.taskRowsChanged)
+            showTasks(hub, &app, now: now)
+            return notCounted
+        }
+    }
+
+    /// The stores as they were: the lists held in memory, every row made on a change.
+    @MainActor
+    private static func baseline(
+        _ hub: StoreHub, _ app: inout AppState, tasks: Int, daemons: Int, now: Date, event: inout Int,
+        into results: inout [String: Double]
+    ) {
         let held = ScaleMesh.inMemory(tasks: tasks, daemons: daemons)
         results["base_rss_mb"] = SyncBenchmark.residentMB()
         let base = samples(3) {
@@ -119,8 +146,6 @@ package enum ScaleBenchmark {
         }
         results["base_store_change_ms"] = base[base.count / 2]
         withExtendedLifetime(held) {}
-        cache.close()
-        return results
     }
 
     @MainActor
@@ -140,15 +165,12 @@ package enum ScaleBenchmark {
         let backend = NcursesBackend(
             palette: ColorMapper.palette(for: .makima, capability: .palette256), utf8: TerminalLocale.isUTF8)
         backend.flush(app.render(width: width, height: height))
-        var cpu: [Double] = []
-        var wall: [Double] = []
+        var samples = BenchSamples()
         func key(_ k: Key) {
-            let startWall = Clocks.monotonic()
-            let startCPU = threadCPUTime()
-            _ = app.handle(k, now: 0)
-            backend.flush(app.render(width: width, height: height))
-            cpu.append((threadCPUTime() - startCPU) * 1000)
-            wall.append((Clocks.monotonic() - startWall) * 1000)
+            samples.time {
+                _ = app.handle(k, now: 0)
+                backend.flush(app.render(width: width, height: height))
+            }
         }
         for round in 0..<rounds {
             let query = queries[round % queries.count]
@@ -157,12 +179,10 @@ package enum ScaleBenchmark {
             for _ in query { key(.backspace) }
             _ = app.handle(.escape, now: 0)
         }
-        cpu.sort()
-        wall.sort()
-        let p99 = min(cpu.count - 1, cpu.count * 99 / 100)
         return [
-            "keystrokes": Double(cpu.count), "keystroke_200x50_median_ms": cpu[cpu.count / 2],
-            "keystroke_200x50_p99_ms": cpu[p99], "keystroke_200x50_wall_p99_ms": wall[p99],
+            "keystrokes": Double(samples.count), "keystroke_200x50_median_ms": samples.cpu(percentile: 50),
+            "keystroke_200x50_p99_ms": samples.cpu(percentile: 99),
+            "keystroke_200x50_wall_p99_ms": samples.wall(percentile: 99),
         ]
     }
 
@@ -181,16 +201,11 @@ package enum ScaleBenchmark {
         _ = body()
         var out: [Double] = []
         for _ in 0..<n {
-            let start = threadCPUTime()
+            let start = threadCPUSeconds()
             let excluded = body()
-            out.append((threadCPUTime() - start - excluded) * 1000)
+            out.append((threadCPUSeconds() - start - excluded) * 1000)
         }
         return out.sorted()
     }
 
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

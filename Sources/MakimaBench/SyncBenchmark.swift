@@ -13,18 +13,15 @@ package enum SyncBenchmark {
     package static func ingest(
         client: APIClient, key: APIKey, events: Int, tasks: Int, shown: Shown = .nothing
     ) async throws -> [String: Double] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
-        let run = try await Run.start(client: client, key: key, cache: cache)
-        defer { run.engine.stop() }
-        let cpu0 = processCPUSeconds()
-        let (storeTime, total, _, frames) = try await run.burst(events: events, tasks: tasks, shown: shown)
-        return [
-            "events": Double(events), "seconds_to_stores": storeTime, "seconds_to_cache": total,
-            "events_per_second": Double(events) / total, "cpu_seconds": processCPUSeconds() - cpu0,
-            "frames": Double(frames), "lines_indexed": Double(try cache.searchIndexCount()),
-        ]
+        try await Run.withNewCache(client: client, key: key) { run in
+            let cpu0 = processCPUSeconds()
+            let (storeTime, total, _, frames) = try await run.burst(events: events, tasks: tasks, shown: shown)
+            return [
+                "events": Double(events), "seconds_to_stores": storeTime, "seconds_to_cache": total,
+                "events_per_second": Double(events) / total, "cpu_seconds": processCPUSeconds() - cpu0,
+                "frames": Double(frames), "lines_indexed": Double(try run.cache.searchIndexCount()),
+            ]
+        }
     }
 
     /// What is on screen through an ingest burst.
@@ -37,31 +34,29 @@ package enum SyncBenchmark {
     /// at the end, and the growth over the second half.
     package static func memory(client: APIClient, key: APIKey, events: Int, tasks: Int) async throws -> [String: Double]
     {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
-        let run = try await Run.start(client: client, key: key, cache: cache)
-        defer { run.engine.stop() }
-        let start = residentMB()
-        var half = start
-        var sent = 0
-        let chunk = 100_000
-        var taskIDs: [String] = []
-        while sent < events {
-            let n = min(chunk, events - sent)
-            taskIDs = try await run.burst(events: n, tasks: tasks, taskIDs: taskIDs).taskIDs
-            sent += n
-            if sent <= events / 2 { half = residentMB() }
+        try await Run.withNewCache(client: client, key: key) { run in
+            let start = residentMB()
+            var half = start
+            var sent = 0
+            let chunk = 100_000
+            var taskIDs: [String] = []
+            while sent < events {
+                let n = min(chunk, events - sent)
+                taskIDs = try await run.burst(events: n, tasks: tasks, taskIDs: taskIDs).taskIDs
+                sent += n
+                if sent <= events / 2 { half = residentMB() }
+            }
+            let end = residentMB()
+            let cacheMB =
+                Double((try? FileManager.default.attributesOfItem(atPath: run.cache.file.path)[.size] as? Int) ?? 0)
+                / 1e6
+            return [
+                "events": Double(events), "tasks": Double(tasks), "rss_start_mb": start, "rss_half_mb": half,
+                "rss_end_mb": end, "growth_second_half_pct": (end - half) / half * 100,
+                "output_buffers_held": Double(await MainActor.run { run.hub.tasks.outputs.count }),
+                "cache_file_mb": cacheMB,
+            ]
         }
-        let end = residentMB()
-        let cacheMB =
-            Double((try? FileManager.default.attributesOfItem(atPath: cache.file.path)[.size] as? Int) ?? 0) / 1e6
-        return [
-            "events": Double(events), "tasks": Double(tasks), "rss_start_mb": start, "rss_half_mb": half,
-            "rss_end_mb": end, "growth_second_half_pct": (end - half) / half * 100,
-            "output_buffers_held": Double(await MainActor.run { run.hub.tasks.outputs.count }),
-            "cache_file_mb": cacheMB,
-        ]
     }
 
     /// An engine with a cache and the stores, connected and resynced.
@@ -71,6 +66,18 @@ package enum SyncBenchmark {
         let engine: SyncEngine
         let hub: StoreHub
         let cache: CacheStore
+
+        /// `body` with a run on a cache of its own in a temporary directory, removed after.
+        static func withNewCache<T>(
+            client: APIClient, key: APIKey, _ body: (Run) async throws -> T
+        ) async throws -> T {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("makima-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let cache = try CacheStore.open(file: dir.appendingPathComponent("cache.sqlite")).store
+            let run = try await Run.start(client: client, key: key, cache: cache)
+            defer { run.engine.stop() }
+            return try await body(run)
+        }
 
         static func start(client: APIClient, key: APIKey, cache: CacheStore) async throws -> Run {
             let outbox = SyncOutbox()

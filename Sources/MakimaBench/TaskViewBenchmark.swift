@@ -18,8 +18,7 @@ enum TaskViewBenchmark {
     static func run(iterations: Int = 400, width: Int = 200, height: Int = 50) -> [String: Double] {
         var (app, buffer, lines) = filled()
         var results: [String: Double] = [:]
-        var home = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var home = AppState.benchmark()
         results["render_home_200x50_p99_ms"] = samples(iterations) { _ = home.render(width: width, height: height) }.p99
         let follow = samples(iterations) { _ = app.render(width: width, height: height) }
         results["render_task_view_200x50_median_ms"] = follow.median
@@ -64,8 +63,7 @@ enum TaskViewBenchmark {
             taskID: "bench", title: "Migrate ledger writes to batched upserts", status: .running,
             lines: lines.lines(of: buffer), firstLineNumber: lines.firstLineNumber)
 
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         app.stack.push(TaskOutputPane(model: model))
         return (app, buffer, lines)
     }
@@ -76,29 +74,10 @@ enum TaskViewBenchmark {
             payload: .output(text: UntrustedText.cleanKeepingSGR(text), stream: stream))
     }
 
+    /// CPU median and 99th percentile, wall 99th percentile of `n` runs (after a warm-up).
     private static func samples(_ n: Int, _ body: () -> Void) -> (median: Double, p99: Double, wallP99: Double) {
-        body()  // warm-up
-        var cpu: [Double] = []
-        var wall: [Double] = []
-        cpu.reserveCapacity(n)
-        wall.reserveCapacity(n)
-        for _ in 0..<n {
-            let startWall = Clocks.monotonic()
-            let startCPU = threadCPUTime()
-            body()
-            cpu.append((threadCPUTime() - startCPU) * 1000)
-            wall.append((Clocks.monotonic() - startWall) * 1000)
-        }
-        cpu.sort()
-        wall.sort()
-        let p99 = min(n - 1, n * 99 / 100)
-        return (cpu[n / 2], cpu[p99], wall[p99])
-    }
-
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        let samples = BenchSamples.measure(n, body)
+        return (samples.cpu(percentile: 50), samples.cpu(percentile: 99), samples.wall(percentile: 99))
     }
 
     private static func sampleMarkdown(_ round: Int) -> String {

@@ -47,8 +47,7 @@ package enum TaskViewIngestBenchmark {
         ms: Double, frames: Int
     ) {
         let hub = StoreHub()
-        var app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        var app = AppState.benchmark()
         var lines = TaskOutputLines()
         // The bus is run by hand after each batch (the loop's next turn): its wake pipe is never read.
         guard let bus = try? UIBus(wakePipe: WakePipe()) else { return (0, 0) }
@@ -57,7 +56,6 @@ package enum TaskViewIngestBenchmark {
             hub.tasks.keepOutput(of: "t0")
             app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: "t0", title: "burst")))
         }
-        var seqs = [Int](repeating: 0, count: 6)
         var lastFrame = -Double.infinity
         var frames = 0
         func frame() {
@@ -76,28 +74,9 @@ package enum TaskViewIngestBenchmark {
             _ = app.render(width: width, height: height)
             frames += 1
         }
-        // The batches as the engine hands them over, decoded on its own thread: not timed.
-        var batches: [[TaskEvent]] = []
+        let batches = outputBatches(events: events, batch: cadence.batch)
+        let start = threadCPUSeconds()
         var sent = 0
-        while sent < events {
-            let n = min(cadence.batch, events - sent)
-            batches.append(
-                (0..<n).map { i -> TaskEvent in
-                    let k = sent + i
-                    let task = k % 6
-                    seqs[task] += 1
-                    let text =
-                        k % 5 == 0
-                        ? "## step \(k)\n\nsome **bold** prose and `code` \(k), [a link](https://example.com/\(k))\n\n"
-                        : "line \(k) of the burst, plain words\n"
-                    return TaskEvent(
-                        eventID: Int64(k + 1), taskID: "t\(task)", seq: seqs[task], type: .output,
-                        payload: .output(text: text, stream: "assistant"))
-                })
-            sent += n
-        }
-        let start = threadCPUTime()
-        sent = 0
         for chunk in batches {
             sent += chunk.count
             hub.apply(.events(chunk))
@@ -109,14 +88,22 @@ package enum TaskViewIngestBenchmark {
             }
         }
         frame()  // what the burst left on screen
-        return ((threadCPUTime() - start) * 1000, frames)
+        return ((threadCPUSeconds() - start) * 1000, frames)
     }
 
-    private static func threadCPUTime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    /// The burst in the batches the engine hands over, decoded on its own thread (not timed):
+    /// output spread over six tasks, every fifth event markdown with a heading and a link.
+    private static func outputBatches(events: Int, batch: Int) -> [[TaskEvent]] {
+        let all = InterleavedOutput.events(
+            count: events, tasks: 6, taskID: { "t\($0)" },
+            text: { k in
+                k % 5 == 0
+                    ? "## step \(k)\n\nsome **bold** prose and `code` \(k), [a link](https://example.com/\(k))\n\n"
+                    : "line \(k) of the burst, plain words\n"
+            })
+        return stride(from: 0, to: all.count, by: batch).map { Array(all[$0..<min($0 + batch, all.count)]) }
     }
+
 }
 
 /// A pane on screen through a live burst from the dev server (`makima-tui bench ingest
@@ -153,8 +140,7 @@ final class BurstWatcher {
         bindings = PaneBindings(bus: bus) { _ in }
         self.width = width
         self.height = height
-        app = AppState(
-            masthead: MastheadModel(serverLabel: "makima.jp", version: "0.1.0", pill: .online, clock: "12:00"))
+        app = AppState.benchmark()
     }
 
     /// The first task's output view open.

@@ -32,6 +32,9 @@ struct FlagSpec: Sendable {
         self.values = values
         self.help = help
     }
+
+    /// `--json`, the same for every command that can answer in JSON.
+    static let json = FlagSpec("--json", help: "print one JSON object")
 }
 
 /// What a shell may complete an option's value (or a command's arguments) with.
@@ -102,28 +105,12 @@ enum CommandLineParser {
 
     static func parse(_ args: [String], commands: [CommandSpec]) throws(UsageError) -> Invocation {
         var inv = Invocation()
-        // Pass 1: find the command name, so its options are known wherever they appear.
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            if a == "--" { break }
-            if a.hasPrefix("-") {
-                let name = String(a.split(separator: "=", maxSplits: 1)[0])
-                if !a.contains("="), globalFlags.first(where: { $0.name == name })?.valueName != nil { i += 1 }
-            } else if !a.hasPrefix("makima://") {
-                guard let spec = commands.first(where: { $0.name == a }) else {
-                    throw UsageError("unknown command '\(a)' (see makima-tui --help)")
-                }
-                inv.command = spec
-                break
-            }
-            i += 1
-        }
-        // Pass 2: options and positionals.
+        inv.command = try command(in: args, commands: commands)
+        // Options and positionals, now that the command's options are known wherever they appear.
         let allowed = globalFlags + (inv.command?.flags ?? [])
         var sawCommand = false
         var onlyPositionals = false
-        i = 0
+        var i = 0
         while i < args.count {
             var a = args[i]
             i += 1
@@ -153,37 +140,68 @@ enum CommandLineParser {
                 let scope = inv.command.map { " for \($0.name)" } ?? ""
                 throw UsageError("unknown option '\(a)'\(scope) (see makima-tui --help)")
             }
-            var value: String?
-            if let valueName = spec.valueName {
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard i < args.count else { throw UsageError("\(a) needs a value (\(valueName))") }
-                    value = args[i]
-                    i += 1
-                }
-                if value?.isEmpty != false { throw UsageError("\(a) needs a non-empty value (\(valueName))") }
-            } else if inlineValue != nil {
-                throw UsageError("\(a) takes no value")
-            }
-            switch a {
-            case "--server": inv.global.server = value
-            case "--profile": inv.global.profile = value
-            case "--allow-insecure-http": inv.global.allowInsecureHTTP = true
-            case "--config-dir": inv.global.configDir = value
-            case "--theme": inv.global.theme = value
-            case "--color":
-                guard let v = value, ["auto", "always", "never"].contains(v.lowercased()) else {
-                    throw UsageError("--color takes auto, always or never")
-                }
-                inv.global.color = v.lowercased()
-            case "--no-mouse": inv.global.noMouse = true
-            case "--help": inv.wantsHelp = true
-            case "--version": inv.wantsVersion = true
-            default:
-                if let value { inv.values[a] = value } else { inv.switches.insert(a) }
-            }
+            let value = try value(of: spec, inline: inlineValue, args: args, next: &i)
+            try set(a, value: value, in: &inv)
         }
         return inv
+    }
+
+    /// The command named in `args`, found before the options are read so that its own options
+    /// are known wherever they appear (a global option's value is not taken for a command).
+    private static func command(in args: [String], commands: [CommandSpec]) throws(UsageError) -> CommandSpec? {
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--" { break }
+            if a.hasPrefix("-") {
+                let name = String(a.split(separator: "=", maxSplits: 1)[0])
+                if !a.contains("="), globalFlags.first(where: { $0.name == name })?.valueName != nil { i += 1 }
+            } else if !a.hasPrefix("makima://") {
+                guard let spec = commands.first(where: { $0.name == a }) else {
+                    throw UsageError("unknown command '\(a)' (see makima-tui --help)")
+                }
+                return spec
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The option's value: given after `=` or as the next argument (then `next` moves past it).
+    private static func value(
+        of spec: FlagSpec, inline: String?, args: [String], next i: inout Int
+    ) throws(UsageError) -> String? {
+        guard let valueName = spec.valueName else {
+            if inline != nil { throw UsageError("\(spec.name) takes no value") }
+            return nil
+        }
+        var value = inline
+        if value == nil {
+            guard i < args.count else { throw UsageError("\(spec.name) needs a value (\(valueName))") }
+            value = args[i]
+            i += 1
+        }
+        if value?.isEmpty != false { throw UsageError("\(spec.name) needs a non-empty value (\(valueName))") }
+        return value
+    }
+
+    private static func set(_ flag: String, value: String?, in inv: inout Invocation) throws(UsageError) {
+        switch flag {
+        case "--server": inv.global.server = value
+        case "--profile": inv.global.profile = value
+        case "--allow-insecure-http": inv.global.allowInsecureHTTP = true
+        case "--config-dir": inv.global.configDir = value
+        case "--theme": inv.global.theme = value
+        case "--color":
+            guard let v = value, ["auto", "always", "never"].contains(v.lowercased()) else {
+                throw UsageError("--color takes auto, always or never")
+            }
+            inv.global.color = v.lowercased()
+        case "--no-mouse": inv.global.noMouse = true
+        case "--help": inv.wantsHelp = true
+        case "--version": inv.wantsVersion = true
+        default:
+            if let value { inv.values[flag] = value } else { inv.switches.insert(flag) }
+        }
     }
 }

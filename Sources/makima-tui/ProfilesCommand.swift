@@ -7,7 +7,7 @@ enum ProfilesCommand {
     static let spec = CommandSpec(
         name: "profiles", summary: "list the stored profiles (name, server, active, key stored)",
         flags: [
-            FlagSpec("--json", help: "print one JSON object"),
+            .json,
             FlagSpec("--names", help: "print the names only, one per line (for shell completion)"),
         ],
         positionals: nil, run: run)

@@ -6,7 +6,7 @@ enum StatusCommand {
     static let spec = CommandSpec(
         name: "status", summary: "mesh summary: daemons, running tasks, contracts, questions, listen",
         flags: [
-            FlagSpec("--json", help: "print one JSON object"),
+            .json,
             FlagSpec("--tmux", help: "print one short line for a tmux status bar (e.g. MK ●4/6 ▶3 ?1)"),
             FlagSpec(
                 "--cached", help: "answer from the local cache only, without the network (JSON adds \"stale_since\")"),

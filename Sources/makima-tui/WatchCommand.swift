@@ -57,12 +57,7 @@ enum WatchCommand {
             engine.stop()
             cache?.close()
         }
-        let environment = ProcessInfo.processInfo.environment
-        let notifier =
-            notify
-            ? DesktopNotifier(
-                route: .detect(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1),
-                preferences: preferences, environment: environment, launcher: children) : nil
+        let notifier = notify ? desktopNotifier(preferences: preferences) : nil
         defer { notifier?.stop() }
         let lookups = APIClient(
             profile: client.profile, key: key,
@@ -93,23 +88,7 @@ enum WatchCommand {
             for update in updates {
                 switch update {
                 case .notifications(let list):
-                    for id in titles.unknown(in: list, limit: lookupsPerBatch) {
-                        if let task = try? lookups.getBlocking(MeshTask.self, .task(id: id)) {
-                            titles.learn(task)
-                        } else {
-                            titles.lookupFailed(id)
-                        }
-                    }
-                    let named = list.map(titles.named).map { n in
-                        var n = n
-                        n.title = tag + n.title
-                        return n
-                    }
-                    for n in named {
-                        Console.out(
-                            "\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))"
-                        )
-                    }
+                    let named = printNamed(list, titles: &titles, lookups: lookups, tag: tag)
                     if let notifier { flushAt = deliver(notifier.notify(named, now: monotonic())) ?? flushAt }
                 case .unauthorized(let message):
                     Console.error(tag + message)
@@ -122,6 +101,37 @@ enum WatchCommand {
             }
         }
         return ExitCode.ok.rawValue
+    }
+
+    /// Prints one line per notification, its task named (looked up when no list said it) and
+    /// its title tagged with the mesh; returns the notifications as printed.
+    private static func printNamed(
+        _ list: [MeshNotification], titles: inout TaskTitleBook, lookups: APIClient, tag: String
+    ) -> [MeshNotification] {
+        for id in titles.unknown(in: list, limit: lookupsPerBatch) {
+            if let task = try? lookups.getBlocking(MeshTask.self, .task(id: id)) {
+                titles.learn(task)
+            } else {
+                titles.lookupFailed(id)
+            }
+        }
+        let named = list.map(titles.named).map { n in
+            var n = n
+            n.title = tag + n.title
+            return n
+        }
+        for n in named {
+            Console.out("\(n.link)\t\(n.title)\t\(n.body.split(whereSeparator: \.isNewline).joined(separator: " "))")
+        }
+        return named
+    }
+
+    /// Desktop notifications the way this terminal (or notify-send) takes them.
+    private static func desktopNotifier(preferences: NotificationPreferences) -> DesktopNotifier {
+        let environment = ProcessInfo.processInfo.environment
+        return DesktopNotifier(
+            route: .detect(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1),
+            preferences: preferences, environment: environment, launcher: children)
     }
 
     /// The sync engine on this mesh's cache (opened, its notice printed), started.

@@ -104,17 +104,9 @@ public final class AuthStore {
         do {
             try await validate(candidate, newKey)
             candidate.markConnected()
-            var updated = config
-            updated.upsert(candidate)
-            updated.activeProfileID = candidate.id
             try credentials.store(newKey, for: candidate.credentialID)
-            try configStore.save(updated)
-            config = updated
-            profile = candidate
-            key = newKey
-            keySource = .stored
-            state = .authenticated(candidate)
-            return candidate
+            try persistProfile(candidate, active: true)
+            return signedIn(candidate, key: newKey)
         } catch {
             state = .error(String(describing: error))
             throw error
@@ -189,20 +181,12 @@ public final class AuthStore {
         do {
             try await validate(target, storedKey)
             target.markConnected()
-            var updated = config
-            updated.upsert(target)
-            updated.activeProfileID = target.id
-            try configStore.save(updated)
-            config = updated
+            try persistProfile(target, active: true)
         } catch {
             state = previous
             throw error
         }
-        profile = target
-        key = storedKey
-        keySource = .stored
-        state = .authenticated(target)
-        return target
+        return signedIn(target, key: storedKey)
     }
 
     /// Removes a stored profile that is not the one in use, and its key file (local: the key is
@@ -260,10 +244,22 @@ public final class AuthStore {
         _ = try await client.daemons()
     }
 
-    private func persistProfile(_ p: ServerProfile) throws {
+    /// Saves `p` in the config file (made the active profile when `active`); the config in
+    /// memory changes only once the file is written.
+    private func persistProfile(_ p: ServerProfile, active: Bool = false) throws {
         var updated = config
         updated.upsert(p)
+        if active { updated.activeProfileID = p.id }
         try configStore.save(updated)
         config = updated
+    }
+
+    /// Signs in with a profile whose key is stored (checked and saved by the caller).
+    private func signedIn(_ p: ServerProfile, key: APIKey) -> ServerProfile {
+        profile = p
+        self.key = key
+        keySource = .stored
+        state = .authenticated(p)
+        return p
     }
 }

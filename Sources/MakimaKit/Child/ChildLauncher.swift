@@ -45,13 +45,12 @@ public final class ChildLauncher: Sendable {
     }
 
     public struct Stats: Sendable, Equatable {
-        public var childrenStarted = 0
-        public var childrenTimedOut = 0
-        public var childrenNotStarted = 0
-        public var mostChildrenAtOnce = 0
-        public var mostWorkersAtOnce = 0
-        public var jobsCoalesced = 0
-        public var jobsDropped = 0
+        /// Children started, killed at their timeout, and that could not be started.
+        public var childrenStarted = 0, childrenTimedOut = 0, childrenNotStarted = 0
+        /// The most children, and helper threads, alive at one time: one each by design.
+        public var mostChildrenAtOnce = 0, mostWorkersAtOnce = 0
+        /// Jobs taken into a job of the same key, and jobs that found the queue full.
+        public var jobsCoalesced = 0, jobsDropped = 0
     }
 
     private struct Job {

@@ -1,21 +1,18 @@
 import Foundation
 
 /// An API key as the server lists it: never the secret, only its prefix.
-public struct APIKeyInfo: Decodable, Sendable, Equatable, Identifiable {
+public struct APIKeyInfo: WireModel, Sendable, Equatable, Identifiable {
     public var id: String
     public var prefix: String
     public var name: String?
     public var createdAt: Date?
     public var lastUsedAt: Date?
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        id = try c.id("id")
-        prefix = c.text("prefix") ?? ""
-        name = c.text("name")
-        createdAt = c.date("created_at")
-        lastUsedAt = c.date("last_used_at")
-    }
+    public static let wireFields: [WireField<APIKeyInfo>] = [
+        .id("id", \.id), .text("prefix", \.prefix), .text("name", \.name), .date("created_at", \.createdAt),
+        .date("last_used_at", \.lastUsedAt),
+    ]
+    public static var wireBlank: APIKeyInfo { APIKeyInfo(id: "", prefix: "") }
 }
 
 /// The answer to `POST /auth/api-keys/refresh`: the new secret, shown once.

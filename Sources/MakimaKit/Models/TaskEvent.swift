@@ -188,84 +188,22 @@ extension TaskEvent {
     /// keys sorted per object). Nil for other payloads: those take the Codable path.
     var outputWireJSON: String? {
         guard case .output(let text, let stream) = payload, type == .output else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + taskID.utf8.count + 120)
-        func raw(_ s: StaticString) {
-            out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-        }
-        func number(_ n: Int64) {
-            // Digits written in place (a String per number showed in the cache writer's profile).
-            if n < 0 { out.append(0x2D) }
-            var v = n.magnitude
-            var count = 1
-            var probe = v
-            while probe >= 10 {
-                probe /= 10
-                count += 1
-            }
-            out.append(contentsOf: repeatElement(0x30, count: count))
-            var k = out.count - 1
-            repeat {
-                out[k] = UInt8(48 + v % 10)
-                v /= 10
-                k -= 1
-            } while v > 0
-        }
-        func string(_ s: String) {
-            out.append(0x22)
-            var s = s
-            s.withUTF8 { bytes in
-                var runStart = 0
-                var i = 0
-                let n = bytes.count
-                let base = UnsafeRawPointer(bytes.baseAddress)
-                while i < n {
-                    // Eight bytes at a time while none is a quote, a backslash or a control.
-                    if let base, i + 8 <= n {
-                        let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        if !ByteWord.hasByte(below: 0x20, in: w) && !ByteWord.hasByte(0x22, in: w)
-                            && !ByteWord.hasByte(0x5C, in: w)
-                        {
-                            i += 8
-                            continue
-                        }
-                    }
-                    let b = bytes[i]
-                    i += 1
-                    guard b == 0x22 || b == 0x5C || b < 0x20 else { continue }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(i - 1)]))
-                    runStart = i
-                    switch b {
-                    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                    case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                    case 0x22, 0x5C: out.append(contentsOf: [0x5C, b])
-                    default:
-                        let hex: StaticString = "0123456789abcdef"
-                        out.append(contentsOf: [
-                            0x5C, 0x75, 0x30, 0x30, hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)],
-                        ])
-                    }
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-            }
-            out.append(0x22)
-        }
-        raw(#"{"data":{"stream":"#)
-        string(stream)
-        raw(#","text":"#)
-        string(text)
-        raw(#"},"event_id":"#)
-        number(eventID)
-        raw(#","seq":"#)
-        number(Int64(seq))
-        raw(#","task_id":"#)
-        string(taskID)
+        var json = JSONBytesWriter(capacity: text.utf8.count + taskID.utf8.count + 120)
+        json.raw(#"{"data":{"stream":"#)
+        json.string(stream)
+        json.raw(#","text":"#)
+        json.string(text)
+        json.raw(#"},"event_id":"#)
+        json.number(eventID)
+        json.raw(#","seq":"#)
+        json.number(Int64(seq))
+        json.raw(#","task_id":"#)
+        json.string(taskID)
         if let ts {
-            raw(#","ts":"#)
-            string(RFC3339.format(ts))
+            json.raw(#","ts":"#)
+            json.string(RFC3339.format(ts))
         }
-        raw(#","type":"task.output"}"#)
-        return String(decoding: out, as: UTF8.self)
+        json.raw(#","type":"task.output"}"#)
+        return json.text
     }
 }

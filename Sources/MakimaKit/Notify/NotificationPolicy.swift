@@ -8,11 +8,6 @@ public struct EventIdentity: Hashable, Sendable, CustomStringConvertible {
     public var taskID: String
     public var seq: Int
 
-    public init(taskID: String, seq: Int) {
-        self.taskID = taskID
-        self.seq = seq
-    }
-
     public var description: String { "\(taskID)#\(seq)" }
 }
 

@@ -3,11 +3,6 @@ public struct GlossTerm: Equatable, Hashable, Sendable {
     public var japanese: String
     public var english: String
 
-    public init(japanese: String, english: String) {
-        self.japanese = japanese
-        self.english = english
-    }
-
     public static let control = GlossTerm(japanese: "支配する", english: "control")
     public static let directives = GlossTerm(japanese: "命令", english: "directives")
     public static let contracts = GlossTerm(japanese: "契約", english: "contracts")

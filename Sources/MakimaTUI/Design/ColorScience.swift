@@ -8,13 +8,10 @@ public struct LabColor: Sendable, Hashable {
     public var l: Double
     public var a: Double
     public var b: Double
+}
 
-    public init(l: Double, a: Double, b: Double) {
-        self.l = l
-        self.a = a
-        self.b = b
-    }
-
+// Out of the type's body so that it keeps its memberwise `init(l:a:b:)`.
+extension LabColor {
     public init(_ rgb: RGB) {
         let r = Self.linear(rgb.r)
         let g = Self.linear(rgb.g)

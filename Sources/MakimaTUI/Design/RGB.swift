@@ -4,27 +4,6 @@ public struct RGB: Sendable, Hashable, CustomStringConvertible {
     public var g: UInt8
     public var b: UInt8
 
-    public init(r: UInt8, g: UInt8, b: UInt8) {
-        self.r = r
-        self.g = g
-        self.b = b
-    }
-
-    /// `RGB(hex: 0x0c1729)`.
-    public init(hex: UInt32) {
-        self.init(r: UInt8((hex >> 16) & 0xFF), g: UInt8((hex >> 8) & 0xFF), b: UInt8(hex & 0xFF))
-    }
-
-    /// Parses `#rrggbb` (the `#` is optional, case-insensitive). Nil for anything else.
-    public init?(hex text: String) {
-        var digits = Substring(text)
-        if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
-            return nil
-        }
-        self.init(hex: value)
-    }
-
     /// `#rrggbb`, lowercase.
     public var hex: String {
         "#"
@@ -49,5 +28,23 @@ public struct RGB: Sendable, Hashable, CustomStringConvertible {
             return UInt8(min(max(value.rounded(), 0), 255))
         }
         return RGB(r: mix(r, background.r), g: mix(g, background.g), b: mix(b, background.b))
+    }
+}
+
+// The other ways to make one, out of the type's body so that it keeps its memberwise `init(r:g:b:)`.
+extension RGB {
+    /// `RGB(hex: 0x0c1729)`.
+    public init(hex: UInt32) {
+        self.init(r: UInt8((hex >> 16) & 0xFF), g: UInt8((hex >> 8) & 0xFF), b: UInt8(hex & 0xFF))
+    }
+
+    /// Parses `#rrggbb` (the `#` is optional, case-insensitive). Nil for anything else.
+    public init?(hex text: String) {
+        var digits = Substring(text)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else {
+            return nil
+        }
+        self.init(hex: value)
     }
 }

@@ -5,12 +5,6 @@ public struct ResolvedCellStyle: Sendable, Hashable {
     public var fg: Int?
     public var bg: Int?
     public var attributes: TextAttributes
-
-    public init(fg: Int?, bg: Int?, attributes: TextAttributes) {
-        self.fg = fg
-        self.bg = bg
-        self.attributes = attributes
-    }
 }
 
 /// A theme resolved for one terminal capability: the ncurses colour number of every role,

@@ -21,65 +21,89 @@ public enum ThemeFile {
         var name: String?
         var colors: [ColorRole: ThemeColor] = [:]
         var seenOnLine: [String: Int] = [:]
-        var lineCount = 0
-
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
-        {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (offset, rawLine) in lines.enumerated() {
             let lineNumber = offset + 1
-            lineCount = lineNumber
-            func fail(_ key: String?, _ message: String) -> ThemeError {
-                ThemeError(line: lineNumber, key: key, message: message, path: path)
-            }
-            var line = Substring(rawLine)
-            if lineNumber == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
-            if let comment = line.firstIndex(of: commentCharacter) { line = line[..<comment] }
-            let content = line.trimmingWhitespace()
-            if content.isEmpty { continue }
-
-            guard let equals = content.firstIndex(of: "=") else {
-                let word = content.prefix { !$0.isWhitespace }
-                throw fail(String(word.prefix(40)), "expected `key = value`, found no `=`")
-            }
-            let key = String(content[..<equals].trimmingWhitespace())
-            let value = content[content.index(after: equals)...].trimmingWhitespace()
-            guard !key.isEmpty else { throw fail(nil, "missing key before `=`") }
-            guard !value.isEmpty else { throw fail(key, "missing value after `=`") }
-
-            let normalized = normalize(key)
-            if let first = seenOnLine[normalized] {
-                throw fail(key, "duplicate key (first set on line \(first))")
-            }
-            seenOnLine[normalized] = lineNumber
-
-            if normalized == "name" {
-                guard value.allSatisfy({ $0.isLetter || $0.isNumber || "-_. ".contains($0) }) else {
-                    throw fail(key, "name may hold only letters, digits, space, `-`, `_` and `.`")
+            do throws(LineError) {
+                guard let (key, value) = try keyAndValue(rawLine, isFirstLine: lineNumber == 1) else { continue }
+                let normalized = normalize(key)
+                if let first = seenOnLine[normalized] {
+                    throw LineError(key, "duplicate key (first set on line \(first))")
                 }
-                name = String(value)
-                continue
-            }
-            guard let role = roleByNormalizedName[normalized] else {
-                throw fail(key, "unknown key; expected `name` or a role: \(roleList)")
-            }
-            let color: ThemeColor
-            do {
-                color = try parseColor(value)
+                seenOnLine[normalized] = lineNumber
+                if normalized == "name" {
+                    name = try themeName(value, key: key)
+                } else {
+                    let (role, color) = try roleColor(value, key: key, normalized: normalized)
+                    colors[role] = color
+                }
             } catch {
-                throw fail(key, error.reason)
+                throw ThemeError(line: lineNumber, key: error.key, message: error.message, path: path)
             }
-            if role == .background, color.alpha != 1 {
-                throw fail(key, "background must be opaque: translucent roles are blended against it")
-            }
-            colors[role] = color
         }
 
         if let missing = ColorRole.allCases.first(where: { colors[$0] == nil }) {
             throw ThemeError(
-                line: lineCount + 1, key: missing.rawValue,
+                line: lines.count + 1, key: missing.rawValue,
                 message: "missing role (every role must be set)", path: path)
         }
         // Every role is present: checked just above.
         return Theme(name: name ?? fallbackName) { colors[$0] ?? ThemeColor(hex: 0) }
+    }
+
+    /// What is wrong with one line (`parse` adds the line number and the path).
+    private struct LineError: Error {
+        let key: String?
+        let message: String
+        init(_ key: String?, _ message: String) {
+            self.key = key
+            self.message = message
+        }
+    }
+
+    /// A line's key and value, both non-empty; nil for a blank or comment line.
+    private static func keyAndValue(
+        _ rawLine: Substring, isFirstLine: Bool
+    ) throws(LineError) -> (String, Substring)? {
+        var line = rawLine
+        if isFirstLine, line.first == "\u{FEFF}" { line = line.dropFirst() }
+        if let comment = line.firstIndex(of: commentCharacter) { line = line[..<comment] }
+        let content = line.trimmingWhitespace()
+        if content.isEmpty { return nil }
+        guard let equals = content.firstIndex(of: "=") else {
+            let word = content.prefix { !$0.isWhitespace }
+            throw LineError(String(word.prefix(40)), "expected `key = value`, found no `=`")
+        }
+        let key = String(content[..<equals].trimmingWhitespace())
+        let value = content[content.index(after: equals)...].trimmingWhitespace()
+        guard !key.isEmpty else { throw LineError(nil, "missing key before `=`") }
+        guard !value.isEmpty else { throw LineError(key, "missing value after `=`") }
+        return (key, value)
+    }
+
+    private static func themeName(_ value: Substring, key: String) throws(LineError) -> String {
+        guard value.allSatisfy({ $0.isLetter || $0.isNumber || "-_. ".contains($0) }) else {
+            throw LineError(key, "name may hold only letters, digits, space, `-`, `_` and `.`")
+        }
+        return String(value)
+    }
+
+    private static func roleColor(
+        _ value: Substring, key: String, normalized: String
+    ) throws(LineError) -> (ColorRole, ThemeColor) {
+        guard let role = roleByNormalizedName[normalized] else {
+            throw LineError(key, "unknown key; expected `name` or a role: \(roleList)")
+        }
+        let color: ThemeColor
+        do {
+            color = try parseColor(value)
+        } catch {
+            throw LineError(key, error.reason)
+        }
+        if role == .background, color.alpha != 1 {
+            throw LineError(key, "background must be opaque: translucent roles are blended against it")
+        }
+        return (role, color)
     }
 
     /// Writes `theme` in the file format, every role, translucent roles with their alpha.

@@ -38,27 +38,9 @@ enum CodeBlockRenderer {
 /// Tabs to spaces, to the next multiple of `tabWidth` counted in cells (a CJK character
 /// before a tab takes two).
 enum TabExpansion {
-    static func expand(_ text: String, tabWidth: Int) -> String {
-        guard text.contains("\t") else { return text }
-        var out = ""
-        var column = 0
-        for ch in text {
-            if ch == "\t" {
-                let n = tabWidth - column % tabWidth
-                out += String(repeating: " ", count: n)
-                column += n
-            } else {
-                out.append(ch)
-                column += CellWidth.of(ch)
-            }
-        }
-        return out
-    }
-}
-
-extension TabExpansion {
-    /// As `expand`, skipping the normalised SGR sequences task output keeps (they take no cells).
-    static func expandKeepingSGR(_ text: String, tabWidth: Int) -> String {
+    /// Each tab becomes the spaces to the next multiple of `tabWidth` cells. With `keepingSGR`,
+    /// the normalised SGR sequences task output keeps are passed through and take no cells.
+    static func expand(_ text: String, tabWidth: Int, keepingSGR: Bool = false) -> String {
         // A byte scan: `contains("\t")` would be Foundation's substring search, per line.
         guard text.utf8.contains(UInt8(ascii: "\t")) else { return text }
         var out = ""
@@ -68,7 +50,7 @@ extension TabExpansion {
             if inSequence {
                 out.append(ch)
                 if ch != "[" && ch != ";" && !ch.isNumber { inSequence = false }
-            } else if ch == "\u{1B}" {
+            } else if keepingSGR && ch == "\u{1B}" {
                 out.append(ch)
                 inSequence = true
             } else if ch == "\t" {

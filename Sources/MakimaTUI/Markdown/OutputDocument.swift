@@ -74,36 +74,7 @@ struct OutputDocument {
             closeSegment()
             emit([plainLine(line.text)], source: index...index)
         case .text:
-            let text = Self.markdownText(line.text)
-            if case .gate = segment {
-                var (lines, first) = takeSegmentLines()
-                lines.append(text)
-                if text.contains(OutputCards.gateClose) {
-                    segment = .gate(lines: lines, first: first)
-                    closeSegment(upTo: index)
-                } else if lines.count > Self.maximumGateLines {
-                    // No closing tag in sight: it was text that began with the tag, not a gate.
-                    segment = .markdown(lines: lines, first: first)
-                    tailBytes = Self.bytes(of: lines)
-                } else {
-                    segment = .gate(lines: lines, first: first)
-                }
-            } else if case .markdown = segment, !Self.startsGate(text) {
-                var (lines, first) = takeSegmentLines()
-                lines.append(text)
-                tailBytes += text.utf8.count + 1
-                segment = .markdown(lines: lines, first: first)
-                if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
-            } else {
-                closeSegment()
-                if Self.startsGate(text) {
-                    segment = .gate(lines: [text], first: index)
-                    if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
-                } else {
-                    segment = .markdown(lines: [text], first: index)
-                    tailBytes = text.utf8.count + 1
-                }
-            }
+            appendMarkdown(Self.markdownText(line.text), index: index)
         case .status(let status, let reason):
             closeSegment()
             emit(
@@ -126,6 +97,40 @@ struct OutputDocument {
         case .supervisorQuestion(let text, let directiveID):
             closeSegment()
             emit(OutputCards.question(text, directiveID: directiveID, glyphs: glyphs), source: index...index)
+        }
+    }
+
+    /// Adds a line of the markdown stream: to the open segment (a completion gate written as
+    /// text, or markdown), or as the first line of a new one.
+    private mutating func appendMarkdown(_ text: String, index: Int) {
+        if case .gate = segment {
+            var (lines, first) = takeSegmentLines()
+            lines.append(text)
+            if text.contains(OutputCards.gateClose) {
+                segment = .gate(lines: lines, first: first)
+                closeSegment(upTo: index)
+            } else if lines.count > Self.maximumGateLines {
+                // No closing tag in sight: it was text that began with the tag, not a gate.
+                segment = .markdown(lines: lines, first: first)
+                tailBytes = Self.bytes(of: lines)
+            } else {
+                segment = .gate(lines: lines, first: first)
+            }
+        } else if case .markdown = segment, !Self.startsGate(text) {
+            var (lines, first) = takeSegmentLines()
+            lines.append(text)
+            tailBytes += text.utf8.count + 1
+            segment = .markdown(lines: lines, first: first)
+            if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
+        } else {
+            closeSegment()
+            if Self.startsGate(text) {
+                segment = .gate(lines: [text], first: index)
+                if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
+            } else {
+                segment = .markdown(lines: [text], first: index)
+                tailBytes = text.utf8.count + 1
+            }
         }
     }
 
@@ -244,7 +249,7 @@ struct OutputDocument {
 
     /// Markdown takes text without SGR (colours are for logs) and tabs at 4-cell stops.
     private static func markdownText(_ text: String) -> String {
-        UntrustedText.stripSGR(TabExpansion.expandKeepingSGR(text, tabWidth: 4))
+        UntrustedText.stripSGR(TabExpansion.expand(text, tabWidth: 4, keepingSGR: true))
     }
 
     /// A top-level ATX heading (`# …`, up to three spaces in), not a setext one.
@@ -416,7 +421,7 @@ struct OutputDocument {
         let base: CellStyle = stream == "stderr" ? CellStyle(fg: .danger) : CellStyle(fg: .foregroundMuted)
         var builder = builders[stream] ?? StyledTextBuilder(base: base)
         let (shown, omitted) = OutputLimits.cut(text)
-        builder.append(TabExpansion.expandKeepingSGR(String(shown), tabWidth: 8) + (finished ? "\n" : ""))
+        builder.append(TabExpansion.expand(String(shown), tabWidth: 8, keepingSGR: true) + (finished ? "\n" : ""))
         var content = (finished ? builder.takeLines().first : builder.current) ?? StyledLine()
         builders[stream] = builder
         let gutter = StyledLine(

@@ -18,12 +18,6 @@ public struct OutputSearch: Equatable, Sendable {
         public var column: Int
         /// Width of the match in cells.
         public var width: Int
-
-        public init(line: Int, column: Int, width: Int) {
-            self.line = line
-            self.column = column
-            self.width = width
-        }
     }
 
     /// Characters looked at in one step: a few milliseconds, well inside a frame.

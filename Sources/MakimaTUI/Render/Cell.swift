@@ -7,12 +7,6 @@ public struct Cell: Equatable, Sendable {
     public var width: UInt8
     public var style: CellStyle
 
-    public init(text: String, width: UInt8, style: CellStyle) {
-        self.text = text
-        self.width = width
-        self.style = style
-    }
-
     public static func blank(_ style: CellStyle = .plain) -> Cell { Cell(text: " ", width: 1, style: style) }
     public var isContinuation: Bool { width == 0 }
 }

@@ -7,31 +7,14 @@ public struct ContractDetailModel: Equatable, Sendable {
     public var name: String
     public var phase: String
     public var status: ContractStatus
-    public var autonomousLoop: Bool
+    public var autonomousLoop = false
     public var description: String?
-    public var createdAgo: String
-    public var updatedAgo: String
+    public var createdAgo = ""
+    public var updatedAgo = ""
     /// Its tasks, status-coloured, newest first (row id = task id).
-    public var tasks: [ListRow]
+    public var tasks: [ListRow] = []
     /// Said when there are no tasks (loading, none).
-    public var tasksNote: String
-
-    public init(
-        id: String, name: String, phase: String, status: ContractStatus, autonomousLoop: Bool = false,
-        description: String? = nil, createdAgo: String = "", updatedAgo: String = "", tasks: [ListRow] = [],
-        tasksNote: String = "no tasks"
-    ) {
-        self.id = id
-        self.name = name
-        self.phase = phase
-        self.status = status
-        self.autonomousLoop = autonomousLoop
-        self.description = description
-        self.createdAgo = createdAgo
-        self.updatedAgo = updatedAgo
-        self.tasks = tasks
-        self.tasksNote = tasksNote
-    }
+    public var tasksNote = "no tasks"
 
     /// Shown until the contract arrives.
     public static func loading(_ id: String) -> ContractDetailModel {

@@ -7,32 +7,15 @@ public struct DirectiveDetailModel: Equatable, Sendable {
     public var id: String
     public var title: String
     public var status: String
-    public var hasPendingQuestion: Bool
+    public var hasPendingQuestion = false
     /// The whole question, line breaks kept.
     public var question: String?
-    public var askedAgo: String
-    public var updatedAgo: String
+    public var askedAgo = ""
+    public var updatedAgo = ""
     public var taskID: String?
     /// The asking task's title and status when the stores know the task.
     public var taskTitle: String?
     public var taskStatus: TaskStatus?
-
-    public init(
-        id: String, title: String, status: String, hasPendingQuestion: Bool = false, question: String? = nil,
-        askedAgo: String = "", updatedAgo: String = "", taskID: String? = nil, taskTitle: String? = nil,
-        taskStatus: TaskStatus? = nil
-    ) {
-        self.id = id
-        self.title = title
-        self.status = status
-        self.hasPendingQuestion = hasPendingQuestion
-        self.question = question
-        self.askedAgo = askedAgo
-        self.updatedAgo = updatedAgo
-        self.taskID = taskID
-        self.taskTitle = taskTitle
-        self.taskStatus = taskStatus
-    }
 
     /// The model from the stores; nil when no list holds the directive.
     @MainActor

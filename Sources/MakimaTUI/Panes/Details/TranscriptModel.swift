@@ -10,28 +10,15 @@ public struct TranscriptViewModel: Equatable, Sendable {
         /// "" when the server gave no speaker.
         public var speaker: String
         public var text: String
-        public init(time: String, speaker: String, text: String) {
-            self.time = time
-            self.speaker = speaker
-            self.text = text
-        }
     }
 
     public var sessionID: String
     public var title: String
     /// `started 3h ago · ended 2h ago`, `started 4m ago · live`.
-    public var detail: String
-    public var entries: [Entry]
+    public var detail = ""
+    public var entries: [Entry] = []
     /// Said when there are no lines (loading, or none).
     public var note: String?
-
-    public init(sessionID: String, title: String, detail: String = "", entries: [Entry] = [], note: String? = nil) {
-        self.sessionID = sessionID
-        self.title = title
-        self.detail = detail
-        self.entries = entries
-        self.note = note
-    }
 }
 
 /// How a listen session is named on screen: its title, else when it started on our clock

@@ -110,9 +110,7 @@ public struct TranscriptPane: Pane {
         buffer.write(
             heading.truncated(to: area.width, ellipsis: context.glyphs.ellipsis), x: area.x, y: area.y + 1,
             maxX: area.maxX)
-        buffer.write(
-            String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: area.y + 2,
-            style: CellStyle(fg: .borderMuted), maxX: area.maxX)
+        buffer.writeBodyRule(across: area, y: area.y + 2, glyphs: context.glyphs)
         var body = area.inset(top: 3)
         if let typing {
             var prompt = StyledLine("/", CellStyle(fg: .accent, attributes: .bold))
@@ -123,9 +121,7 @@ public struct TranscriptPane: Pane {
         }
         guard !body.isEmpty else { return }
         if model.entries.isEmpty {
-            buffer.write(
-                model.note ?? "no lines", x: body.x, y: body.y,
-                style: CellStyle(fg: .foregroundMuted, attributes: .italic), maxX: body.maxX)
+            buffer.writeEmptyBodyNote(model.note ?? "no lines", in: body)
             return
         }
         let rows = layout(width: body.width)

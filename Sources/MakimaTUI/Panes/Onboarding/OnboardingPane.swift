@@ -53,62 +53,80 @@ public struct OnboardingPane: Pane {
         let x = region.x + 2
         let maxX = region.maxX - 1
         var y = region.y + 2
-        func line(_ l: StyledLine) {
-            guard y < region.maxY else { return }
-            buffer.write(l.truncated(to: max(0, maxX - x), ellipsis: context.glyphs.ellipsis), x: x, y: y, maxX: maxX)
+        // One blank row after each section, an empty one included.
+        let sections = [
+            [stepsLine(context)], fieldLines(context), statusLines(width: maxX - x), hintLines(context),
+        ]
+        for section in sections {
+            for line in section where y < region.maxY {
+                buffer.write(
+                    line.truncated(to: max(0, maxX - x), ellipsis: context.glyphs.ellipsis), x: x, y: y, maxX: maxX)
+                y += 1
+            }
             y += 1
         }
-        let arrow = context.glyphs.isUnicode ? " → " : " -> "
+    }
+
+    /// `01 SERVER → 02 KEY`, the current step lit.
+    private func stepsLine(_ context: RenderContext) -> StyledLine {
         var steps = StyledLine()
         steps.append("01 SERVER", stepStyle(.server))
-        steps.append(arrow, CellStyle(fg: .foregroundMuted))
+        steps.append(context.glyphs.isUnicode ? " → " : " -> ", CellStyle(fg: .foregroundMuted))
         steps.append("02 KEY", stepStyle(.key))
-        line(steps)
-        y += 1
+        return steps
+    }
+
+    /// The server being typed (or the one the key is for) and, on step 2, the masked key.
+    private func fieldLines(_ context: RenderContext) -> [StyledLine] {
         let cursor = context.glyphs.isUnicode ? "▏" : "_"
         var serverLine = StyledLine("SERVER   ", CellStyle(fg: .foregroundMuted))
-        if model.step == .server {
+        guard model.step == .key else {
             let text = UntrustedText.clean(model.server)
             serverLine.append(text, CellStyle(fg: model.serverPrefilled ? .foregroundMuted : .foreground))
             serverLine.append(cursor, CellStyle(fg: .accent))
-        } else {
-            serverLine.append(UntrustedText.clean(model.serverForKey), CellStyle(fg: .foreground))
+            return [serverLine]
         }
-        line(serverLine)
-        if model.step == .key {
-            var keyLine = StyledLine("API KEY  ", CellStyle(fg: .foregroundMuted))
-            let masked =
-                context.glyphs.isUnicode ? model.maskedKey : model.maskedKey.replacingOccurrences(of: "•", with: "*")
-            keyLine.append(masked, CellStyle(fg: .foreground))
-            keyLine.append(cursor, CellStyle(fg: .accent))
-            line(keyLine)
-        }
-        y += 1
-        if let busy = model.busy { line(StyledLine(busy, CellStyle(fg: .warn))) }
+        serverLine.append(UntrustedText.clean(model.serverForKey), CellStyle(fg: .foreground))
+        var keyLine = StyledLine("API KEY  ", CellStyle(fg: .foregroundMuted))
+        let masked =
+            context.glyphs.isUnicode ? model.maskedKey : model.maskedKey.replacingOccurrences(of: "•", with: "*")
+        keyLine.append(masked, CellStyle(fg: .foreground))
+        keyLine.append(cursor, CellStyle(fg: .accent))
+        return [serverLine, keyLine]
+    }
+
+    /// The check running, the problem it found, the insecure-mode question.
+    private func statusLines(width: Int) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        if let busy = model.busy { lines.append(StyledLine(busy, CellStyle(fg: .warn))) }
         if let problem = model.problem {
-            for part in wrap(oneLine(problem), width: maxX - x) { line(StyledLine(part, CellStyle(fg: .danger))) }
+            lines += wrap(oneLine(problem), width: width).map { StyledLine($0, CellStyle(fg: .danger)) }
         }
         if let host = model.confirmInsecureFor {
-            line(StyledLine("Ctrl-Y: use plain http:// with \(host) anyway (insecure mode)", CellStyle(fg: .warn)))
+            lines.append(
+                StyledLine("Ctrl-Y: use plain http:// with \(host) anyway (insecure mode)", CellStyle(fg: .warn)))
         }
-        y += 1
+        return lines
+    }
+
+    /// What to type on this step and where a key comes from.
+    private func hintLines(_ context: RenderContext) -> [StyledLine] {
+        let muted = CellStyle(fg: .foregroundMuted)
         switch model.step {
         case .server:
-            line(StyledLine("Enter checks the server (GET /api/v1/health).", CellStyle(fg: .foregroundMuted)))
-            line(
+            return [
+                StyledLine("Enter checks the server (GET /api/v1/health).", muted),
                 StyledLine(
                     "Empty means \(ServerURL.defaultServer); a copied \(context.glyphs.ellipsis)/api/v1 address works too.",
-                    CellStyle(fg: .foregroundMuted)))
+                    muted),
+            ]
         case .key:
-            line(
-                StyledLine(
-                    "Paste the API key (mk_\(context.glyphs.ellipsis)), then Enter.", CellStyle(fg: .foregroundMuted)))
             var help = StyledLine("Where do I get a key?  ", CellStyle(fg: .foreground))
             help.append("Ctrl-K", CellStyle(fg: .accent, attributes: .bold))
-            help.append(
-                " shows and copies \(UntrustedText.clean(model.keySettingsURL))", CellStyle(fg: .foregroundMuted))
-            line(help)
-            if let info = model.info { line(StyledLine(info, CellStyle(fg: .ok))) }
+            help.append(" shows and copies \(UntrustedText.clean(model.keySettingsURL))", muted)
+            var lines = [StyledLine("Paste the API key (mk_\(context.glyphs.ellipsis)), then Enter.", muted), help]
+            if let info = model.info { lines.append(StyledLine(info, CellStyle(fg: .ok))) }
+            return lines
         }
     }
 

@@ -103,15 +103,11 @@ public struct TaskOutputPane: Pane {
         }
         y = renderPlan(into: &buffer, area: area, y: y, context: context)
         guard y < area.maxY else { return }
-        buffer.write(
-            String(repeating: context.glyphs.ruleHorizontal, count: max(0, area.width)), x: area.x, y: y,
-            style: CellStyle(fg: .borderMuted), maxX: area.maxX)
+        buffer.writeBodyRule(across: area, y: y, glyphs: context.glyphs)
         let body = area.inset(top: y + 1 - area.y)
         guard !body.isEmpty else { return }
         if model.lines.isEmpty {
-            buffer.write(
-                model.note ?? "no output yet", x: body.x, y: body.y,
-                style: CellStyle(fg: .foregroundMuted, attributes: .italic), maxX: body.maxX)
+            buffer.writeEmptyBodyNote(model.note ?? "no output yet", in: body)
             return
         }
         var rows =
