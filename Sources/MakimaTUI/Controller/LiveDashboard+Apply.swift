@@ -68,6 +68,11 @@ extension LiveDashboard {
     func rebuildShown() {
         if navigation.rebuildDetail() { return }
         let top = session.topPane
+        if top is HomePane, bindings.isDirty(.homeChrome) {
+            let chrome = session.chrome
+            let parts = bindings.build(.homeChrome) { HomeChrome(chrome) }
+            session.updateHome { $0.adopt(parts) }
+        }
         guard bindings.isDirty(top.id) else { return }
         let id = top.id
         guard case .configured = setup.access else {
@@ -75,15 +80,11 @@ extension LiveDashboard {
             // Network row. Bound all the same: signing in changes the connection's access,
             // which brings the pane back to its registry build.
             let hub = self.hub
-            let chrome = session.chrome
-            let (network, parts) = bindings.build(id) {
-                (StatusRow.network(hub.connection), id == .home ? HomeChrome(chrome) : nil)
-            }
-            if let parts {
+            let network = bindings.build(id) { StatusRow.network(hub.connection) }
+            if id == .home {
                 session.updateHome {
                     $0.mesh = nil
                     $0.setStatusRow(network)
-                    $0.adopt(parts)
                 }
             } else if case .notConfigured(let message) = setup.access {
                 session.updateList(id, ListPaneViewModel(emptyMessage: message))
@@ -91,14 +92,12 @@ extension LiveDashboard {
             return
         }
         // The filter and scope are read inside the build: changing them rebuilds the pane.
-        // So are Home's parts in the chrome store (its notice, activity, theme row).
-        let chrome = session.chrome
-        let (content, parts) = bindings.build(id) {
+        let content = bindings.build(id) {
             var source = PaneSource(hub: hub, filter: navigation.filter(id), now: now()) { [unowned self] in
                 self.settings.settingsFacts()
             }
             source.scope = navigation.scopes[id] ?? nil
-            return (id.spec.build(source), id == .home ? HomeChrome(chrome) : nil)
+            return id.spec.build(source)
         }
         switch content {
         case .home(let mesh, let network, let serverClock):
@@ -106,7 +105,6 @@ extension LiveDashboard {
                 $0.mesh = mesh
                 $0.setStatusRow(network)
                 $0.setStatusRow(StatusRow.serverClockLabel, serverClock)
-                if let parts { $0.adopt(parts) }
             }
         case .list(let model):
             session.updateList(id, model)

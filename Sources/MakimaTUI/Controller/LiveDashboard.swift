@@ -27,6 +27,7 @@ public final class LiveDashboard {
         switch slot {
         case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
         case .detail: guard !top.isTopLevel else { return }
+        case .homeChrome: guard top is HomePane else { return }
         }
         self.session.setNeedsDisplay()
     }
@@ -45,7 +46,10 @@ public final class LiveDashboard {
         hub: hub, chrome: session.chrome, screen: session, engines: self,
         open: { [unowned self] in self.navigation.open($0) }, now: { [unowned self] in self.now() })
     private(set) lazy var signIn = SignInController(live: self)
-    private(set) lazy var settings = SettingsController(live: self)
+    private(set) lazy var settings = SettingsController(
+        setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
+        notifier: notifications.notifier, toast: { [unowned self] in self.notifications.toast($0) },
+        keyRefused: { [unowned self] in self.keyRefused() })
     private(set) lazy var taskOutput = TaskOutputController(
         hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
         open: { [unowned self] in self.navigation.open($0) },

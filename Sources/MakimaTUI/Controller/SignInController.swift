@@ -267,6 +267,27 @@ final class SignInController {
         live.notifications.toast(NoticeLine(message, level: .ok))
     }
 
+    /// Settings' sign out removed the stored key and profile: the engine and cache are
+    /// retired, nothing of the server stays on screen, and sign-in starts over.
+    func signedOut() {
+        // Signing in again most often means the same server: its field keeps it (the profile
+        // that named it is gone with the key).
+        var used: String?
+        if case .configured(let client, _, _, _) = live.setup.access { used = client.profile.baseURL.absoluteString }
+        session.cancelTimer(id: "poll")
+        retire(live.engine, cache: live.cache)
+        live.engine = nil
+        live.cache = nil
+        live.hub.forgetServer()
+        live.notifications.taskTitles = TaskTitleBook()
+        live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
+        live.hub.connection.access = .signedOut
+        session.setBanner(nil)
+        session.setConnectionPill(.idle)
+        session.chrome.homeNotice = NoticeLine("signed out", level: .warn)
+        showOnboarding(server: used)
+    }
+
     /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine
     /// uses any more, until it has stopped: then the cache is closed and both are let go, so
     /// any number of sign-ins (or recoveries from a refused key) leaves no thread or open file
