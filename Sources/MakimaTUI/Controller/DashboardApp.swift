@@ -159,6 +159,19 @@ public final class DashboardSession {
         loop.terminal.setMouseReporting(on)
     }
     public func quit() { loop.requestExit(0) }
+
+    /// What the start chose: the theme on screen (warned when it is not the one asked for),
+    /// the colour mode, mouse reporting, and how Settings changes the theme.
+    func start(
+        theme: ThemeLoadOutcome, colorMode: String, mouse: Bool,
+        changer: @escaping @MainActor (String) -> Result<String, ThemeLoadError>
+    ) {
+        self.colorMode = colorMode
+        chrome.themeName = theme.theme.name
+        chrome.themeLevel = theme.problem == nil ? .ok : .warn
+        mouseReporting = mouse
+        themeChanger = changer
+    }
 }
 
 /// The full-screen dashboard.
@@ -212,17 +225,10 @@ public enum DashboardApp {
         let loop = EventLoop(
             app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
-        session.colorMode = colorModeText(palette: palette, terminfo: terminfo)
-        session.chrome.themeName = theme.theme.name
-        session.chrome.themeLevel = theme.problem == nil ? .ok : .warn
-        session.mouseReporting = options.mouse
-        let redefine = options.redefineColors
-        session.themeChanger = { request in
-            let loaded: LoadedTheme
-            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
-            backend.setPalette(ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
-            return .success(loaded.theme.name)
-        }
+        session.start(
+            theme: theme, colorMode: colorModeText(palette: palette, terminfo: terminfo), mouse: options.mouse,
+            changer: themeChanger(
+                loader: loader, backend: backend, detection: detection, redefine: options.redefineColors))
         loop.setConnectionPill(options.initialConnection)
         loop.afterFirstFrame { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
@@ -234,6 +240,19 @@ public enum DashboardApp {
                 Data("makima-tui: \(problem.description); used theme \(theme.theme.name)\n".utf8))
         }
         return code
+    }
+
+    /// Loads a theme asked for in Settings and gives its palette to the backend.
+    static func themeChanger(
+        loader: ThemeLoader, backend: NcursesBackend, detection: ColorDetection, redefine: Bool
+    ) -> @MainActor (String) -> Result<String, ThemeLoadError> {
+        { request in
+            let loaded: LoadedTheme
+            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
+            backend.setPalette(
+                ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
+            return .success(loaded.theme.name)
+        }
     }
 
     /// docs/keys.md (for `makima-tui --print-keymap`).
