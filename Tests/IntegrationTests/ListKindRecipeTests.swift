@@ -6,7 +6,7 @@ import Testing
 @testable import MakimaTUI
 
 // A kind of list added the way docs/architecture.md ("Adding a kind of list") says, here in
-// the test target: a model, its `ListKind` entry and its pane columns. Nothing else in the
+// the test target: a model, its `ListKind` entry, its pane columns and its pane. Nothing else in the
 // app knows it, and it is fetched by the sync engine, saved to the cache, read back, shown
 // in a pane model, marked stale and forgotten like the kinds the dashboard ships with. It
 // reads the dev server's API keys (`GET /auth/api-keys`), a list no kind uses.
@@ -40,6 +40,23 @@ extension ListColumns where Item == KeyRow {
             Column("prefix", nil) { k, _ in (k.prefix ?? "", CellStyle(fg: .foregroundMuted)) },
         ],
         sorts: [Sort("name") { ($0.name ?? $0.id).lowercased() }])
+}
+
+/// 4. Its pane: an id and a `PaneRegistry` entry with the queries for its filter and its model.
+extension PaneID {
+    static let keyRows = PaneID(rawValue: "keys")
+}
+
+extension PaneSpec {
+    static let keyRows = PaneSpec(
+        id: .keyRows, shortTitle: "KEY", term: nil,
+        queries: { _, _ in [.keyRows] },
+        build: { src in
+            let list = src.hub.listStore(ListKinds.keyRows).list(.keyRows)
+            return .list(
+                ListColumns.keyRows.model(list, filter: nil, now: src.now, clock: src.hub.connection.serverClock))
+        },
+        make: { ListPane(id: .keyRows) })
 }
 
 @Suite(.timeLimit(.minutes(2))) struct ListKindRecipeTests {
@@ -104,6 +121,23 @@ extension ListColumns where Item == KeyRow {
             #expect(model.sorts == ["name"])
             let first = try #require(rows.first)
             #expect(model.rows.first { $0.id == first.id }?.line.text.contains(first.prefix ?? "?") == true)
+
+            // Its pane, registered for this task: a NAV// entry with a number key, its lists
+            // read from the cache at start-up, its model built from the stores by its entry.
+            PaneRegistry.$current.withValue(PaneRegistry.current.adding(.keyRows)) {
+                #expect(PaneID.topLevel.last == .keyRows && PaneID.keyRows.number == 8)
+                #expect(PaneRegistry.startQueries.contains(.keyRows))
+                #expect(PaneID.keyRows.spec.make().id == .keyRows)
+                let source = PaneSource(hub: hub, filter: nil, now: fetchedAt) {
+                    SettingsFacts(server: "", maskedKey: "", keySource: "", cachePath: "", version: "", connection: "")
+                }
+                guard case .list(let built) = PaneID.keyRows.spec.build(source) else {
+                    Issue.record("the pane's entry builds a list")
+                    return
+                }
+                #expect(built.rows.map(\.id) == model.rows.map(\.id))
+            }
+            #expect(!PaneID.topLevel.contains(.keyRows), "registered for the task that added it alone")
 
             // Marked stale after a refused key, forgotten on a server switch, like every kind.
             hub.markAllStale()

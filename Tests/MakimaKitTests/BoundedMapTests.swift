@@ -55,13 +55,21 @@ struct BoundedMapTests {
         let hub = StoreHub()
         let flood = BoundedMap<String, MeshTask>.defaultCapacity * 4
         hub.keepDetails(of: [.task("t-open"), .contract("c-open"), .listen("l-open")])
-        hub.apply(.task(MeshTask(id: "t-open", status: .running)))
-        hub.apply(.contract(Contract(id: "c-open", name: "open", phase: "", status: .active)))
-        hub.apply(.listenSession(ListenSession(id: "l-open")))
+        hub.apply(.detail(.task("t-open"), ListPayload([MeshTask(id: "t-open", status: .running)])))
+        hub.apply(
+            .detail(
+                .contract("c-open"), ListPayload([Contract(id: "c-open", name: "open", phase: "", status: .active)])))
+        hub.apply(.detail(.listen("l-open"), ListPayload([ListenSession(id: "l-open")])))
         for i in 0..<flood {
-            hub.apply(.task(MeshTask(id: "t\(i)", title: "toast lookup \(i)", status: .completed)))
-            hub.apply(.contract(Contract(id: "c\(i)", name: "c\(i)", phase: "", status: .active)))
-            hub.apply(.listenSession(ListenSession(id: "l\(i)")))
+            hub.apply(
+                .detail(
+                    .task("t\(i)"), ListPayload([MeshTask(id: "t\(i)", title: "toast lookup \(i)", status: .completed)])
+                ))
+            hub.apply(
+                .detail(
+                    .contract("c\(i)"), ListPayload([Contract(id: "c\(i)", name: "c\(i)", phase: "", status: .active)]))
+            )
+            hub.apply(.detail(.listen("l\(i)"), ListPayload([ListenSession(id: "l\(i)")])))
             hub.apply(.detailNotFound(.task("gone\(i)")))
         }
         let cap = BoundedMap<String, MeshTask>.defaultCapacity

@@ -95,7 +95,7 @@ import Testing
     /// buffer goes once more tasks than the LRU holds have been viewed.
     @Test func outputIsHeldOnlyForRecentlyViewedTasks() {
         let hub = StoreHub()
-        hub.apply(.task(MeshTask(id: "t1", status: .running)))
+        hub.apply(.detail(.task("t1"), ListPayload([MeshTask(id: "t1", status: .running)])))
         func output(_ task: String, _ seq: Int) -> TaskEvent {
             TaskEvent(
                 eventID: Int64(seq), taskID: task, seq: seq, type: .output,

@@ -202,7 +202,7 @@ struct DetailPaneTests {
 
     @Test("not found: names the kind and the id")
     func notFound() {
-        var pane: some Pane = NotFoundPane(id: .directives, kind: "directive", objectID: "dir-404")
+        var pane: some Pane = NotFoundPane(section: .directives, kind: "directive", objectID: "dir-404")
         let text = draw(&pane).lines.joined(separator: "\n")
         #expect(text.contains("DIRECTIVE NOT FOUND"))
         #expect(text.contains("dir-404"))

@@ -81,7 +81,7 @@ struct MouseControllerTests {
         try click(h, on: "May I migrate")
         #expect(h.shows("▸ Ship payments"), "the directive is selected in its focused card: \(h.screen)")
         try click(h, on: "May I migrate")
-        #expect(h.engine.details == [.directive("r1")] || h.session.topPane.id == .directives, "\(h.screen)")
+        #expect(h.engine.details == [.directive("r1")] || h.session.topPane.id == .directive, "\(h.screen)")
     }
 
     @Test("reports outside the screen, malformed or cut short, right clicks and releases change nothing")

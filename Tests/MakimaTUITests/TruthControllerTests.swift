@@ -185,24 +185,56 @@ struct TruthControllerTests {
     }
 }
 
-@MainActor @Suite("Destinations are described once (Routes)")
+@MainActor @Suite("Destinations are described once (Destinations, ListKinds.destinations)")
 struct RouteRegistryTests {
-    @Test("every kind of deep link has one entry: its pane, its noun, and the pane it opens shows it")
+    @Test("every kind of deep link, from the registry: its entry, its pane, and the pane it opens shows it")
     func everyLinkHasItsRoute() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
-        let links: [DeepLink] = [.task("t1"), .contract("c1"), .directive("d1"), .listen("l1")]
-        for link in links {
-            let (route, id) = Routes.route(link)
-            #expect(id.hasSuffix("1"))
+        let kinds = ListKinds.destinations.keys
+        #expect(kinds.count >= 4)
+        for kind in kinds {
+            let link = DeepLink(kind, "\(kind)-1")
+            #expect(DeepLink(link.description) == link, "\(link) prints and parses back")
+            let destination = try #require(Destinations.reached(by: kind), "\(kind) has no Destinations entry")
+            let list = try #require(destination.list, "\(kind) names no list pane")
+            #expect(PaneRegistry.current[list] != nil, "\(kind)'s list \(list) is a top-level pane")
             h.live.navigation.open(link)
             h.settle()
-            #expect(Routes.link(shownBy: h.session.topPane) == link, "\(link)")
-            #expect(route.shown(h.session.topPane) == id)
+            #expect(h.session.topPane.id == destination.pane, "\(link)")
+            #expect(h.session.topPane.shownLink == link, "\(link)")
+            #expect(h.session.topPane.section == list, "\(link)")
             h.type(.escape)
         }
-        #expect(Routes.route(.task("x")).route.pane == .tasks)
-        #expect(Routes.route(.listen("x")).route.noun == "listen session")
+        #expect(Destinations.reached(by: .task)?.list == .tasks)
+        #expect(Destinations.reached(by: .listen)?.noun == "listen session")
+    }
+
+    @Test("every destination, from the registry: opened, its pane is on top with its own id")
+    func everyDestinationOpensItsPane() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        for destination in Destinations.current.all {
+            guard let open = destination.open else { continue }
+            let subject = destination.pane == .picker ? PaneID.tasks.rawValue : "subject-1"
+            open(h.live, subject, h.live.now())
+            h.settle()
+            #expect(h.session.topPane.id == destination.pane, "\(destination.pane)")
+            #expect(PaneRegistry.current[h.session.topPane.section] != nil, "\(destination.pane)'s section")
+            h.type(.escape)
+        }
+    }
+
+    @Test(":open makima://KIND/ID opens what the link names through its entry, the id as typed")
+    func openCommandTakesADeepLink() throws {
+        let h = try ControllerHarness()
+        defer { h.cleanUp() }
+        h.type(.char(":"))
+        for c in "open makima://contract/C-Mixed7" { h.type(.char(c)) }
+        h.type(.enter)
+        #expect(h.session.topPane.id == .contract, "\(h.screen)")
+        #expect(h.session.topPane.shownLink == .contract("C-Mixed7"))
+        #expect(h.engine.details == [.contract("C-Mixed7")])
     }
 
     @Test("a detail fetch answered 404 shows the route's not-found screen in place of the waiting pane")
@@ -219,8 +251,9 @@ struct RouteRegistryTests {
     func everyPaneHasItsEntry() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
-        for id in PaneID.allCases {
-            #expect(id.spec.id == id)
+        for id in PaneID.topLevel {
+            let spec = try #require(PaneRegistry.current[id], "\(id) has no PaneRegistry entry")
+            #expect(spec.id == id)
             h.type(.char(":"))
             for c in id.rawValue { h.type(.char(c)) }
             h.type(.enter)
@@ -228,10 +261,30 @@ struct RouteRegistryTests {
         }
     }
 
-    @Test("number keys stop at 9: a tenth pane would be reached by name, never trap")
-    func numberKeysBounded() {
-        #expect(PaneID.numberKeys == min(9, PaneID.allCases.count))
-        #expect(PaneID.numbered(0) == nil && PaneID.numbered(PaneID.numberKeys + 1) == nil)
-        #expect(PaneID.numbered(1) == .home)
+    @Test("number keys stop at 9: a tenth pane is reached by name, its digit does nothing, and nothing traps")
+    func numberKeysBounded() throws {
+        let extra = (1...4).map { n in
+            PaneSpec(
+                id: PaneID(rawValue: "extra\(n)"), shortTitle: "EX\(n)", term: nil,
+                build: { _ in .list(ListPaneViewModel(emptyMessage: "extra \(n)")) },
+                make: { ListPane(id: PaneID(rawValue: "extra\(n)")) })
+        }
+        let panes = extra.reduce(PaneRegistry.current) { $0.adding($1) }
+        try PaneRegistry.$current.withValue(panes) {
+            let h = try ControllerHarness()
+            defer { h.cleanUp() }
+            #expect(PaneID.topLevel.count == 11)
+            h.type(.char("9"))
+            #expect(h.session.topPane.id == PaneID(rawValue: "extra2"))
+            h.type(.char("0"))
+            #expect(h.session.topPane.id == PaneID(rawValue: "extra2"), "0 names no pane")
+            h.type(.char("1"))
+            #expect(h.session.topPane.id == .home)
+            h.type(.char(":"))
+            for c in "extra4" { h.type(.char(c)) }
+            h.type(.enter)
+            #expect(h.session.topPane.id == PaneID(rawValue: "extra4"), "the eleventh by name")
+            #expect(h.shows("EXTRA4"), "\(h.screen)")
+        }
     }
 }

@@ -6,8 +6,9 @@ public enum ListKinds {}
 
 /// One kind of list, described once: its endpoint and item type (how it is fetched and
 /// decoded), its rows in the cache (`CacheCollection`: the shared snapshot table unless it
-/// names one of its own), its refresh period, the filters a pane steps through, which deep
-/// links name one of its items, and the store that shows it (a keyed `ListStore` made by the
+/// names one of its own), its refresh period, the filters a pane steps through, the deep
+/// link that names one of its items and whether that item is fetched alone (`ItemLink`; such
+/// a kind is a destination, in `ListKinds.destinations`), and the store that shows it (a keyed `ListStore` made by the
 /// hub, unless the kind names a store of its own). The sync engine's fetch (`MeshFetcher`),
 /// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
 /// carries instead of switching over the kinds.
@@ -24,9 +25,9 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
     public let filters: [String]
     /// Where its snapshots are kept.
     public let cache: CacheCollection
-    /// The id of the item a deep link names, when the link names one of this kind's items:
-    /// those items are kept in its store's details while a pane on the stack shows them.
-    let linkedID: @Sendable (DeepLink) -> String?
+    /// The deep link that names one of its items (kept in its store's details while a pane
+    /// on the stack shows them), if one does.
+    public let link: ItemLink?
     /// A store of the kind's own instead of the hub's keyed `ListStore<Item>`.
     let custom: CustomListStore<Item>?
     /// Cache rows of the kind's own instead of snapshots in `cache`.
@@ -34,7 +35,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
 
     public init(
         name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
-        cache: CacheCollection? = nil, detailID: @escaping @Sendable (DeepLink) -> String? = { _ in nil },
+        cache: CacheCollection? = nil, link: ItemLink? = nil,
         custom: CustomListStore<Item>? = nil, customCache: CustomListCache? = nil
     ) {
         self.name = name
@@ -43,7 +44,7 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
         self.refreshPeriod = refreshPeriod
         self.filters = filters
         self.cache = cache ?? .shared(name)
-        self.linkedID = detailID
+        self.link = link
         self.custom = custom
         self.customCache = customCache
     }
@@ -110,7 +111,17 @@ public protocol AnyListKind: Sendable {
     @MainActor func mark(_ hub: StoreHub, query: ListQuery, _ change: (inout ListStateAny) -> Void)
     /// The kind's store in `hub` (made and registered there on first use).
     @MainActor func store(in hub: StoreHub) -> any ListKindStore
-    func detailID(of link: DeepLink) -> String?
+    /// The deep link that names one of its items, if one does.
+    var link: ItemLink? { get }
+    /// `GET {path}/{id}`: one item, fetched alone (a destination whose `link` says so).
+    func fetchDetail(id: String, with client: APIClient) throws -> ListPayload
+    /// Keeps an item fetched alone in the kind's store's details.
+    @MainActor func keepDetail(_ payload: ListPayload, in hub: StoreHub)
+}
+
+extension AnyListKind {
+    /// The id of the item `link` names, when it names one of this kind's items.
+    public func detailID(of link: DeepLink) -> String? { self.link.flatMap { link.id(ifKind: $0.kind) } }
 }
 
 extension ListKind: AnyListKind {
@@ -180,7 +191,14 @@ extension ListKind: AnyListKind {
         return hub.listStore(self)
     }
 
-    public func detailID(of link: DeepLink) -> String? { linkedID(link) }
+    public func fetchDetail(id: String, with client: APIClient) throws -> ListPayload {
+        ListPayload([try client.getBlocking(Item.self, Endpoint(path + [id]))])
+    }
+
+    @MainActor
+    public func keepDetail(_ payload: ListPayload, in hub: StoreHub) {
+        store(in: hub).keepDetail(payload)
+    }
 
     @MainActor
     private func slot(_ hub: StoreHub, _ query: ListQuery, _ change: (inout ListState<Item>) -> Void) {

@@ -33,7 +33,8 @@ public struct TaskTitleBook: Sendable {
         // Older tasks are named from the task table (`NotificationController.taskTitle`).
         case .list(_, let payload, _, _):
             for t in (payload.items(as: MeshTask.self) ?? []).prefix(Self.capacity) { learn(t) }
-        case .task(let t): learn(t)
+        case .detail(let link, let payload) where link.kind == .task:
+            for t in payload.items(as: MeshTask.self) ?? [] { learn(t) }
         default: break
         }
     }
@@ -49,7 +50,7 @@ public struct TaskTitleBook: Sendable {
         var out: [String] = []
         for n in notifications {
             guard out.count < limit else { break }
-            if case .task(let id) = n.link, titles[id] == nil, !failed.contains(id), !out.contains(id) {
+            if let id = n.link.id(ifKind: .task), titles[id] == nil, !failed.contains(id), !out.contains(id) {
                 out.append(id)
             }
         }
@@ -58,7 +59,7 @@ public struct TaskTitleBook: Sendable {
 
     /// The notification with the task's id at the head of its body replaced by the title.
     public func named(_ n: MeshNotification) -> MeshNotification {
-        guard case .task(let id) = n.link, n.body.hasPrefix(id), let title = titles[id] else { return n }
+        guard let id = n.link.id(ifKind: .task), n.body.hasPrefix(id), let title = titles[id] else { return n }
         var named = n
         named.body = title + n.body.dropFirst(id.count)
         return named

@@ -11,6 +11,8 @@ public protocol ListKindStore: AnyObject {
     func forget()
     /// The details with these ids stay in the bounded map however many others arrive.
     func keepDetails(_ ids: Set<String>)
+    /// Files an item fetched alone (a destination's detail) in the bounded map.
+    func keepDetail(_ payload: ListPayload)
 }
 
 /// One kind's lists, by query, and the items of that kind fetched one by one (bounded:
@@ -53,5 +55,9 @@ public final class ListStore<Item: Sendable & Identifiable>: ListKindStore where
         // Only a real change is written: every write to an observed store marks the panes
         // that read it dirty, and this runs with every batch of updates.
         if details.pinned != ids { details.pin(ids) }
+    }
+
+    public func keepDetail(_ payload: ListPayload) {
+        for item in payload.items(as: Item.self) ?? [] { details[item.id] = item }
     }
 }

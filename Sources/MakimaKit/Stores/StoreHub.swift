@@ -59,15 +59,9 @@ public final class StoreHub {
             mutateList(query) { (s: inout ListStateAny) in s.setLoading() }
         case .listProgress(let query, let received):
             mutateList(query) { (s: inout ListStateAny) in if s.isLoading { s.received = received } }
-        case .contract(let c):
-            contracts.details[c.id] = c
-            missing.links[.contract(c.id)] = nil
-        case .task(let t):
-            tasks.details[t.id] = t
-            missing.links[.task(t.id)] = nil
-        case .listenSession(let s):
-            listen.details[s.id] = s
-            missing.links[.listen(s.id)] = nil
+        case .detail(let link, let payload):
+            ListKinds.destinations[link.kind]?.keepDetail(payload, in: self)
+            missing.links[link] = nil
         case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)
         case .taskRowsChanged: tasks.tableChanged()

@@ -9,9 +9,9 @@ public enum SyncUpdate: Sendable {
     /// A read of the list is under way and has received this many items so far (throttled,
     /// only for reads of more than one page; see `ListSink`).
     case listProgress(ListQuery, received: Int)
-    case contract(Contract)
-    case task(MeshTask)
-    case listenSession(ListenSession)
+    /// An item a deep link names, fetched alone (`SyncEngine.loadDetail`): kept in its kind's
+    /// store (`ListKinds.destinations`).
+    case detail(DeepLink, ListPayload)
     /// The server has no such object (a detail fetch answered 404).
     case detailNotFound(DeepLink)
     case events([TaskEvent])

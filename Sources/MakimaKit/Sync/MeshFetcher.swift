@@ -19,9 +19,12 @@ public struct MeshFetcher: Sendable {
     }
 
     public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, .task(id: id)) }
-    public func contract(id: String) throws -> Contract { try client.getBlocking(Contract.self, .contract(id: id)) }
-    public func listenSession(id: String) throws -> ListenSession {
-        try client.getBlocking(ListenSession.self, .listenSession(id: id))
+
+    /// The item `link` names, fetched alone, when its kind says it is (`ItemLink.fetchedAlone`);
+    /// nil for a link whose item is found in its lists.
+    public func detail(_ link: DeepLink) throws -> ListPayload? {
+        guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return nil }
+        return try kind.fetchDetail(id: link.id, with: client)
     }
 
     /// How a failed fetch is shown, and whether it means the key was refused.

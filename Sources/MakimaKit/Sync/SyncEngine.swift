@@ -323,18 +323,15 @@ public final class SyncEngine: Sendable {
         if !queued { outbox.post(.olderOutput(taskID: taskID, events: [], from: nil)) }
     }
 
-    /// One object's detail, fetched on a thread of its own.
+    /// One object's detail, fetched on a thread of its own when its kind fetches it alone
+    /// (`ListKinds.destinations`, read here on the caller's task).
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
+        guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return }
         userFetches.submit(key: "detail \(link)") {
             do {
-                switch link {
-                case .task(let id): outbox.post(.task(try fetcher.task(id: id)))
-                case .contract(let id): outbox.post(.contract(try fetcher.contract(id: id)))
-                case .listen(let id): outbox.post(.listenSession(try fetcher.listenSession(id: id)))
-                case .directive: break
-                }
+                outbox.post(.detail(link, try kind.fetchDetail(id: link.id, with: fetcher.client)))
             } catch APIError.notFound {
                 outbox.post(.detailNotFound(link))
             } catch {

@@ -74,7 +74,7 @@ public enum NavStrip {
     ) -> (line: StyledLine, items: [(pane: PaneID, cells: Range<Int>)]) {
         var line = prefix(glyphs)
         var items: [(pane: PaneID, cells: Range<Int>)] = []
-        for (i, pane) in PaneID.allCases.enumerated() {
+        for (i, pane) in PaneID.topLevel.enumerated() {
             if i > 0 { line.append(String(repeating: " ", count: gap), .plain) }
             let start = line.width
             if pane == current {

@@ -78,7 +78,7 @@ public struct AppState {
     @discardableResult
     public mutating func handle(_ key: Key, now: Double) -> Bool {
         let before = stack.ids
-        defer { if stack.ids != before { requests.append(.paneShown(stack.top.id)) } }
+        defer { if stack.ids != before { requests.append(.paneShown(stack.top.section)) } }
         gloss.settle(at: now)
         if helpOpen { return handleInHelp(key) }
         if quitPromptOpen { return answerQuitPrompt(key) }
@@ -204,6 +204,9 @@ public struct AppState {
         case .openLink(let number):
             commandLine = nil
             _ = respond(stack.withTop { $0.handle(.openLink(number)) })
+        case .openDeepLink(let link):
+            commandLine = nil
+            requests.append(.open(link))
         case .quit:
             commandLine = nil
             requestQuit()
@@ -269,7 +272,7 @@ public struct AppState {
         }
         MastheadBar.render(masthead, into: &buffer, row: buffer.bounds.row(0), context: ctx)
         NavStrip.render(
-            current: stack.top.id, path: stack.top.isTopLevel ? [] : stack.panes.map(\.crumb), into: &buffer,
+            current: stack.top.section, path: stack.top.isTopLevel ? [] : stack.panes.map(\.crumb), into: &buffer,
             row: buffer.bounds.row(1), context: ctx)
         var content = Rect(x: 0, y: 2, width: width, height: height - 3)
         if let banner {

@@ -33,7 +33,7 @@ extension LiveDashboard {
             if case .list(let q, _, let at, fromCache: false) = update { refreshing.policy.answered(q, at: at) }
             switch update {
             case .olderOutput(let id, _, _), .outputCaughtUp(let id): taskOutput.historyArrived(for: id)
-            case .task(let t): notifications.titleArrived(for: t.id)
+            case .detail(let link, _) where link.kind == .task: notifications.titleArrived(for: link.id)
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
                 session.setConnectionPill(unauthorized ? .auth : ConnectionPillState(status, now: Date()))
@@ -42,8 +42,8 @@ extension LiveDashboard {
                 taskOutput.historyArrived(for: nil)
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
-                if case .task(let id) = link { notifications.titleArrived(for: id) }
-            case .events, .list, .listFailed, .listLoading, .listProgress, .contract, .listenSession, .notifications,
+                if link.kind == .task { notifications.titleArrived(for: link.id) }
+            case .events, .list, .listFailed, .listLoading, .listProgress, .detail, .notifications,
                 .notice, .taskRowsChanged, .tasksNamed, .serverClock:
                 break
             }
@@ -73,8 +73,8 @@ extension LiveDashboard {
             let parts = bindings.build(.homeChrome) { HomeChrome(chrome) }
             session.updateHome { $0.adopt(parts) }
         }
-        guard bindings.isDirty(top.id) else { return }
-        let id = top.id
+        guard bindings.isDirty(top.section) else { return }
+        let id = top.section
         guard case .configured = setup.access else {
             // Without a server the panes say so, and Home is the welcome screen with its
             // Network row. Bound all the same: signing in changes the connection's access,
@@ -115,7 +115,7 @@ extension LiveDashboard {
     /// An age on screen would read differently now: what is shown is built again.
     func agesDue() {
         let top = session.topPane
-        if top is TaskOutputPane { return }  // its header measures ages as it draws
+        if top.id == .taskOutput { return }  // its header measures ages as it draws
         bindings.markDirty(top.isTopLevel ? .pane(top.id) : .detail)
     }
 }

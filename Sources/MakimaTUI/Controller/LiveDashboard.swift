@@ -25,7 +25,7 @@ public final class LiveDashboard {
         guard let self else { return }
         let top = self.session.topPane
         switch slot {
-        case .pane(let id): guard top.id == id, !(top is TaskOutputPane) else { return }
+        case .pane(let id): guard top.section == id, top.id != .taskOutput else { return }
         case .detail: guard !top.isTopLevel else { return }
         case .homeChrome: guard top is HomePane else { return }
         }
@@ -44,15 +44,16 @@ public final class LiveDashboard {
             route: .detect(environment: setup.environment, outputIsTerminal: true),
             preferences: setup.notificationPreferences, environment: setup.environment, launcher: children),
         hub: hub, chrome: session.chrome, screen: session, engines: self,
-        open: { [unowned self] in self.navigation.open($0) }, now: { [unowned self] in self.now() })
+        open: { [unowned self] in self.navigation.open($0) },
+        showAll: { [unowned self] in self.navigation.go(to: .notifications) }, now: { [unowned self] in self.now() })
     private(set) lazy var signIn = SignInController(live: self)
     private(set) lazy var settings = SettingsController(
         setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
         notifier: notifications.notifier, toast: { [unowned self] in self.notifications.toast($0) },
-        keyRefused: { [unowned self] in self.keyRefused() })
+        show: { [unowned self] in self.navigation.show($0) }, keyRefused: { [unowned self] in self.keyRefused() })
     private(set) lazy var taskOutput = TaskOutputController(
         hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
-        open: { [unowned self] in self.navigation.open($0) },
+        open: { [unowned self] in self.navigation.open($0) }, show: { [unowned self] in self.navigation.show($0) },
         taskTitle: { [unowned self] in self.notifications.taskTitle($0) }, now: { [unowned self] in self.now() })
     private(set) lazy var refreshing = RefreshController(
         engines: self, hub: hub, screen: session,
@@ -142,7 +143,7 @@ public final class LiveDashboard {
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
         // frame is drawn.
-        let shown = session.topPane.id
+        let shown = session.topPane.section
         let first = shown.spec.queries(navigation.filter(shown), navigation.scopes[shown] ?? nil)
         apply(engine?.cachedSnapshot(for: first) ?? [])
         let rest = PaneRegistry.startQueries.filter { !first.contains($0) }
@@ -160,7 +161,7 @@ public final class LiveDashboard {
         session.afterFirstFrame { [weak self] in
             guard let self, let started, self.engine === started else { return }
             started.start()
-            self.refreshing.poll(self.session.topPane.id)
+            self.refreshing.poll(self.session.topPane.section)
         }
     }
 
@@ -192,14 +193,14 @@ public final class LiveDashboard {
         case .reconnect: refreshing.reconnectNow()
         case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
         case .open(let link): navigation.open(link)
-        case .showNotifications: notifications.showNotifications()
-        case .grep(let pattern): taskOutput.showGrep(pattern)
+        case .showNotifications: navigation.go(to: .notifications)
+        case .grep(let pattern): navigation.go(to: .grep, subject: pattern)
         case .switchProfile(let name): signIn.switchToProfile(named: name)
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notifications.openLatestNotification()
         case .nextFilter(let pane): navigation.nextFilter(pane)
-        case .pickScope(let pane): navigation.pickScope(pane)
+        case .pickScope(let pane): navigation.go(to: .picker, subject: pane.rawValue)
         case .setScope(let pane, let value): navigation.setScope(pane, value)
         case .loadOlderOutput(let id, let toStart): taskOutput.loadOlderOutput(id, toStart: toStart)
         case .toast(let text): notifications.toast(NoticeLine(text, level: .ok))

@@ -19,7 +19,7 @@ extension AppState {
         guard let frame = pointer.frame, event.x >= 0, event.y >= 0, event.x < frame.width, event.y < frame.height
         else { return false }  // outside the screen the operator saw: ignored
         let before = stack.ids
-        defer { if stack.ids != before { requests.append(.paneShown(stack.top.id)) } }
+        defer { if stack.ids != before { requests.append(.paneShown(stack.top.section)) } }
         // A click is never a deliberate key: it cannot confirm what a paste must not.
         let deliberate = keyIsDeliberate
         keyIsDeliberate = false

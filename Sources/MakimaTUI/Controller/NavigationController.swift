@@ -2,8 +2,8 @@ import Foundation
 import MakimaKit
 import Observation
 
-/// Navigation, one concern of the dashboard: which pane is shown, drilling down (detail panes
-/// pushed on the stack by their `Routes` entry, kept bound to the stores, "not found" when
+/// Navigation, one concern of the dashboard: which pane is shown, drilling down (panes pushed
+/// on the stack by their `Destinations` entry, kept bound to the stores, "not found" when
 /// the server has no such object), each list pane's filter and scope, and the row waiting to
 /// be selected. `LiveDashboard` holds one and forwards requests to it.
 ///
@@ -36,7 +36,7 @@ final class NavigationController {
     }
 
     func shown(_ pane: PaneID) {
-        if !(session.topPane is TaskOutputPane) { live.taskOutput.view = nil }
+        if session.topPane.id != .taskOutput { live.taskOutput.view = nil }
         session.cancelTimer(id: "poll")
         // The clock: the ages it showed when it was last on screen have moved on since.
         live.bindings.markDirty(pane)
@@ -47,7 +47,7 @@ final class NavigationController {
         if let action = pane.spec.rowAction(rowID) { return live.settings.perform(action) }
         if let link = pane.spec.openRow(rowID) { return open(link) }
         // Nothing to drill into (a daemon from Home's card): show the row in its pane.
-        guard session.topPane.id != pane else { return }
+        guard session.topPane.section != pane else { return }
         session.updatePanes { $0.jump(to: pane) }
         shown(pane)
         select(rowID, in: pane)
@@ -56,25 +56,38 @@ final class NavigationController {
     /// A deep link opens exactly its target: a task's output on Home; a directive, contract
     /// or listen session in its pane's list with its row selected and its detail on top.
     func openDeepLink(_ link: DeepLink) {
-        let (route, id) = Routes.route(link)
-        if route.landsOnList {
-            select(id, in: route.pane)
-            session.updatePanes { $0.jump(to: route.pane) }
-            shown(route.pane)
+        guard let destination = Destinations.reached(by: link.kind) else { return }
+        if destination.landsOnList, let list = destination.list {
+            select(link.id, in: list)
+            session.updatePanes { $0.jump(to: list) }
+            shown(list)
         }
         open(link)
     }
 
     /// Opens what a link names, on top of the current pane, and fetches what it needs (its
-    /// `Routes` entry says how).
+    /// `Destinations` entry says how).
     func open(_ link: DeepLink) {
-        let now = live.now()
-        detailOpened[link] = now
-        let (route, id) = Routes.route(link)
-        route.open(live, id, now)
+        guard let destination = Destinations.reached(by: link.kind) else { return }
+        detailOpened[link] = live.now()
+        go(to: destination.pane, subject: link.id)
+    }
+
+    /// Opens a destination on top of the current pane, for its subject (the object's id, the
+    /// pattern searched, the pane whose scope is picked): its entry's `open`.
+    func go(to pane: PaneID, subject: String = "") {
+        guard let open = Destinations[pane]?.open else { return }
+        open(live, subject, live.now())
         // A detail on top is not polled; it is built (bound to the stores) before the next
         // frame, being another than the one built last (`PaneBindings.detailNeedsBuild`).
         session.cancelTimer(id: "poll")
+    }
+
+    /// Pushes a destination's pane: the one way a pane goes on top of a top-level one. A pane
+    /// with no `Destinations` entry is a programming error.
+    func show(_ pane: any Pane) {
+        precondition(Destinations[pane.id] != nil, "pane \(pane.id) has no entry in Destinations")
+        session.push(pane)
     }
 
     /// Selects row `id` of a list pane now, or once its list holds it.
@@ -94,45 +107,12 @@ final class NavigationController {
     /// pushed). Returns false when the top pane is not a detail pane.
     func rebuildDetail() -> Bool {
         let top = session.topPane
-        let key: String
-        if let link = Routes.link(shownBy: top) {
-            key = link.description
-        } else if top is NotificationsPane {
-            key = "notifications"
-        } else if let p = top as? PickerPane {
-            key = "pick/" + p.id.rawValue
-        } else if let p = top as? GrepPane {
-            key = "grep/" + p.pattern
-        } else {
-            return false
-        }
+        guard let rebuild = Destinations[top.id]?.rebuild else { return false }
+        // Which one is shown: the object a link names, else the pane and what it belongs to.
+        let key = top.shownLink?.description ?? "\(top.id)/\(top.section)"
         guard live.bindings.detailNeedsBuild(key) else { return true }
-        live.bindings.build(.detail) { rebuild(top) }
+        live.bindings.build(.detail) { rebuild(live, top, live.now()) }
         return true
-    }
-
-    private func rebuild(_ top: any Pane) {
-        let now = live.now()
-        if let link = Routes.link(shownBy: top) {
-            let (route, id) = Routes.route(link)
-            route.rebuild(live, id, now)
-            return
-        }
-        switch top {
-        case is NotificationsPane:
-            let notifications = live.notifications
-            let (rows, links) = NotificationsPane.model(
-                hub, now: now, named: { notifications.named($0, fallback: "a task") })
-            replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
-        case let p as PickerPane:
-            guard let scope = p.id.spec.scope else { return }
-            let choices = scope.choices(hub)
-            replaceTop(as: PickerPane.self) { $0.update(choices: choices) }
-        case let p as GrepPane:
-            guard let model = live.taskOutput.grepModel(p.pattern) else { return }
-            replaceTop(as: GrepPane.self) { $0.update(model) }
-        default: break
-        }
     }
 
     /// True when the list was fetched from the server after the link was opened and does not
@@ -154,30 +134,29 @@ final class NavigationController {
 
     /// Puts the not-found screen in place of the detail that was waiting for `link`.
     func showNotFound(_ link: DeepLink) {
-        let (route, id) = Routes.route(link)
-        if case .task = link { live.taskOutput.view = nil }
-        pendingSelection[route.pane] = nil
-        session.updatePanes { $0.withTop { $0 = NotFoundPane(id: route.pane, kind: route.noun, objectID: id) } }
+        guard let destination = Destinations.reached(by: link.kind), let list = destination.list else { return }
+        if session.topPane.id == .taskOutput { live.taskOutput.view = nil }
+        pendingSelection[list] = nil
+        let notFound = NotFoundPane(section: list, kind: destination.noun, objectID: link.id)
+        session.updatePanes { $0.withTop { $0 = notFound } }
     }
 
     /// A detail fetch answered 404: the pane waiting for it says so.
     func detailMissing(_ link: DeepLink) {
-        let (route, id) = Routes.route(link)
-        if route.shown(session.topPane) == id { showNotFound(link) }
+        if session.topPane.shownLink == link { showNotFound(link) }
     }
 
-    /// `c` on Tasks: a picker of the scope's choices on top of the list.
+    /// `c` on Tasks: a picker of the scope's choices on top of the list (the `picker` entry).
     func pickScope(_ pane: PaneID) {
-        guard let scope = pane.spec.scope else { return }
+        guard let scope = PaneRegistry.current[pane]?.scope else { return }
         live.refreshing.fetch(scope.queries, force: false)
-        session.push(
-            PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
+        show(PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
     }
 
     /// A pick was made: the picker goes, the list is narrowed (or widened) and fetched.
     func setScope(_ pane: PaneID, _ value: String?) {
         scopes[pane] = .some(value)
-        session.updatePanes { stack in if stack.top is PickerPane { stack.pop() } }
+        session.updatePanes { stack in if stack.top.id == .picker { stack.pop() } }
         live.refreshing.refresh(pane, force: false)
     }
 }

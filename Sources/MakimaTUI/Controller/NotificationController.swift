@@ -21,12 +21,14 @@ final class NotificationController {
     private unowned let engines: any EngineSource
     /// Opens what a notification is about (`NavigationController.open`).
     private let open: (DeepLink) -> Void
+    /// Shows the list of recent notifications (`NavigationController.go(to: .notifications)`).
+    private let showAll: () -> Void
     private let now: () -> Date
 
     init(
         notifier: DesktopNotifier, hub: StoreHub, chrome: ChromeStore,
         screen: any PaneStackEditing & TimerScheduling & TerminalSignals, engines: any EngineSource,
-        open: @escaping (DeepLink) -> Void, now: @escaping () -> Date
+        open: @escaping (DeepLink) -> Void, showAll: @escaping () -> Void, now: @escaping () -> Date
     ) {
         self.notifier = notifier
         self.hub = hub
@@ -34,6 +36,7 @@ final class NotificationController {
         self.screen = screen
         self.engines = engines
         self.open = open
+        self.showAll = showAll
         self.now = now
     }
 
@@ -59,7 +62,7 @@ final class NotificationController {
         for n in notifications {
             // The engine names a task by its id; the stores usually know its title. When they
             // do not, the task is fetched and the toast waits for it (a few seconds at most).
-            if case .task(let id) = n.link, n.body.hasPrefix(id), taskTitle(id) == nil {
+            if let id = n.link.id(ifKind: .task), n.body.hasPrefix(id), taskTitle(id) == nil {
                 awaitTitle(of: id, for: n)
                 continue
             }
@@ -89,7 +92,7 @@ final class NotificationController {
     /// The notification with its task named by title (or `fallback`) instead of its id.
     func named(_ notification: MeshNotification, fallback: String? = nil) -> MeshNotification {
         var n = notification
-        if case .task(let id) = n.link, n.body.hasPrefix(id), let title = taskTitle(id) ?? fallback {
+        if let id = n.link.id(ifKind: .task), n.body.hasPrefix(id), let title = taskTitle(id) ?? fallback {
             n.body = title + n.body.dropFirst(id.count)
         }
         return n
@@ -146,16 +149,10 @@ final class NotificationController {
     }
 
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
-    func showNotifications() {
-        let (rows, links) = NotificationsPane.model(
-            hub, now: now(), named: { self.named($0, fallback: "a task") })
-        screen.push(NotificationsPane(rows: rows, links: links))
-    }
-
     /// `o`: opens what the toast on screen names (the list when it counts several), else what
     /// the newest notification is about.
     func openLatestNotification() {
-        if toasts.current != nil, announced.count > 1 { return showNotifications() }
+        if toasts.current != nil, announced.count > 1 { return showAll() }
         if toasts.current != nil, let one = announced.first { return open(one.link) }
         guard let newest = hub.notifications.items.last else {
             return toast(NoticeLine("no notifications yet", level: .muted))

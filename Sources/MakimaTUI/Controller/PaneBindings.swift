@@ -21,7 +21,7 @@ package final class PaneBindings {
         case homeChrome
     }
 
-    private(set) var dirty = Set(PaneID.allCases.map(Slot.pane) + [.detail, .homeChrome])
+    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail, .homeChrome])
     /// Which detail pane the `.detail` binding was built for last.
     private var detailShown: String?
     private let bus: UIBus

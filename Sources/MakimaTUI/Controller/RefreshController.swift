@@ -47,11 +47,11 @@ final class RefreshController {
     func refreshCurrent() {
         if unauthorized { return retryKey() }
         guard let engine = engine else { return explainNoConnection() }
-        if let pane = screen.topPane as? TaskOutputPane {
-            engine.loadDetail(.task(pane.model.taskID))
-            return
+        // The task output view fetches its task again; any other pane, its section's lists.
+        if screen.topPane.id == .taskOutput, let link = screen.topPane.shownLink {
+            return engine.loadDetail(link)
         }
-        let pane = screen.topPane.id
+        let pane = screen.topPane.section
         // Home's ACTIVITY// card is the cache's, not a list's: it is read again with the lists.
         if pane == .home { loadActivity() }
         refresh(pane, force: true)
@@ -89,7 +89,7 @@ final class RefreshController {
     /// the pane's title as they arrive.
     func reconnected() {
         guard let engine = engine, !unauthorized else { return }
-        let pane = screen.topPane is TaskOutputPane ? PaneID.tasks : screen.topPane.id
+        let pane = screen.topPane.section
         hub.markAllStale()
         policy.forgetAll()
         var asked = queries(of: .home)
@@ -119,7 +119,7 @@ final class RefreshController {
         fetch(policy.due(shown, now: now), force: false)
         guard let next = policy.nextDue(shown, now: now) else { return }
         screen.schedule(after: max(1, next.timeIntervalSince(now)), id: "poll") { [weak self] in
-            guard let self, self.screen.topPane.id == pane, !(self.screen.topPane is TaskOutputPane) else { return }
+            guard let self, self.screen.topPane.id == pane else { return }
             self.poll(pane)
         }
     }

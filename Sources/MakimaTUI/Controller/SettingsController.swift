@@ -23,13 +23,15 @@ final class SettingsController {
     @ObservationIgnored private unowned let session: DashboardSession
     @ObservationIgnored private let notifier: DesktopNotifier
     @ObservationIgnored private let toast: (NoticeLine) -> Void
+    /// Puts a pane on top (`NavigationController.show`: the server step over Settings).
+    @ObservationIgnored private let show: (any Pane) -> Void
     /// The server refused the key (`LiveDashboard.keyRefused`).
     @ObservationIgnored private let keyRefused: () -> Void
 
     init(
         setup: @escaping () -> LiveSetup, signIn: SignInController, engines: any EngineSource, hub: StoreHub,
         session: DashboardSession, notifier: DesktopNotifier, toast: @escaping (NoticeLine) -> Void,
-        keyRefused: @escaping () -> Void
+        show: @escaping (any Pane) -> Void, keyRefused: @escaping () -> Void
     ) {
         currentSetup = setup
         self.signIn = signIn
@@ -38,6 +40,7 @@ final class SettingsController {
         self.session = session
         self.notifier = notifier
         self.toast = toast
+        self.show = show
         self.keyRefused = keyRefused
     }
 
@@ -80,7 +83,7 @@ final class SettingsController {
         guard let current = signedIn else { return signIn.showOnboarding() }
         var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
         model.insecureAllowed = current.client.profile.allowInsecureHTTP
-        session.push(OnboardingPane(model: model))
+        show(OnboardingPane(model: model))
     }
 
     private func revalidate(_ service: any SignInService) {

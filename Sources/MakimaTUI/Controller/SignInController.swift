@@ -51,31 +51,31 @@ final class SignInController {
         guard let service = setup.signIn else { return }
         let model = OnboardingModel(server: server ?? service.suggestedServer)
         session.updatePanes { stack in
-            while stack.top is OnboardingPane || !stack.top.isTopLevel { if !stack.pop() { break } }
+            while stack.top.id == .onboarding || !stack.top.isTopLevel { if !stack.pop() { break } }
             stack.jump(to: .home)
-            stack.push(OnboardingPane(model: model))
         }
+        live.navigation.show(OnboardingPane(model: model))
     }
 
     /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
     func enterNewKey() {
         guard setup.signIn != nil else { return live.notifications.toast(NoticeLine(Self.noSignIn, level: .warn)) }
         guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
-        if session.topPane is OnboardingPane { return }
+        if session.topPane.id == .onboarding { return }
         var model = OnboardingModel(
             server: client.profile.baseURL.absoluteString, reentry: true,
             checkedServer: client.profile.baseURL.absoluteString)
         model.insecureAllowed = client.profile.allowInsecureHTTP
-        session.push(OnboardingPane(model: model))
+        live.navigation.show(OnboardingPane(model: model))
     }
 
     static let noSignIn = "signing in is not available here — run `makima-tui login`"
 
     private func closeOnboarding() {
         session.updatePanes { stack in
-            while stack.top is OnboardingPane { if !stack.pop() { break } }
+            while stack.top.id == .onboarding { if !stack.pop() { break } }
         }
-        live.navigation.shown(session.topPane.id)
+        live.navigation.shown(session.topPane.section)
     }
 
     private func submitSignIn() {

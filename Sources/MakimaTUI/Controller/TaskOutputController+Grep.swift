@@ -9,8 +9,7 @@ extension TaskOutputController {
 
     func showGrep(_ pattern: String) {
         chrome.grep = nil
-        screen.push(GrepPane(pattern: pattern))
-        screen.cancelTimer(id: "poll")
+        show(GrepPane(pattern: pattern))
         guard let cache = engines.cache else {
             return answerGrep(pattern, hits: [], tasks: [:], failure: "no offline cache: nothing to search")
         }
@@ -63,7 +62,7 @@ extension TaskOutputController {
         guard let id = view?.taskID, let seek = view?.seek else { return }
         var done = false
         screen.updatePanes {
-            $0.update(.tasks, as: TaskOutputPane.self) { pane in
+            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in
                 if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
             }
         }

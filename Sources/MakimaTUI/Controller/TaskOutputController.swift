@@ -45,13 +45,16 @@ final class TaskOutputController {
     @ObservationIgnored let glyphs: Glyphs
     /// Opens a task's view (a grep hit) through its route (`NavigationController.open`).
     @ObservationIgnored let open: (DeepLink) -> Void
+    /// Puts a pane on top (`NavigationController.show`: the output view, the grep results).
+    @ObservationIgnored let show: (any Pane) -> Void
     /// A task's title as the notifications know it (`NotificationController.taskTitle`).
     @ObservationIgnored let taskTitle: (String) -> String?
     @ObservationIgnored let now: () -> Date
 
     init(
         hub: StoreHub, chrome: ChromeStore, screen: any PaneStackEditing & TimerScheduling, engines: any EngineSource,
-        bus: UIBus, glyphs: Glyphs, open: @escaping (DeepLink) -> Void, taskTitle: @escaping (String) -> String?,
+        bus: UIBus, glyphs: Glyphs, open: @escaping (DeepLink) -> Void, show: @escaping (any Pane) -> Void,
+        taskTitle: @escaping (String) -> String?,
         now: @escaping () -> Date
     ) {
         self.hub = hub
@@ -61,6 +64,7 @@ final class TaskOutputController {
         self.bus = bus
         self.glyphs = glyphs
         self.open = open
+        self.show = show
         self.taskTitle = taskTitle
         self.now = now
     }
@@ -82,7 +86,7 @@ final class TaskOutputController {
         historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
         screen.cancelTimer(id: "poll")
-        screen.push(TaskOutputPane(model: viewModel()))
+        show(TaskOutputPane(model: viewModel()))
         engine.loadDetail(.task(id))
     }
 
@@ -92,8 +96,8 @@ final class TaskOutputController {
         historyLoading = false
     }
 
-    /// Builds the view's model from the stores and hands it to the pane: its `Routes` entry
-    /// runs it inside the `.detail` binding's tracking, so what it reads here (the task's
+    /// Builds the view's model from the stores and hands it to the pane: its `Destinations`
+    /// entry runs it inside the `.detail` binding's tracking, so what it reads here (the task's
     /// output and detail, the names in its header, `historyLoading`, the connection's access)
     /// is what marks it for the next build. Only lines new since the last build are converted
     /// (`TaskOutputLines`).
@@ -101,7 +105,8 @@ final class TaskOutputController {
         guard let id = view?.taskID else { return }
         let model = viewModel()
         screen.updatePanes {
-            $0.update(.tasks, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) } }
+            $0.update(.taskOutput, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) }
+            }
         }
         seekGrepHit()
     }

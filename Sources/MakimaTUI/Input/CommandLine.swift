@@ -1,4 +1,5 @@
 import Foundation
+import MakimaKit
 
 /// The `:` command line (k9s style): type a pane name, Tab completes it by prefix, Enter
 /// jumps there. `q`/`quit` quits; `notifications` lists the recent notifications.
@@ -10,6 +11,8 @@ public struct CommandLineState: Equatable, Sendable {
         case quit
         /// `open N`: open link N of the task output.
         case openLink(Int)
+        /// `open makima://KIND/ID`: open what the link names, as a notification's link opens.
+        case openDeepLink(DeepLink)
         /// `:notifications`.
         case notifications
         /// `grep PATTERN`: search the cached output of every task.
@@ -34,7 +37,7 @@ public struct CommandLineState: Equatable, Sendable {
 
     /// Names the command line accepts, in completion order.
     public static var commands: [String] {
-        PaneID.allCases.map(\.rawValue) + ["notifications", "grep", "profile", "quit"]
+        PaneID.topLevel.map(\.rawValue) + ["notifications", "grep", "profile", "quit"]
     }
 
     public mutating func apply(_ edit: TextEdit) -> Outcome {
@@ -127,9 +130,13 @@ public struct CommandLineState: Equatable, Sendable {
         if word.hasPrefix("open "), let n = Int(word.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
             return .openLink(n)
         }
+        // The id keeps its case: the link is read from the text as typed.
+        if word.hasPrefix("open "), let link = DeepLink(String(text.drop { $0 == " " }.dropFirst(5))) {
+            return .openDeepLink(link)
+        }
         if let n = Int(word), let pane = PaneID.numbered(n) { return .jump(pane) }
         let found = Self.candidates(for: word)
-        if !word.isEmpty, found.count == 1, let pane = PaneID(rawValue: found[0]) { return .jump(pane) }
+        if !word.isEmpty, found.count == 1, let pane = PaneID.topLevel(named: found[0]) { return .jump(pane) }
         if found.count == 1, found[0] == "quit" { return .quit }
         if !word.isEmpty, found.count == 1, found[0] == "notifications" { return .notifications }
         message =

@@ -207,7 +207,8 @@ public struct KeyMap: Sendable {
         s += "`:notifications` lists the recent notifications (Enter opens one), `:grep PATTERN` searches the\n"
         s += "cached output, titles and plans of every task (Enter on a hit opens the task at that line,\n"
         s += "then `n`/`N` as in the output's own search), `:profile NAME` moves the dashboard to another stored\n"
-        s += "profile's mesh in place (Tab completes the names; `makima-tui profiles` lists them), `:q` quits:\n"
+        s += "profile's mesh in place (Tab completes the names; `makima-tui profiles` lists them),\n"
+        s += "`:open makima://KIND/ID` opens what a deep link names (as `o` on a notification does), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the task output, `:open N` (or a click on the link) shows link N's URL and opens it with\n"
         s += "`xdg-open` when installed. Only `http` and `https` links are opened: any other scheme (`mailto:`,\n"
@@ -261,7 +262,8 @@ public struct KeyMap: Sendable {
             [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
             footer: "command", label: ":"),
         KeyBinding(
-            (1...PaneID.numberKeys).map { .char(Character(String($0))) }, .jumpByNumber,
+            // Every digit key a pane may have: one past the panes there are does nothing.
+            (1...9).map { .char(Character(String($0))) }, .jumpByNumber,
             "jump to the pane with that number in NAV//", context: .global, footer: "panes",
             label: "1–\(PaneID.numberKeys)"),
         KeyBinding(

@@ -72,8 +72,11 @@ public enum SignInRequest: Equatable, Sendable {
 /// One screen of the dashboard. Panes are thin: each draws from a plain view-model struct
 /// that a data layer fills, and turns key actions into state changes or navigation.
 public protocol Pane {
-    /// Which top-level pane this is (or belongs to, for drill-down panes): NAV// highlights it.
+    /// This pane's own identity (a drill-down's too): what is on top is known by it.
     var id: PaneID { get }
+    /// The top-level pane this one is or belongs to (a drill-down's parent): NAV// highlights
+    /// it, and it is polled and refreshed while this pane is shown.
+    var section: PaneID { get }
     /// Uppercase header title, e.g. "CONTRACTS".
     var title: String { get }
     /// Key contexts, most specific first; `.global` is added by the app.
@@ -93,6 +96,9 @@ public protocol Pane {
     /// The objects this pane reads from the stores' bounded detail maps: kept there while the
     /// pane is on the stack (`StoreHub.keepDetails`). Empty for panes that read only lists.
     var detailLinks: [DeepLink] { get }
+    /// The object this pane shows, when a deep link names it (`Destinations`: the task output
+    /// view shows `makima://task/ID`).
+    var shownLink: DeepLink? { get }
 
     /// True while the pane has work it does a step of per frame (a search through a long
     /// output): the event loop keeps drawing until it is done.
@@ -107,6 +113,7 @@ public protocol Pane {
 
 extension Pane {
     public var title: String { id.title }
+    public var section: PaneID { id }
     public var hasPendingWork: Bool { false }
     public var keyContexts: [KeyContext] { [] }
     public var isEditingText: Bool { false }
@@ -115,6 +122,7 @@ extension Pane {
     public var footerStatus: String? { nil }
     public var crumb: Crumb { Crumb(title) }
     public var detailLinks: [DeepLink] { [] }
+    public var shownLink: DeepLink? { nil }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 
     /// This pane's key bindings (its own contexts, then global), from the standard key map.

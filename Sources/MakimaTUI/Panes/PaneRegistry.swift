@@ -1,10 +1,16 @@
 import Foundation
 import MakimaKit
 
-/// The dashboard's top-level panes, one entry each (the NAV// order is `PaneID`'s). Adding a
-/// list pane: a case in `PaneID`, an entry here, and its model builder beside its pane.
+/// The dashboard's top-level panes, one entry each, in NAV// order. Adding a list pane: its
+/// `PaneID`, an entry here, and its model builder beside its pane. Entries defined elsewhere
+/// (a test's pane) are added for the length of a task: `PaneRegistry.$current.withValue`.
 enum PaneRegistry {
-    static let all: [PaneSpec] = [
+    @TaskLocal static var current = Registry(shipped, key: { $0.id })
+
+    /// The entries, in NAV// order.
+    static var all: [PaneSpec] { current.all }
+
+    private static let shipped: [PaneSpec] = [
         PaneSpec(
             id: .home, shortTitle: "HOME", term: .control,
             // What Home is made of (docs/design.md, "Home"): the lists `status` and `watch`
@@ -73,19 +79,19 @@ enum PaneRegistry {
             make: { ListPane(id: .settings) }),
     ]
 
-    private static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
-
     /// The lists whose cached snapshots are read at start-up: the standard ones and every
     /// pane's lists at its first filter, so a pane over a new kind of list starts from the
     /// cache too.
-    static let startQueries: [ListQuery] = {
+    static var startQueries: [ListQuery] {
         var seen = Set<ListQuery>()
         let panes = all.flatMap { $0.queries($0.filterCycle.first ?? nil, nil) }
         return (CacheBridge.standardQueries + panes).filter { seen.insert($0).inserted }
-    }()
+    }
 
+    /// The entry of a top-level pane; asking for a drill-down's is a programming error (a
+    /// drill-down is a `Destinations` entry).
     static func spec(_ id: PaneID) -> PaneSpec {
-        guard let spec = byID[id] else { preconditionFailure("pane \(id) has no entry in PaneRegistry") }
+        guard let spec = current[id] else { preconditionFailure("pane \(id) has no entry in PaneRegistry") }
         return spec
     }
 

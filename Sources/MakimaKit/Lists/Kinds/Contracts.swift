@@ -5,7 +5,7 @@ extension ListKinds {
     /// only). A contract fetched on its own (its detail pane) is kept in the store's details.
     public static let contracts = ListKind<Contract>(
         name: "contracts", path: ["contracts"], refreshPeriod: 30, filters: ["active", "completed", "archived"],
-        detailID: { if case .contract(let id) = $0 { id } else { nil } })
+        link: ItemLink(.contract, fetchedAlone: true))
 }
 
 extension ListQuery {

@@ -2,8 +2,9 @@ import Foundation
 
 extension ListKinds {
     /// `GET /directives` (`pending=true`: only those waiting on a supervisor question), read
-    /// every 30 s while shown.
-    public static let directives = ListKind<Directive>(name: "directives", path: ["directives"], refreshPeriod: 30)
+    /// every 30 s while shown. A directive a link names is found in the list (no fetch of its own).
+    public static let directives = ListKind<Directive>(
+        name: "directives", path: ["directives"], refreshPeriod: 30, link: ItemLink(.directive, fetchedAlone: false))
 }
 
 extension ListQuery {

@@ -5,7 +5,7 @@ extension ListKinds {
     /// with its transcript (the transcript pane) is kept in the store's details.
     public static let listenSessions = ListKind<ListenSession>(
         name: "listen_sessions", path: ["listen", "sessions"], refreshPeriod: 30,
-        detailID: { if case .listen(let id) = $0 { id } else { nil } })
+        link: ItemLink(.listen, fetchedAlone: true))
 }
 
 extension ListQuery {

@@ -9,7 +9,7 @@ extension ListKinds {
     public static let tasks = ListKind<MeshTask>(
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
         filters: ["running", "pending", "queued", "completed", "failed", "cancelled"], cache: .tasks,
-        detailID: { if case .task(let id) = $0 { id } else { nil } },
+        link: ItemLink(.task, fetchedAlone: true),
         custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
             hub.tasks.file(TasksStore.Filter(query), change)
         },
@@ -72,5 +72,9 @@ extension TasksStore: ListKindStore {
 
     public func keepDetails(_ ids: Set<String>) {
         if details.pinned != ids { details.pin(ids) }
+    }
+
+    public func keepDetail(_ payload: ListPayload) {
+        for task in payload.items(as: MeshTask.self) ?? [] { details[task.id] = task }
     }
 }

@@ -71,7 +71,8 @@ public struct ContractDetailModel: Equatable, Sendable {
 /// The contract view: its fields and description above, its tasks below as a list whose
 /// Enter opens the task's output.
 public struct ContractDetailPane: Pane {
-    public let id = PaneID.contracts
+    public let id = PaneID.contract
+    public var section: PaneID { .contracts }
     public private(set) var model: ContractDetailModel
     public private(set) var list: ListView
 
@@ -85,6 +86,7 @@ public struct ContractDetailPane: Pane {
     public var isEditingText: Bool { list.isEditingFilter }
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("CONTRACT", model.name) }
+    public var shownLink: DeepLink? { .contract(model.id) }
     public var detailLinks: [DeepLink] { [.contract(model.id)] }
 
     public mutating func update(_ new: ContractDetailModel) {

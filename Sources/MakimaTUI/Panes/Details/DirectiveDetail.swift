@@ -54,7 +54,8 @@ public enum TaskLookup {
 /// The directive view: status, the pending question in full (scrollable when long), and the
 /// task that asked, which Enter opens.
 public struct DirectiveDetailPane: Pane {
-    public let id = PaneID.directives
+    public let id = PaneID.directive
+    public var section: PaneID { .directives }
     public private(set) var model: DirectiveDetailModel
     public private(set) var scroll = ScrollText()
 
@@ -65,6 +66,7 @@ public struct DirectiveDetailPane: Pane {
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("DIRECTIVE", model.title) }
     /// The task that asked (named with its status when the stores know it).
+    public var shownLink: DeepLink? { .directive(model.id) }
     public var detailLinks: [DeepLink] { model.taskID.map { [.task($0)] } ?? [] }
 
     public mutating func update(_ new: DirectiveDetailModel) { model = new }

@@ -1,14 +1,16 @@
 /// Shown when a link or a row names something the server does not have: says what was
 /// looked for and its id, instead of an empty view. Esc or `q` goes back.
 public struct NotFoundPane: Pane {
-    public let id: PaneID
+    public let id = PaneID.notFound
+    /// The list pane whose object was looked for (NAV// highlights it).
+    public let section: PaneID
     /// What was looked for: `directive`, `task`, `contract`, `listen session`.
     public let kind: String
     public let objectID: String
     public let reason: String?
 
-    public init(id: PaneID, kind: String, objectID: String, reason: String? = nil) {
-        self.id = id
+    public init(section: PaneID, kind: String, objectID: String, reason: String? = nil) {
+        self.section = section
         self.kind = kind
         self.objectID = objectID
         self.reason = reason

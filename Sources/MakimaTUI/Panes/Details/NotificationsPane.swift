@@ -4,7 +4,8 @@ import MakimaKit
 /// `:notifications`: the recent notifications (task completed, failed, supervisor question),
 /// newest first; Enter opens what the selected one is about.
 public struct NotificationsPane: Pane {
-    public let id = PaneID.home
+    public let id = PaneID.notifications
+    public var section: PaneID { .home }
     public private(set) var list: ListView
     /// Where each row leads, by row id.
     public private(set) var links: [String: DeepLink]

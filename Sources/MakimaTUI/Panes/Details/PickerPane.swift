@@ -1,14 +1,17 @@
 /// Picks one value for a list pane's scope (Tasks: a contract): "all" first, then the
 /// choices; `/` filters them, Enter picks, Esc goes back without changing anything.
 public struct PickerPane: Pane {
-    public let id: PaneID
+    public let id = PaneID.picker
+    /// The pane whose scope is picked.
+    public let owner: PaneID
+    public var section: PaneID { owner }
     public let heading: String
     public private(set) var list: ListView
 
     static let allID = "\u{0}all"
 
     public init(owner: PaneID, title: String, choices: [(id: String, label: String)], current: String?) {
-        id = owner
+        self.owner = owner
         heading = title
         var rows = [
             ListRow(
@@ -36,7 +39,7 @@ public struct PickerPane: Pane {
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
         if let response = list.handleMovement(action) { return response }
         guard action == .open, let row = list.selectedRow else { return .ignored }
-        return .request(.setScope(id, row.id == Self.allID ? nil : row.id))
+        return .request(.setScope(owner, row.id == Self.allID ? nil : row.id))
     }
 
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { list.editFilter(edit) ? .handled : .ignored }

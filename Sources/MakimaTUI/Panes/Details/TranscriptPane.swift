@@ -5,7 +5,8 @@ import MakimaKit
 /// text column, scrollable, and searchable with `/` (Enter jumps to the first match from the
 /// top of the view; `n` and `N` step through the others).
 public struct TranscriptPane: Pane {
-    public let id = PaneID.listen
+    public let id = PaneID.transcript
+    public var section: PaneID { .listen }
     public private(set) var model: TranscriptViewModel
     public private(set) var scroll = ScrollText()
     /// The search being typed (nil when not typing).
@@ -26,6 +27,7 @@ public struct TranscriptPane: Pane {
     public var isEditingText: Bool { typing != nil }
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("LISTEN", model.title) }
+    public var shownLink: DeepLink? { .listen(model.sessionID) }
     public var detailLinks: [DeepLink] { [.listen(model.sessionID)] }
 
     public mutating func update(_ new: TranscriptViewModel) {

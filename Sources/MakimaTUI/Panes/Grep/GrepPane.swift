@@ -5,7 +5,8 @@ import MakimaKit
 /// pattern, newest first (task title, status, age, the line with the match highlighted);
 /// Enter opens the task's output at that line with the pattern searched (`n`/`N` go on).
 public struct GrepPane: Pane {
-    public let id = PaneID.home
+    public let id = PaneID.grep
+    public var section: PaneID { .home }
     public let pattern: String
     public private(set) var list: ListView
     /// Still waiting for the search (run off the UI thread).

@@ -154,6 +154,6 @@ package struct TaskRowNames: Sendable {
             hub.daemons.list.items.map { ($0.id, oneLine($0.hostname ?? $0.id)) }, uniquingKeysWith: { a, _ in a })
         for list in hub.contracts.lists.values { for c in list.items { contracts[c.id] = oneLine(c.name) } }
         for c in hub.contracts.details.values { contracts[c.id] = oneLine(c.name) }
-        for case .task(let id) in hub.missing.links.keys { missingTasks.insert(id) }
+        for link in hub.missing.links.keys where link.kind == .task { missingTasks.insert(link.id) }
     }
 }

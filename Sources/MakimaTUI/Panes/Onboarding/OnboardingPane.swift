@@ -9,7 +9,8 @@ public struct OnboardingPane: Pane {
 
     public init(model: OnboardingModel) { self.model = model }
 
-    public var id: PaneID { .home }
+    public var id: PaneID { .onboarding }
+    public var section: PaneID { .home }
     public var title: String { "SIGN IN" }
     public var isTopLevel: Bool { false }
     /// Always typing: every printable key goes into the field.

@@ -6,7 +6,8 @@ import MakimaKit
 /// only the lines in view are laid out each frame. `/` searches, `y`/`Y` copy, `p` shows the
 /// plan (see `TaskOutputPane+Reading.swift`).
 public struct TaskOutputPane: Pane {
-    public let id = PaneID.tasks
+    public let id = PaneID.taskOutput
+    public var section: PaneID { .tasks }
     public internal(set) var model: TaskOutputViewModel
     public internal(set) var following = true
     /// The first line in view while not following (an index into `model.lines`).
@@ -30,6 +31,7 @@ public struct TaskOutputPane: Pane {
     public init(model: TaskOutputViewModel) { self.model = model }
 
     public var title: String { "TASK" }
+    public var shownLink: DeepLink? { .task(model.taskID) }
     public var detailLinks: [DeepLink] { [.task(model.taskID)] }
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
