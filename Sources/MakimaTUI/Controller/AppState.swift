@@ -6,7 +6,13 @@ public struct AppState {
 
     public var stack: PaneStack
     public var keyMap: KeyMap
-    public var masthead: MastheadModel
+    /// The masthead, banner, toast and the rest that no MakimaKit store holds; shared with the
+    /// controller (`DashboardSession.chrome`) and observed by the event loop's frames.
+    public let chrome: ChromeStore
+    public var masthead: MastheadModel {
+        get { chrome.masthead }
+        nonmutating set { chrome.set(\.masthead, newValue) }
+    }
     public var glyphs: Glyphs
     public private(set) var gloss = GlossReveal()
     public internal(set) var helpOpen = false
@@ -24,9 +30,15 @@ public struct AppState {
     /// Escape sequences for the terminal itself (OSC 52 copies), sent between frames.
     public private(set) var terminalWrites: [String] = []
     /// A line under the NAV// strip on every pane (e.g. the server refused the key).
-    public var banner: NoticeLine?
+    public var banner: NoticeLine? {
+        get { chrome.banner }
+        nonmutating set { chrome.set(\.banner, newValue) }
+    }
     /// A short-lived line above the footer (a task failed, a question arrived).
-    public var toast: NoticeLine?
+    public var toast: NoticeLine? {
+        get { chrome.toast }
+        nonmutating set { chrome.set(\.toast, newValue) }
+    }
     /// False while the input being handled came in a burst of keys, with a paste, right behind
     /// one, or is a click: it cannot confirm a destructive action (`allows`) nor quit
     /// (`requestQuit`). The event loop sets it per key (`BurstGuard`).
@@ -38,7 +50,7 @@ public struct AppState {
         masthead: MastheadModel, glyphs: Glyphs = .unicode, keyMap: KeyMap = .standard,
         make: ((PaneID) -> any Pane)? = nil
     ) {
-        self.masthead = masthead
+        chrome = ChromeStore(masthead: masthead)
         self.glyphs = glyphs
         self.keyMap = keyMap
         // Panes are made as `PaneRegistry` describes them unless a test says otherwise.
@@ -251,6 +263,8 @@ public struct AppState {
     public mutating func render(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height, style: CellStyle(fg: .body, bg: .background))
         let ctx = context
+        // Every cell's colour is the theme's: read here, a new theme draws the next frame.
+        _ = chrome.themeName
         guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
             TooSmallNotice.render(into: &buffer, minimum: Self.minimumSize, context: ctx)
             pointer.frame = buffer

@@ -41,8 +41,9 @@ public struct DashboardOptions: Sendable {
 /// The running dashboard, as the data layer sees it. UI thread only; other threads go
 /// through `bus` (`session.bus.post { session.setConnectionPill(.online) }`).
 ///
-/// Observable: the theme and mouse reporting live here, and Settings, which shows them, is
-/// rebuilt when they change.
+/// The chrome (masthead, banner, toast, theme, Home's notice and activity, the grep answer)
+/// lives in `chrome`, observed by the loop's frames and the panes' builds: setting it is all
+/// a caller does. Observable itself for mouse reporting, which Settings shows.
 @MainActor @Observable
 public final class DashboardSession {
     public let bus: UIBus
@@ -59,13 +60,13 @@ public final class DashboardSession {
     /// The stored profiles' names, for `:profile`'s completion.
     public func setProfileNames(_ names: [String]) { loop.app.profileNames = names }
 
-    public func setServerLabel(_ label: String) {
-        guard loop.app.masthead.serverLabel != label else { return }
-        loop.app.masthead.serverLabel = label
-        loop.setNeedsDisplay()
-    }
+    public func setServerLabel(_ label: String) { loop.app.masthead.serverLabel = label }
 
-    /// Changes panes (their view models) and redraws.
+    /// What the screen shows beside the stores; observed (no frame is asked for by hand).
+    public var chrome: ChromeStore { loop.app.chrome }
+
+    /// Changes the pane stack (a pane pushed or popped, a row selected, a model rebuilt from
+    /// the stores) and asks for a frame: the stack is the UI's own state, not observed.
     public func updatePanes(_ body: (inout PaneStack) -> Void) {
         body(&loop.app.stack)
         loop.setNeedsDisplay()
@@ -110,18 +111,10 @@ public final class DashboardSession {
     }
 
     /// A line under NAV// on every pane until cleared (nil).
-    public func setBanner(_ notice: NoticeLine?) {
-        guard loop.app.banner != notice else { return }
-        loop.app.banner = notice
-        loop.setNeedsDisplay()
-    }
+    public func setBanner(_ notice: NoticeLine?) { chrome.set(\.banner, notice) }
 
     /// The line above the footer (nil hides it); the caller times it out.
-    public func setToast(_ notice: NoticeLine?) {
-        guard loop.app.toast != notice else { return }
-        loop.app.toast = notice
-        loop.setNeedsDisplay()
-    }
+    public func setToast(_ notice: NoticeLine?) { chrome.set(\.toast, notice) }
 
     /// Runs `action` on the UI thread after `seconds` (replacing a timer with the same id).
     public func schedule(after seconds: Double, id: String, _ action: @escaping @MainActor () -> Void) {
@@ -130,15 +123,18 @@ public final class DashboardSession {
 
     public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
-    public func setNeedsDisplay() { loop.setNeedsDisplay() }
+    /// Asks for a frame: for what is not observed (a pane binding marked dirty by observation
+    /// is rebuilt in `beforeDraw`, which needs a frame to run).
+    func setNeedsDisplay() { loop.setNeedsDisplay() }
     /// Runs `action` once the first frame has been flushed (at once after that): what can
     /// wait, such as the network, does not hold up the first screen.
     public func afterFirstFrame(_ action: @escaping @MainActor () -> Void) { loop.afterFirstFrame(action) }
     public func bell() { loop.terminal.bell() }
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
-    /// The theme on screen, and how to change it live (Settings): nil when the terminal cannot.
-    public internal(set) var themeName = ThemeSelection.defaultName
+    /// The theme on screen (the chrome's), and how to change it live (Settings): nil when the
+    /// terminal cannot.
+    public var themeName: String { chrome.themeName }
     @ObservationIgnored var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
 
     /// Loads `request` (a built-in name or a theme file) and draws with it from the next frame.
@@ -147,10 +143,10 @@ public final class DashboardSession {
         // Without a changer (a memory terminal) the name is only recorded.
         let result = themeChanger?(request) ?? .success(request)
         if case .success(let name) = result {
-            themeName = name
-            // Home's SYSTEM// card names the theme on screen.
-            updateHome { $0.setStatusRow(StatusRow("Theme", name.uppercased(), .ok)) }
-            loop.setNeedsDisplay()
+            // Home's SYSTEM// card and Settings read it there; the palette is the backend's,
+            // and its change shows with the frame this write asks for.
+            chrome.set(\.themeName, name)
+            chrome.set(\.themeLevel, .ok)
         }
         return result
     }
@@ -163,6 +159,19 @@ public final class DashboardSession {
         loop.terminal.setMouseReporting(on)
     }
     public func quit() { loop.requestExit(0) }
+
+    /// What the start chose: the theme on screen (warned when it is not the one asked for),
+    /// the colour mode, mouse reporting, and how Settings changes the theme.
+    func start(
+        theme: ThemeLoadOutcome, colorMode: String, mouse: Bool,
+        changer: @escaping @MainActor (String) -> Result<String, ThemeLoadError>
+    ) {
+        self.colorMode = colorMode
+        chrome.themeName = theme.theme.name
+        chrome.themeLevel = theme.problem == nil ? .ok : .warn
+        mouseReporting = mouse
+        themeChanger = changer
+    }
 }
 
 /// The full-screen dashboard.
@@ -216,16 +225,10 @@ public enum DashboardApp {
         let loop = EventLoop(
             app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
-        session.colorMode = colorModeText(palette: palette, terminfo: terminfo)
-        session.themeName = theme.theme.name
-        session.mouseReporting = options.mouse
-        let redefine = options.redefineColors
-        session.themeChanger = { request in
-            let loaded: LoadedTheme
-            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
-            backend.setPalette(ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
-            return .success(loaded.theme.name)
-        }
+        session.start(
+            theme: theme, colorMode: colorModeText(palette: palette, terminfo: terminfo), mouse: options.mouse,
+            changer: themeChanger(
+                loader: loader, backend: backend, detection: detection, redefine: options.redefineColors))
         loop.setConnectionPill(options.initialConnection)
         loop.afterFirstFrame { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
@@ -237,6 +240,19 @@ public enum DashboardApp {
                 Data("makima-tui: \(problem.description); used theme \(theme.theme.name)\n".utf8))
         }
         return code
+    }
+
+    /// Loads a theme asked for in Settings and gives its palette to the backend.
+    static func themeChanger(
+        loader: ThemeLoader, backend: NcursesBackend, detection: ColorDetection, redefine: Bool
+    ) -> @MainActor (String) -> Result<String, ThemeLoadError> {
+        { request in
+            let loaded: LoadedTheme
+            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
+            backend.setPalette(
+                ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
+            return .success(loaded.theme.name)
+        }
     }
 
     /// docs/keys.md (for `makima-tui --print-keymap`).

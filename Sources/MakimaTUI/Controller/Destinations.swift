@@ -109,9 +109,14 @@ enum Destinations {
             live.navigation.replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
         })
 
-    /// `:grep PATTERN`: its results arrive from the search's own queue.
+    /// `:grep PATTERN`: its answer arrives from the search's own queue into the chrome store;
+    /// the rows are built from it and the stores' titles and statuses.
     static let grep = Destination(
-        pane: .grep, noun: "search", open: { live, pattern, _ in live.taskOutput.showGrep(pattern) })
+        pane: .grep, noun: "search", open: { live, pattern, _ in live.taskOutput.showGrep(pattern) },
+        rebuild: { live, pane, _ in
+            guard let p = pane as? GrepPane, let model = live.taskOutput.grepModel(p.pattern) else { return }
+            live.navigation.replaceTop(as: GrepPane.self) { $0.update(model) }
+        })
 
     /// `c`: the choices of a pane's scope (the subject names the pane).
     static let picker = Destination(

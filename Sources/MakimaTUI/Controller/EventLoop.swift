@@ -1,10 +1,18 @@
 import CNcursesShim
 import Glibc
 import MakimaKit
+import Observation
+import Synchronization
 
 /// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
 /// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
 /// changed, at most 30 frames a second. An idle dashboard wakes once a minute for its clock.
+///
+/// What changed is known by observation: each frame is rendered inside
+/// `withObservationTracking`, so a later change to anything it read (the chrome store, and
+/// through the pane bindings the stores the models read) asks for the next frame. By hand
+/// only the operator's own input (a key, a click, a paste that changed the panes), the
+/// clock's ages, a resize and Ctrl-L do.
 ///
 /// Each turn is `step(now:)` (timers, bus jobs, queued input, a frame if due) around one
 /// `poll()`; tests call `step` themselves on a `MemoryTerminal` with their own clock.
@@ -17,11 +25,16 @@ package final class EventLoop {
     let clock: @MainActor () -> Double
     let bus: UIBus
     var timers = TimerList()
-    private(set) var dirty = true
+    /// A frame is wanted: the input changed the screen, an age or the terminal needs one.
+    private var needsFrame = true
+    /// Set by observation when something the last frame read changed.
+    private let frameStale = StaleFlag()
+    var dirty: Bool { needsFrame || frameStale.isSet }
     private var lastFrameAt = -Double.infinity
     package static let frameInterval = 1.0 / 30
     private var exitCode: Int32?
     private var pill = PillCountdown()
+    private var chrome: ChromeStore { app.chrome }
     /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
     /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
@@ -48,7 +61,7 @@ package final class EventLoop {
         self.clock = clock
     }
 
-    func setNeedsDisplay() { dirty = true }
+    func setNeedsDisplay() { needsFrame = true }
 
     /// Runs `action` once the first frame is on the terminal: at once if it already is.
     func afterFirstFrame(_ action: @escaping @MainActor () -> Void) {
@@ -62,7 +75,7 @@ package final class EventLoop {
         while exitCode == nil {
             var now = clock()
             for action in timers.takeDue(now: now) { action() }
-            if app.tick(now: now) { dirty = true }
+            if app.tick(now: now) { needsFrame = true }
             if app.quitRequested { break }
             drawIfDue(now: now)
             now = clock()
@@ -78,8 +91,8 @@ package final class EventLoop {
             }
             handleSignals()
             if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
-            // Jobs that change the screen say so (`setNeedsDisplay`): a store change no pane
-            // on screen reads draws nothing.
+            // A job's change to what the last frame read asks for the next one (observation):
+            // a store change no pane on screen reads draws nothing.
             bus.runPending()
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 exitCode = 1  // the terminal went away
@@ -101,7 +114,7 @@ package final class EventLoop {
     @discardableResult
     func step(now: Double) -> Bool {
         for action in timers.takeDue(now: now) { action() }
-        if app.tick(now: now) { dirty = true }
+        if app.tick(now: now) { needsFrame = true }
         bus.runPending()
         readInput()
         deliverRequests()
@@ -134,18 +147,30 @@ package final class EventLoop {
             app.fullRedrawRequested = false
             terminal.invalidate()
         }
-        refreshPill(now: clock())
         let size = terminal.size
         // Rendered inside the age clock too: some panes measure ages as they draw.
-        let (frame, agesChange) = AgeClock.tracking { app.render(width: size.width, height: size.height) }
+        let (frame, agesChange) = AgeClock.tracking { renderObserved(size) }
         terminal.flush(frame)
         if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack) }
-        dirty = false
+        needsFrame = false
         frames += 1
         if frames == 1 {
             let actions = firstFrameActions
             firstFrameActions = []
             for action in actions { action() }
+        }
+    }
+
+    /// Renders the screen with observation armed: the first change to anything it read marks
+    /// the frame stale (from the thread that changed it, the UI thread: the chrome and the
+    /// stores are the UI thread's), and the loop draws the next one.
+    private func renderObserved(_ size: (width: Int, height: Int)) -> CellBuffer {
+        frameStale.clear()
+        let stale = frameStale
+        return withObservationTracking {
+            app.render(width: size.width, height: size.height)
+        } onChange: {
+            stale.set()
         }
     }
 
@@ -172,18 +197,18 @@ package final class EventLoop {
                 // curses already knows the new size (resizeterm queues KEY_RESIZE itself):
                 // resizing again here would queue another one, forever.
                 terminal.invalidate()
-                dirty = true
+                needsFrame = true
                 continue
             case .key(let key):
                 app.keyIsDeliberate = deliberate
-                if app.handle(key, now: clock()) { dirty = true }
+                if app.handle(key, now: clock()) { needsFrame = true }
                 app.keyIsDeliberate = true
             case .mouse(let event):
-                if app.handle(event, now: clock()) { dirty = true }
+                if app.handle(event, now: clock()) { needsFrame = true }
             case .paste(let text):
-                if app.paste(text) { dirty = true }
+                if app.paste(text) { needsFrame = true }
             }
-            if app.fullRedrawRequested { dirty = true }
+            if app.fullRedrawRequested { needsFrame = true }
             if app.quitRequested { return }
             deliverRequests()
             if app.stack.ids != before { rebuildShown() }
@@ -212,7 +237,7 @@ package final class EventLoop {
     private func resize() {
         terminal.syncSize()
         terminal.invalidate()
-        dirty = true
+        needsFrame = true
     }
 
     // MARK: Clocks and connection pill
@@ -236,35 +261,42 @@ package final class EventLoop {
         timers.schedule("ages", at: deadline) { [unowned self] in
             self.agesDue = nil
             self.onAgesDue?()
-            self.dirty = true
+            self.needsFrame = true
         }
     }
 
+    /// The masthead's clock, kept in the chrome store (observed: a new minute draws a frame).
     private func tickClock() {
         let clock = Clocks.wallClock()
-        if app.masthead.clock != clock.text {
-            app.masthead.clock = clock.text
-            dirty = true
-        }
+        app.masthead.clock = clock.text
         timers.schedule("clock", at: self.clock() + clock.secondsToNextMinute) { [unowned self] in
             self.tickClock()
         }
     }
 
     /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a
-    /// second while it runs), so the sync engine posts only state changes.
+    /// second while it runs, writing the pill to the chrome store), so the sync engine posts
+    /// only state changes.
     func setConnectionPill(_ state: ConnectionPillState) {
         pill.set(state, now: clock())
-        refreshPill(now: clock())
-        dirty = true
+        refreshPill()
     }
 
-    private func refreshPill(now: Double) {
+    private func refreshPill() {
+        let now = clock()
         app.masthead.pill = pill.pill(at: now)
         if let next = pill.nextChange(after: now) {
-            timers.schedule("pill", at: next) { [unowned self] in self.dirty = true }
+            timers.schedule("pill", at: next) { [unowned self] in self.refreshPill() }
         } else {
             timers.cancel("pill")
         }
     }
+}
+
+/// Set from an observation callback (`@Sendable`), read by the loop before each turn's frame.
+final class StaleFlag: Sendable {
+    private let value = Atomic<Bool>(true)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+    func clear() { value.store(false, ordering: .relaxed) }
 }

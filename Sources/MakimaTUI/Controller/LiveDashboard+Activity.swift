@@ -13,7 +13,7 @@ extension LiveDashboard {
         Self.activityQueue.async {
             guard let history = try? cache.activity(hours: 24) else { return }
             bus.post { [weak self] in
-                self?.session.updateHome { $0.activity = history }
+                self?.session.chrome.set(\.activity, history)
             }
         }
     }

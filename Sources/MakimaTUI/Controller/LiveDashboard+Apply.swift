@@ -68,6 +68,11 @@ extension LiveDashboard {
     func rebuildShown() {
         if navigation.rebuildDetail() { return }
         let top = session.topPane
+        if top is HomePane, bindings.isDirty(.homeChrome) {
+            let chrome = session.chrome
+            let parts = bindings.build(.homeChrome) { HomeChrome(chrome) }
+            session.updateHome { $0.adopt(parts) }
+        }
         guard bindings.isDirty(top.section) else { return }
         let id = top.section
         guard case .configured = setup.access else {

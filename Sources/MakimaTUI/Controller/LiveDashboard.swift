@@ -27,6 +27,7 @@ public final class LiveDashboard {
         switch slot {
         case .pane(let id): guard top.section == id, top.id != .taskOutput else { return }
         case .detail: guard !top.isTopLevel else { return }
+        case .homeChrome: guard top is HomePane else { return }
         }
         self.session.setNeedsDisplay()
     }
@@ -38,11 +39,28 @@ public final class LiveDashboard {
     var lostConnection = false
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
     private(set) lazy var navigation = NavigationController(live: self)
-    private(set) lazy var notifications = NotificationController(live: self, setup: setup)
+    private(set) lazy var notifications = NotificationController(
+        notifier: DesktopNotifier(
+            route: .detect(environment: setup.environment, outputIsTerminal: true),
+            preferences: setup.notificationPreferences, environment: setup.environment, launcher: children),
+        hub: hub, chrome: session.chrome, screen: session, engines: self,
+        open: { [unowned self] in self.navigation.open($0) },
+        showAll: { [unowned self] in self.navigation.go(to: .notifications) }, now: { [unowned self] in self.now() })
     private(set) lazy var signIn = SignInController(live: self)
-    private(set) lazy var settings = SettingsController(live: self)
-    private(set) lazy var taskOutput = TaskOutputController(live: self)
-    private(set) lazy var refreshing = RefreshController(live: self)
+    private(set) lazy var settings = SettingsController(
+        setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
+        notifier: notifications.notifier, toast: { [unowned self] in self.notifications.toast($0) },
+        show: { [unowned self] in self.navigation.show($0) }, keyRefused: { [unowned self] in self.keyRefused() })
+    private(set) lazy var taskOutput = TaskOutputController(
+        hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
+        open: { [unowned self] in self.navigation.open($0) }, show: { [unowned self] in self.navigation.show($0) },
+        taskTitle: { [unowned self] in self.notifications.taskTitle($0) }, now: { [unowned self] in self.now() })
+    private(set) lazy var refreshing = RefreshController(
+        engines: self, hub: hub, screen: session,
+        listsOf: { [unowned self] in $0.spec.queries(self.navigation.filter($0), self.navigation.scopes[$0] ?? nil) },
+        now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
+        loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
+        explainNoConnection: { [unowned self] in self.explainNoConnection() })
     private(set) lazy var meshes = MeshesController(live: self)
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
@@ -82,7 +100,7 @@ public final class LiveDashboard {
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {
                 let hint = setup.signIn == nil ? "" : " · K signs in here"
-                session.updateHome { $0.notice = NoticeLine(message + hint, level: .warn) }
+                session.chrome.homeNotice = NoticeLine(message + hint, level: .warn)
                 hub.connection.access = .notConfigured
                 if setup.signIn != nil { signIn.showOnboarding() }
             }
@@ -172,10 +190,7 @@ public final class LiveDashboard {
         switch request {
         case .paneShown(let pane): navigation.shown(pane)
         case .refresh: refreshing.refreshCurrent()
-        case .reconnect:
-            if unauthorized { return signIn.retryKey() }
-            guard let engine else { return explainNoConnection() }
-            engine.retryNow()
+        case .reconnect: refreshing.reconnectNow()
         case .openRow(let pane, let rowID): navigation.openRow(pane, rowID)
         case .open(let link): navigation.open(link)
         case .showNotifications: navigation.go(to: .notifications)

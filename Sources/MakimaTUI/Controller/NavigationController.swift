@@ -160,3 +160,15 @@ final class NavigationController {
         live.refreshing.refresh(pane, force: false)
     }
 }
+
+extension NavigationController {
+    /// The keys this controller answers (`KeyMap.standard` composes them): a list's status
+    /// filter and its scope.
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .listOrder, footer: "status"),
+        KeyBinding(
+            [.char("c")], .pickScope, "show one contract's tasks (pick from a list; “all” clears)", context: .taskList,
+            footer: "contract"),
+    ]
+}

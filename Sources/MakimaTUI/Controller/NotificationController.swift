@@ -1,3 +1,4 @@
+import Foundation
 import MakimaKit
 
 /// Notifications, one concern of the dashboard: toasts (one at a time, each for its time),
@@ -5,7 +6,6 @@ import MakimaKit
 /// (what a toast speaks of, or the list). `LiveDashboard` holds one and forwards to it.
 @MainActor
 final class NotificationController {
-    unowned let live: LiveDashboard
     var toasts = ToastQueue()
     /// The notifications the toasts on screen speak of (`o` opens the one, or the list).
     var announced: [MeshNotification] = []
@@ -15,22 +15,37 @@ final class NotificationController {
     /// bounded (`TaskTitleBook.capacity`, the older half forgotten past it) like `watch`'s.
     var taskTitles = TaskTitleBook()
     let notifier: DesktopNotifier
+    private let hub: StoreHub
+    private let chrome: ChromeStore
+    private unowned let screen: any PaneStackEditing & TimerScheduling & TerminalSignals
+    private unowned let engines: any EngineSource
+    /// Opens what a notification is about (`NavigationController.open`).
+    private let open: (DeepLink) -> Void
+    /// Shows the list of recent notifications (`NavigationController.go(to: .notifications)`).
+    private let showAll: () -> Void
+    private let now: () -> Date
 
-    init(live: LiveDashboard, setup: LiveSetup) {
-        self.live = live
-        notifier = DesktopNotifier(
-            route: .detect(environment: setup.environment, outputIsTerminal: true),
-            preferences: setup.notificationPreferences, environment: setup.environment, launcher: live.children)
+    init(
+        notifier: DesktopNotifier, hub: StoreHub, chrome: ChromeStore,
+        screen: any PaneStackEditing & TimerScheduling & TerminalSignals, engines: any EngineSource,
+        open: @escaping (DeepLink) -> Void, showAll: @escaping () -> Void, now: @escaping () -> Date
+    ) {
+        self.notifier = notifier
+        self.hub = hub
+        self.chrome = chrome
+        self.screen = screen
+        self.engines = engines
+        self.open = open
+        self.showAll = showAll
+        self.now = now
     }
-
-    private var session: DashboardSession { live.session }
 
     /// New notifications of the kinds that are on: a toast each, one bell for the batch, and a
     /// desktop notification (coalesced; see `DesktopNotifier`).
     func announce(_ all: [MeshNotification]) {
         let notifications = notifier.preferences.filter(all)
         guard !notifications.isEmpty else { return }
-        if notifier.preferences.bell { session.bell() }
+        if notifier.preferences.bell { screen.bell() }
         // What `o` opens is what the toast on screen speaks of: one notification, or the list
         // when several arrived while it shows.
         if toasts.current == nil { announced = [] }
@@ -66,9 +81,9 @@ final class NotificationController {
     /// Writes the notifier's terminal bytes through the terminal (UI thread, between frames) and
     /// comes back for what it held while coalescing.
     func deliverDesktop(_ delivery: DesktopNotifier.Delivery) {
-        session.writeTerminalControl(delivery.terminalBytes)
+        screen.writeTerminalControl(delivery.terminalBytes)
         guard let after = delivery.flushAfter else { return }
-        session.schedule(after: after, id: "desktop-notification") { [weak self] in
+        screen.schedule(after: after, id: "desktop-notification") { [weak self] in
             guard let self else { return }
             self.deliverDesktop(self.notifier.flush(now: Clocks.monotonic()))
         }
@@ -95,8 +110,8 @@ final class NotificationController {
         }
         awaitingTitle[id, default: []].append(n)
         guard first else { return }
-        live.engine?.loadDetail(.task(id))
-        session.schedule(after: Self.titleWaitSeconds, id: "title-" + id) { [weak self] in
+        engines.engine?.loadDetail(.task(id))
+        screen.schedule(after: Self.titleWaitSeconds, id: "title-" + id) { [weak self] in
             self?.titleArrived(for: id)
         }
     }
@@ -104,44 +119,52 @@ final class NotificationController {
     /// The task's detail arrived (or the wait ended, or it does not exist): its toasts go out.
     func titleArrived(for id: String) {
         guard let waiting = awaitingTitle.removeValue(forKey: id) else { return }
-        session.cancelTimer(id: "title-" + id)
+        screen.cancelTimer(id: "title-" + id)
         for n in waiting { show(n, title: "a task") }
     }
 
     func toast(_ notice: NoticeLine) {
-        if toasts.push(notice) { showToast() } else { session.setToast(toasts.display) }
+        if toasts.push(notice) { showToast() } else { chrome.set(\.toast, toasts.display) }
     }
 
     /// Shows the current toast for its time, then the next one, until none wait.
     private func showToast() {
-        session.setToast(toasts.display)
-        session.schedule(after: toasts.seconds, id: "toast") { [weak self] in
+        chrome.set(\.toast, toasts.display)
+        screen.schedule(after: toasts.seconds, id: "toast") { [weak self] in
             guard let self else { return }
             if self.toasts.advance() != nil {
                 self.showToast()
             } else {
-                self.session.setToast(nil)
+                self.chrome.set(\.toast, nil)
                 self.announced = []
             }
         }
     }
 
     func taskTitle(_ id: String) -> String? {
-        if let t = live.hub.tasks.details[id] { return oneLine(t.displayTitle) }
+        if let t = hub.tasks.details[id] { return oneLine(t.displayTitle) }
         if let title = taskTitles.title(id) { return title }
         // A row made from a status event alone has no title: the detail is asked for instead.
-        return live.hub.tasks.task(id: id)?.title.flatMap { $0.isEmpty ? nil : oneLine($0) }
+        return hub.tasks.task(id: id)?.title.flatMap { $0.isEmpty ? nil : oneLine($0) }
     }
 
     /// `:notifications`: the recent ones, newest first, on top of the current pane.
     /// `o`: opens what the toast on screen names (the list when it counts several), else what
     /// the newest notification is about.
     func openLatestNotification() {
-        if toasts.current != nil, announced.count > 1 { return live.navigation.go(to: .notifications) }
-        if toasts.current != nil, let one = announced.first { return live.navigation.open(one.link) }
-        guard let newest = live.hub.notifications.items.last else {
+        if toasts.current != nil, announced.count > 1 { return showAll() }
+        if toasts.current != nil, let one = announced.first { return open(one.link) }
+        guard let newest = hub.notifications.items.last else {
             return toast(NoticeLine("no notifications yet", level: .muted))
         }
-        live.navigation.open(newest.link)
+        open(newest.link)
     }
+}
+
+extension NotificationController {
+    /// The keys this controller answers (`KeyMap.standard` composes them).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global)
+    ]
 }

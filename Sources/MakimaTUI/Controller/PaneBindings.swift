@@ -16,9 +16,12 @@ package final class PaneBindings {
     package enum Slot: Hashable {
         case pane(PaneID)
         case detail
+        /// Home's parts in the chrome store (its notice, activity, theme row): apart from its
+        /// mesh, so their change does not build the mesh (and its ages) again.
+        case homeChrome
     }
 
-    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail])
+    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail, .homeChrome])
     /// Which detail pane the `.detail` binding was built for last.
     private var detailShown: String?
     private let bus: UIBus

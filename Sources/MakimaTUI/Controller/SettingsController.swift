@@ -7,19 +7,44 @@ import Observation
 /// figures the Settings pane shows (`settingsFacts`). `LiveDashboard` holds one.
 @MainActor @Observable
 final class SettingsController {
-    @ObservationIgnored unowned let live: LiveDashboard
     /// Settings' last outcome per action row. Observed: the Settings pane, which reads it in
     /// `settingsFacts`, is rebuilt when it changes.
     var status: [String: String] = [:]
     /// The sign out waiting for its second Enter.
     @ObservationIgnored var signOutArmed = false
 
-    init(live: LiveDashboard) { self.live = live }
+    /// The setup of the moment (a sign-in or sign out changes its access).
+    @ObservationIgnored private let currentSetup: () -> LiveSetup
+    /// Checks, key changes and sign out go through sign-in (one check at a time: `busy`).
+    @ObservationIgnored private unowned let signIn: SignInController
+    @ObservationIgnored private unowned let engines: any EngineSource
+    @ObservationIgnored private let hub: StoreHub
+    /// The theme and mouse Settings changes, the bus and timers its actions use.
+    @ObservationIgnored private unowned let session: DashboardSession
+    @ObservationIgnored private let notifier: DesktopNotifier
+    @ObservationIgnored private let toast: (NoticeLine) -> Void
+    /// Puts a pane on top (`NavigationController.show`: the server step over Settings).
+    @ObservationIgnored private let show: (any Pane) -> Void
+    /// The server refused the key (`LiveDashboard.keyRefused`).
+    @ObservationIgnored private let keyRefused: () -> Void
 
-    private var session: DashboardSession { live.session }
-    private var setup: LiveSetup { live.setup }
-    private var signIn: SignInController { live.signIn }
-    private var notifier: DesktopNotifier { live.notifications.notifier }
+    init(
+        setup: @escaping () -> LiveSetup, signIn: SignInController, engines: any EngineSource, hub: StoreHub,
+        session: DashboardSession, notifier: DesktopNotifier, toast: @escaping (NoticeLine) -> Void,
+        show: @escaping (any Pane) -> Void, keyRefused: @escaping () -> Void
+    ) {
+        currentSetup = setup
+        self.signIn = signIn
+        self.engines = engines
+        self.hub = hub
+        self.session = session
+        self.notifier = notifier
+        self.toast = toast
+        self.show = show
+        self.keyRefused = keyRefused
+    }
+
+    private var setup: LiveSetup { currentSetup() }
 
     static let builtInThemes = ["makima", "high-contrast", "light"]
 
@@ -28,7 +53,7 @@ final class SettingsController {
     /// action marks the pane for a rebuild by hand.
     func perform(_ action: SettingsAction) {
         guard let service = setup.signIn else {
-            return live.notifications.toast(NoticeLine(SignInController.noSignIn, level: .warn))
+            return toast(NoticeLine(SignInController.noSignIn, level: .warn))
         }
         if action != .signOut { signOutArmed = false }
         switch action {
@@ -58,7 +83,7 @@ final class SettingsController {
         guard let current = signedIn else { return signIn.showOnboarding() }
         var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
         model.insecureAllowed = current.client.profile.allowInsecureHTTP
-        live.navigation.show(OnboardingPane(model: model))
+        show(OnboardingPane(model: model))
     }
 
     private func revalidate(_ service: any SignInService) {
@@ -72,10 +97,12 @@ final class SettingsController {
                 self.signIn.busy = false
                 if let problem {
                     self.setStatus(.revalidate, "refused: \(problem.description)")
-                    if problem == .wrongKey || problem == .keyRevoked { self.live.keyRefused() }
+                    if problem == .wrongKey || problem == .keyRevoked { self.keyRefused() }
                 } else {
                     self.setStatus(.revalidate, "the server accepts the key")
-                    if self.live.unauthorized { self.signIn.adopt(current, message: "the server takes the key again") }
+                    if self.engines.unauthorized {
+                        self.signIn.adopt(current, message: "the server takes the key again")
+                    }
                 }
             }
         }
@@ -98,7 +125,7 @@ final class SettingsController {
                     self.signIn.adopt(rotated, message: "API key rotated — new key \(rotated.key.masked) stored")
                 case .failure(let problem):
                     self.setStatus(.rotateKey, "not rotated: \(problem.description) — the old key is kept")
-                    self.live.notifications.toast(
+                    self.toast(
                         NoticeLine("key not rotated: \(problem.description); the old key is kept", level: .danger))
                 }
             }
@@ -123,23 +150,8 @@ final class SettingsController {
             return
         }
         setStatus(.signOut, nil)
-        // Signing in again most often means the same server: its field keeps it (the profile
-        // that named it is gone with the key).
-        var used: String?
-        if case .configured(let client, _, _, _) = live.setup.access { used = client.profile.baseURL.absoluteString }
-        session.cancelTimer(id: "poll")
-        signIn.retire(live.engine, cache: live.cache)
-        live.engine = nil
-        live.cache = nil
-        live.hub.forgetServer()
-        live.notifications.taskTitles = TaskTitleBook()
-        live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
-        live.hub.connection.access = .signedOut
-        session.setBanner(nil)
-        session.setConnectionPill(.idle)
-        session.updateHome { $0.notice = NoticeLine("signed out", level: .warn) }
-        signIn.showOnboarding(server: used)
-        live.notifications.toast(NoticeLine("signed out — the stored key was removed", level: .ok))
+        signIn.signedOut()
+        toast(NoticeLine("signed out — the stored key was removed", level: .ok))
     }
 
     /// makima → high-contrast → light → the configured theme file (when there is one) → makima.
@@ -181,13 +193,13 @@ final class SettingsController {
             notifier.preferences = preferences
             setStatus(.toggleNotification(key), nil)
         } catch {
-            live.notifications.toast(NoticeLine("not saved: \(error.description)", level: .danger))
+            toast(NoticeLine("not saved: \(error.description)", level: .danger))
         }
     }
 
     /// The cache file and its WAL, in bytes.
     func cacheSize() -> Int? {
-        guard let path = live.cache?.file.path else { return nil }
+        guard let path = engines.cache?.file.path else { return nil }
         let sizes = [path, path + "-wal"].map { p -> Int in
             ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.intValue ?? 0
         }
@@ -205,27 +217,27 @@ final class SettingsController {
         facts.terminal = setup.environment["TERM"] ?? "?"
         facts.colorMode = session.colorMode
         facts.actionStatus = status
-        facts.profiles = live.hub.meshes.profiles
-        facts.shownProfile = live.hub.meshes.shown
+        facts.profiles = hub.meshes.profiles
+        facts.shownProfile = hub.meshes.shown
         return facts
     }
 
     private func baseSettingsFacts() -> SettingsFacts {
         // What follows depends on whether there is a key: read from the store, so signing in,
         // out or a refused key rebuilds Settings.
-        _ = live.hub.connection.access
+        _ = hub.connection.access
         guard case .configured(let client, let key, let source, _) = setup.access else {
             return SettingsFacts(
                 server: "not configured", maskedKey: "none", keySource: "run `makima-tui login --server URL`",
                 cachePath: "none", version: MakimaVersion.current, connection: "IDLE")
         }
-        let link = live.hub.connection.link
+        let link = hub.connection.link
         var facts = SettingsFacts(
             server: client.profile.baseURL.absoluteString, maskedKey: key.masked, keySource: source,
-            cachePath: live.cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
+            cachePath: engines.cache?.file.path ?? "none (running without a cache)", version: MakimaVersion.current,
             connection: link.label + (link.lastError.map { " · " + oneLine($0) } ?? ""),
-            counters: live.hub.connection.counters, connectionsOpened: live.hub.connection.connectionsOpened)
-        facts.serverClock = live.hub.connection.serverClock
+            counters: hub.connection.counters, connectionsOpened: hub.connection.connectionsOpened)
+        facts.serverClock = hub.connection.serverClock
         return facts
     }
 }

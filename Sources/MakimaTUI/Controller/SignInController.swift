@@ -261,10 +261,31 @@ final class SignInController {
         session.setBanner(nil)
         session.setServerLabel(signedIn.client.profile.mastheadLabel)
         session.setConnectionPill(.connecting)
-        session.updateHome { $0.notice = nil }
+        session.chrome.set(\.homeNotice, nil)
         live.meshes.shownChanged()
         live.connectEngine()
         live.notifications.toast(NoticeLine(message, level: .ok))
+    }
+
+    /// Settings' sign out removed the stored key and profile: the engine and cache are
+    /// retired, nothing of the server stays on screen, and sign-in starts over.
+    func signedOut() {
+        // Signing in again most often means the same server: its field keeps it (the profile
+        // that named it is gone with the key).
+        var used: String?
+        if case .configured(let client, _, _, _) = live.setup.access { used = client.profile.baseURL.absoluteString }
+        session.cancelTimer(id: "poll")
+        retire(live.engine, cache: live.cache)
+        live.engine = nil
+        live.cache = nil
+        live.hub.forgetServer()
+        live.notifications.taskTitles = TaskTitleBook()
+        live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
+        live.hub.connection.access = .signedOut
+        session.setBanner(nil)
+        session.setConnectionPill(.idle)
+        session.chrome.homeNotice = NoticeLine("signed out", level: .warn)
+        showOnboarding(server: used)
     }
 
     /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine
@@ -288,4 +309,22 @@ final class SignInController {
         guard !retired.isEmpty else { return }
         session.schedule(after: 1, id: "retired") { [weak self] in self?.releaseStoppedEngines() }
     }
+}
+
+extension SignInController {
+    /// The keys this controller answers (`KeyMap.standard` composes them): `K`, and the sign-in
+    /// pane's (the pane keeps its fields; checking them is this controller's).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
+            context: .global),
+        KeyBinding(
+            [.ctrl("k")], .keyHelp,
+            "where do I get a key? shows and copies <server>/settings",
+            context: .signIn, footer: "get a key"),
+        KeyBinding(
+            [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
+            context: .signIn),
+        KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
+    ]
 }

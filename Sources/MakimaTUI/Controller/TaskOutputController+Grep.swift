@@ -8,11 +8,12 @@ extension TaskOutputController {
     private static let grepQueue = DispatchQueue(label: "makima.grep", qos: .userInitiated)
 
     func showGrep(_ pattern: String) {
-        live.navigation.show(GrepPane(pattern: pattern))
-        guard let cache = live.cache else {
+        chrome.grep = nil
+        show(GrepPane(pattern: pattern))
+        guard let cache = engines.cache else {
             return answerGrep(pattern, hits: [], failure: "no offline cache: nothing to search")
         }
-        let bus = session.bus
+        let bus = self.bus
         Self.grepQueue.async {
             var failure: String?
             var hits: [OutputSearchHit] = []
@@ -25,21 +26,29 @@ extension TaskOutputController {
         }
     }
 
-    /// Titles and statuses from the task store (a detail when fetched, else the task table's
-    /// row, which the cache keeps for tasks no list on screen holds).
+    /// The answer goes to the chrome store; the Grep pane on top is built from it (and the
+    /// stores' titles and statuses) by its binding, like any detail pane.
     private func answerGrep(_ pattern: String, hits: [OutputSearchHit], failure: String?) {
+        chrome.grep = GrepAnswer(pattern: pattern, hits: hits, failure: failure)
+    }
+
+    /// The Grep pane's model: its answer (nil while the search runs), with titles and statuses
+    /// from the task store (a detail when fetched, else the task table's row, which the cache
+    /// keeps for tasks no list on screen holds).
+    func grepModel(_ pattern: String) -> GrepResultsModel? {
+        guard let answer = chrome.grep, answer.pattern == pattern else { return nil }
         var known: [String: MeshTask] = [:]
-        for id in Set(hits.map(\.taskID)) {
+        for id in Set(answer.hits.map(\.taskID)) {
             if let t = hub.tasks.task(id: id) { known[id] = t }
         }
-        let model = GrepResultsModel.from(
-            hits, pattern: pattern, tasks: known, now: Date(), clock: hub.connection.serverClock, failure: failure)
-        session.updatePanes { $0.update(.grep, as: GrepPane.self) { if $0.pattern == pattern { $0.update(model) } } }
+        return GrepResultsModel.from(
+            answer.hits, pattern: pattern, tasks: known, now: now(), clock: hub.connection.serverClock,
+            failure: answer.failure)
     }
 
     /// Opens the hit's task and, once its output holds the match, puts the view on it.
     func openGrepHit(taskID: String, pattern: String, line: String) {
-        live.navigation.open(.task(taskID))
+        open(.task(taskID))
         view?.seek = (pattern, line)
         seekGrepHit()
     }
@@ -48,11 +57,21 @@ extension TaskOutputController {
     func seekGrepHit() {
         guard let id = view?.taskID, let seek = view?.seek else { return }
         var done = false
-        session.updatePanes {
+        screen.updatePanes {
             $0.update(.taskOutput, as: TaskOutputPane.self) { pane in
                 if pane.model.taskID == id { done = pane.seek(pattern: seek.pattern, line: seek.line) }
             }
         }
         if done { view?.seek = nil }
     }
+}
+
+extension TaskOutputController {
+    /// The keys this controller answers (`KeyMap.standard` composes them): `S` opens the
+    /// command line on `grep ` (the output view's own keys are its pane's).
+    nonisolated static let keyBindings: [KeyBinding] = [
+        KeyBinding(
+            [.char("S")], .grepPrompt, "find in every task's cached output, titles and plans (:grep)",
+            context: .global)
+    ]
 }

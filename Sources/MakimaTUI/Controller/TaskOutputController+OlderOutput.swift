@@ -9,7 +9,7 @@ extension TaskOutputController {
     /// top line shows it, rebuilt since it read the buffer) until the engine answers, with
     /// lines or without.
     func loadOlderOutput(_ id: String, toStart: Bool) {
-        guard let engine = live.engine, let buffer = hub.tasks.outputs[id], let before = buffer.olderBefore,
+        guard let engine = engines.engine, let buffer = hub.tasks.outputs[id], let before = buffer.olderBefore,
             !buffer.olderLoading, !buffer.readingWindowFull
         else { return }
         let room = max(1, TaskOutputBuffer.readingWindow - buffer.lineCount)

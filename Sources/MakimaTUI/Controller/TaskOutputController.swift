@@ -19,7 +19,6 @@ struct OutputView {
 /// `:grep` (`+Grep`), whose hits open it. `LiveDashboard` holds one.
 @MainActor @Observable
 final class TaskOutputController {
-    @ObservationIgnored unowned let live: LiveDashboard
     /// The task whose output is on screen (nil: the view is not shown). Not observed: the
     /// build itself keeps its converted lines here. Its `didSet` does not read `oldValue`, so
     /// a build changes the converted lines in place (with `oldValue` kept alive, each build
@@ -38,15 +37,42 @@ final class TaskOutputController {
     /// Observed: the view's model reads it.
     var historyLoading = false
 
-    init(live: LiveDashboard) { self.live = live }
+    let hub: StoreHub
+    @ObservationIgnored let chrome: ChromeStore
+    @ObservationIgnored unowned let screen: any PaneStackEditing & TimerScheduling
+    @ObservationIgnored unowned let engines: any EngineSource
+    @ObservationIgnored let bus: UIBus
+    @ObservationIgnored let glyphs: Glyphs
+    /// Opens a task's view (a grep hit) through its route (`NavigationController.open`).
+    @ObservationIgnored let open: (DeepLink) -> Void
+    /// Puts a pane on top (`NavigationController.show`: the output view, the grep results).
+    @ObservationIgnored let show: (any Pane) -> Void
+    /// A task's title as the notifications know it (`NotificationController.taskTitle`).
+    @ObservationIgnored let taskTitle: (String) -> String?
+    @ObservationIgnored let now: () -> Date
 
-    var session: DashboardSession { live.session }
-    var hub: StoreHub { live.hub }
+    init(
+        hub: StoreHub, chrome: ChromeStore, screen: any PaneStackEditing & TimerScheduling, engines: any EngineSource,
+        bus: UIBus, glyphs: Glyphs, open: @escaping (DeepLink) -> Void, show: @escaping (any Pane) -> Void,
+        taskTitle: @escaping (String) -> String?,
+        now: @escaping () -> Date
+    ) {
+        self.hub = hub
+        self.chrome = chrome
+        self.screen = screen
+        self.engines = engines
+        self.bus = bus
+        self.glyphs = glyphs
+        self.open = open
+        self.show = show
+        self.taskTitle = taskTitle
+        self.now = now
+    }
 
     /// Pushes the output view of a task: cached output at once, then the task's detail, and
     /// the rest of its history from the server.
     func openTask(_ id: String) {
-        guard let engine = live.engine else { return }
+        guard let engine = engines.engine else { return }
         let held = hub.tasks.outputs[id]
         hub.tasks.keepOutput(of: id)
         if held == nil || (held!.droppedLines == 0 && (held!.firstSeq ?? Int.max) > 1) {
@@ -54,13 +80,13 @@ final class TaskOutputController {
             if !cached.isEmpty { hub.apply(.olderOutput(taskID: id, events: cached)) }
         }
         view = OutputView(
-            taskID: id, lines: TaskOutputLines(glyphs: session.glyphs, serverClock: hub.connection.serverClock))
+            taskID: id, lines: TaskOutputLines(glyphs: glyphs, serverClock: hub.connection.serverClock))
         // History after what the cache holds comes through the engine, like live events: in
         // order, into the cache, and never twice.
         historyLoading = (hub.tasks.outputs[id]?.lineCount ?? 0) == 0
         engine.follow(taskID: id)
-        session.cancelTimer(id: "poll")
-        live.navigation.show(TaskOutputPane(model: viewModel()))
+        screen.cancelTimer(id: "poll")
+        show(TaskOutputPane(model: viewModel()))
         engine.loadDetail(.task(id))
     }
 
@@ -78,7 +104,7 @@ final class TaskOutputController {
     func rebuild() {
         guard let id = view?.taskID else { return }
         let model = viewModel()
-        session.updatePanes {
+        screen.updatePanes {
             $0.update(.taskOutput, as: TaskOutputPane.self) { pane in if pane.model.taskID == id { pane.update(model) }
             }
         }
@@ -93,14 +119,14 @@ final class TaskOutputController {
         // link at start-up) renders again, its status rules on our clock.
         let clock = hub.connection.serverClock
         if let shown = view?.lines.serverClock, shown != clock {
-            view?.lines = TaskOutputLines(glyphs: session.glyphs, serverClock: clock)
+            view?.lines = TaskOutputLines(glyphs: glyphs, serverClock: clock)
         }
         let lines = view?.lines.lines(of: buffer) ?? []
         let note =
             historyLoading
-            ? "loading output…" : (live.unauthorized ? LiveDashboard.refusedKey : "no output yet")
+            ? "loading output…" : (engines.unauthorized ? LiveDashboard.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
-            taskID: id, title: live.notifications.taskTitle(id) ?? TaskLookup.title(id, task, in: hub),
+            taskID: id, title: taskTitle(id) ?? TaskLookup.title(id, task, in: hub),
             status: buffer.status ?? task?.status,
             lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
         model.links = view?.lines.linkURLs ?? []
@@ -108,7 +134,7 @@ final class TaskOutputController {
         if let task {
             model.facts = facts(of: task)
             if view?.plan.source != task.plan {
-                view?.plan = (task.plan, TaskPlan.render(task.plan, glyphs: session.glyphs))
+                view?.plan = (task.plan, TaskPlan.render(task.plan, glyphs: glyphs))
             }
             model.plan = view?.plan.lines ?? []
         }
@@ -124,7 +150,7 @@ final class TaskOutputController {
         }
         return TaskFacts(
             daemon: daemon, contract: contract, created: task.createdAt, updated: task.updatedAt,
-            completed: task.completedAt, parent: task.parentID.map { live.notifications.taskTitle($0) ?? $0 },
+            completed: task.completedAt, parent: task.parentID.map { taskTitle($0) ?? $0 },
             serverClock: hub.connection.serverClock)
     }
 

@@ -108,7 +108,8 @@ public struct KeyBinding: Hashable, Sendable {
     }
 }
 
-/// The one table of key bindings. It drives key dispatch, the footer hints, the `?` help
+/// The one table of key bindings, composed from the parts that handle them (`standard`). It
+/// drives key dispatch, the footer hints, the `?` help
 /// overlay and docs/keys.md, so they cannot disagree.
 public struct KeyMap: Sendable {
     public var bindings: [KeyBinding] {
@@ -230,7 +231,32 @@ public struct KeyMap: Sendable {
         return s
     }
 
-    public static let standard = KeyMap(bindings: [
+    /// The dashboard's keys: the app's and the panes' (`appAndPaneKeys`) and each
+    /// controller's own, declared where they are handled (`keyBindings` of `Controller/`'s
+    /// controllers). Grouped by context in `contextOrder`; within one, in the order listed here.
+    public static let standard = KeyMap(
+        composing: [
+            NavigationController.keyBindings, appAndPaneKeys, RefreshController.keyBindings,
+            SignInController.keyBindings, NotificationController.keyBindings, TaskOutputController.keyBindings,
+        ], contextOrder: contextOrder)
+
+    /// The order of the sections of the help and docs/keys.md.
+    static let contextOrder: [KeyContext] = [
+        .global, .list, .listOrder, .output, .taskList, .home, .transcript, .detail, .textInput, .commandLine,
+        .signIn, .mouse,
+    ]
+
+    /// Composes the bindings `parts` declare: grouped by context in `contextOrder` (a context
+    /// it leaves out comes after, in the order first declared), each context's bindings in
+    /// the order of the parts.
+    public init(composing parts: [[KeyBinding]], contextOrder: [KeyContext]) {
+        var order = contextOrder
+        for b in parts.joined() where !order.contains(b.context) { order.append(b.context) }
+        self.init(bindings: order.flatMap { c in parts.joined().filter { $0.context == c } })
+    }
+
+    /// The keys the app (`AppState`) and the panes answer themselves.
+    static let appAndPaneKeys: [KeyBinding] = [
         KeyBinding([.char("?")], .help, "help: every key for this pane", context: .global, footer: "help"),
         KeyBinding(
             [.char(":")], .commandLine, "command line: jump to a pane by name (Tab completes)", context: .global,
@@ -250,18 +276,6 @@ public struct KeyMap: Sendable {
             [.escape], .dismiss, "close help, prompt, search or filter; else back", context: .global),
         KeyBinding([.char("Q"), .ctrl("c")], .quit, "quit at once (so does :q)", context: .global, footer: "quit"),
         KeyBinding([.ctrl("l")], .redraw, "redraw the screen", context: .global),
-        KeyBinding(
-            [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
-            footer: "refresh"),
-        KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
-        KeyBinding(
-            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
-            context: .global),
-        KeyBinding(
-            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global),
-        KeyBinding(
-            [.char("S")], .grepPrompt, "find in every task's cached output, titles and plans (:grep)",
-            context: .global),
 
         KeyBinding([.char("j"), .down], .moveDown, "next row", context: .list, footer: "down"),
         KeyBinding([.char("k"), .up], .moveUp, "previous row", context: .list, footer: "up"),
@@ -271,8 +285,6 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .list),
         KeyBinding([.char("/")], .filter, "filter the list (Esc clears it)", context: .list, footer: "filter"),
         KeyBinding([.enter], .open, "open the selected row (a task's output)", context: .list, footer: "open"),
-        KeyBinding(
-            [.char("f")], .nextFilter, "next status filter (contracts, tasks)", context: .listOrder, footer: "status"),
         KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .listOrder, footer: "sort"),
 
         KeyBinding([.char("j"), .down], .moveDown, "scroll down a line", context: .output, footer: "down"),
@@ -299,10 +311,6 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("Y")], .copyBlock, "copy the code block in view (OSC 52)", context: .output),
         KeyBinding(
             [.escape], .dismiss, "clear the search; else back", context: .output),
-
-        KeyBinding(
-            [.char("c")], .pickScope, "show one contract's tasks (pick from a list; “all” clears)", context: .taskList,
-            footer: "contract"),
 
         KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
         KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),
@@ -338,15 +346,6 @@ public struct KeyMap: Sendable {
         KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
         KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
 
-        KeyBinding(
-            [.ctrl("k")], .keyHelp,
-            "where do I get a key? shows and copies <server>/settings",
-            context: .signIn, footer: "get a key"),
-        KeyBinding(
-            [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
-            context: .signIn),
-        KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
-
         KeyBinding([], .jumpByNumber, "open that pane (as its number key)", context: .mouse, label: "click NAV//"),
         KeyBinding([], .back, "back to that pane (as q, a step at a time)", context: .mouse, label: "click crumb"),
         KeyBinding(
@@ -361,5 +360,5 @@ public struct KeyMap: Sendable {
         KeyBinding([], .openNotification, "open what it names (as o)", context: .mouse, label: "click toast"),
         KeyBinding([], .openLink(0), "open that output link (as :open N)", context: .mouse, label: "click link"),
         KeyBinding([], .help, "close help (Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
-    ])
+    ]
 }

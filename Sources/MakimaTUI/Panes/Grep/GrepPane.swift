@@ -25,11 +25,13 @@ public struct GrepPane: Pane {
     public var isEditingText: Bool { list.isEditingFilter }
     public var isTopLevel: Bool { false }
 
-    /// The search's answer: its rows, or what went wrong.
+    /// The search's answer: its rows, or what went wrong. Built again when a hit's task
+    /// changes in the stores (or its age would read differently): the selection stays.
     public mutating func update(_ model: GrepResultsModel) {
         searching = false
         hits = model.hits
-        list = ListView(rows: model.rows, emptyMessage: model.emptyMessage)
+        list.emptyMessage = model.emptyMessage
+        list.setRows(model.rows)
     }
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
