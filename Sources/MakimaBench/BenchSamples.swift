@@ -20,11 +20,21 @@ struct BenchSamples {
 
     /// Runs `body` once and keeps its times.
     mutating func time(_ body: () -> Void) {
-        let start = Clocks.monotonic()
-        let cpuStart = threadCPUSeconds()
+        let mark = Mark()
         body()
-        cpu.append((threadCPUSeconds() - cpuStart) * 1000)
-        wall.append((Clocks.monotonic() - start) * 1000)
+        record(since: mark)
+    }
+
+    /// When a run began: for a run that cannot be a closure (one that changes an `inout`
+    /// main-actor value, which a closure may not capture).
+    struct Mark {
+        let wall = Clocks.monotonic()
+        let cpu = threadCPUSeconds()
+    }
+
+    mutating func record(since mark: Mark) {
+        cpu.append((threadCPUSeconds() - mark.cpu) * 1000)
+        wall.append((Clocks.monotonic() - mark.wall) * 1000)
     }
 
     var count: Int { cpu.count }

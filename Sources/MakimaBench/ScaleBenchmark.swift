@@ -167,10 +167,10 @@ package enum ScaleBenchmark {
         backend.flush(app.render(width: width, height: height))
         var samples = BenchSamples()
         func key(_ k: Key) {
-            samples.time {
-                _ = app.handle(k, now: 0)
-                backend.flush(app.render(width: width, height: height))
-            }
+            let mark = BenchSamples.Mark()
+            _ = app.handle(k, now: 0)
+            backend.flush(app.render(width: width, height: height))
+            samples.record(since: mark)
         }
         for round in 0..<rounds {
             let query = queries[round % queries.count]

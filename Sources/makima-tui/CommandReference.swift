@@ -15,6 +15,9 @@ enum CommandReference {
         Entry(name: "MAKIMA_CONFIG_DIR", meaning: "configuration directory (as --config-dir)"),
         Entry(name: "MAKIMA_CACHE_DIR", meaning: "where the offline caches are kept"),
         Entry(name: "MAKIMA_THEME", meaning: "dashboard theme (as --theme)"),
+        Entry(
+            name: MeshSchedule.paceVariable,
+            meaning: "seconds between background reads of each mesh not on screen (10 to 3600; 60)"),
         Entry(name: "MAKIMA_HYPERLINKS", meaning: "1 or 0: write output links as terminal hyperlinks (OSC 8) or not"),
         Entry(name: "NO_COLOR", meaning: "no colours, attributes only (as --color never)"),
         Entry(name: "XDG_CONFIG_HOME, XDG_CACHE_HOME", meaning: "base directories (default ~/.config, ~/.cache)"),

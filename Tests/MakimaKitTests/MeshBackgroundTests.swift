@@ -21,6 +21,29 @@ import Testing
         #expect(s.next?.name == "staging")
     }
 
+    @Test func thePaceAnOperatorSetsIsHeldToItsRange() {
+        #expect(MeshSchedule.pace(setting: nil) == 60)
+        #expect(MeshSchedule.pace(setting: "") == 60)
+        #expect(MeshSchedule.pace(setting: "soon") == 60)
+        #expect(MeshSchedule.pace(setting: "15") == 15)
+        #expect(MeshSchedule.pace(setting: " 90 ") == 90)
+        #expect(MeshSchedule.pace(setting: "1") == 10, "never faster than every 10 s")
+        #expect(MeshSchedule.pace(setting: "-5") == 10)
+        #expect(MeshSchedule.pace(setting: "99999999999999999999") == 60, "overflows Int: not a number")
+        #expect(MeshSchedule.pace(setting: "86400") == 3600)
+    }
+
+    @Test func aSetPaceSpacesTheReadsAndNeverShortensTheBackoff() {
+        var s = MeshSchedule(names: ["staging"], now: t0, pace: 15)
+        s.record("staging", answered: true, now: t0)
+        #expect(s.due["staging"] == t0.addingTimeInterval(15))
+        s.record("staging", answered: false, now: t0)
+        #expect(s.due["staging"] == t0.addingTimeInterval(60), "a failure still waits a minute first")
+        var slow = MeshSchedule(names: ["prod"], now: t0, pace: 600)
+        slow.record("prod", answered: false, now: t0)
+        #expect(slow.due["prod"] == t0.addingTimeInterval(600), "a backoff is never sooner than the pace")
+    }
+
     @Test func aFailingMeshBacksOffOneTwoFourEightThenFifteenMinutes() {
         var s = MeshSchedule(names: ["dead"], now: t0)
         var waits: [TimeInterval] = []

@@ -342,12 +342,12 @@ struct ControllerTests {
                 MeshTask(id: "t-\(poll)-\(i)", title: "job \(poll) \(i)", status: .failed)
             }
             h.post(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: at, fromCache: false))
-            #expect(h.live.notifications.taskTitles.count <= TaskTitleBook.capacity, "after poll \(poll)")
+            #expect(h.live.notificationController.taskTitles.count <= TaskTitleBook.capacity, "after poll \(poll)")
         }
-        #expect(h.live.notifications.taskTitles.count > 0)
-        #expect(h.live.notifications.taskTitle("t-0-0") == nil, "the oldest titles are forgotten")
+        #expect(h.live.notificationController.taskTitles.count > 0)
+        #expect(h.live.notificationController.taskTitle("t-0-0") == nil, "the oldest titles are forgotten")
         let newest = "t-2-\(perPoll - 1)"
-        #expect(h.live.notifications.taskTitle(newest) == "job 2 \(perPoll - 1)")
+        #expect(h.live.notificationController.taskTitle(newest) == "job 2 \(perPoll - 1)")
         h.post(
             .notifications([
                 MeshNotification(

@@ -93,7 +93,7 @@ struct DesktopNotificationControllerTests {
         #expect(h.shows("Task failed: task 2"))
         #expect(h.terminal.bells == 0)
         #expect(!h.terminal.backend.controlBytes.isEmpty)
-        h.live.notifications.notifier.preferences.desktop = false
+        h.live.notificationController.notifier.preferences.desktop = false
         h.advance(5)
         let before = h.terminal.backend.controlBytes.count
         h.post(.notifications([Self.failed(3, "t3")]))

@@ -116,7 +116,7 @@ struct RedrawPathTests {
         #expect(h.shows("off · Enter: on"), "\(h.screen)")
         let bell = try #require(h.terminal.backend.lines.first { $0.contains("› NOTIFY: BELL") })
         #expect(bell.trimmingCharacters(in: .whitespaces).hasSuffix("on"), "\(bell)")
-        h.live.notifications.notifier.preferences.bell = false
+        h.live.notificationController.notifier.preferences.bell = false
         h.settle()
         let row = try #require(h.terminal.backend.lines.first { $0.contains("› NOTIFY: BELL") })
         #expect(row.trimmingCharacters(in: .whitespaces).hasSuffix("off"), "\(row)")

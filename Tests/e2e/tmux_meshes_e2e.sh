@@ -45,7 +45,7 @@ requests_total() {
 
 # within_turns URL TURNS TARGET REGEX: true once the screen matches; false once the server at
 # URL (read only in the background) has been asked more than TURNS times since the call: the
-# turn after the last one allowed began, a minute after it, so its answer had time to be drawn.
+# turn after the last one allowed began, a pace (MAKIMA_MESH_PACE) after it, so its answer had time to be drawn.
 # TIMEOUT bounds it too, in case the reads stop altogether.
 within_turns() {
   local url=$1 turns=$2 target=$3 pattern=$4

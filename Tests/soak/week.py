@@ -28,7 +28,7 @@ import time
 from datetime import datetime, timezone
 
 FINAL = ("completed", "failed", "cancelled")
-# shortAge's units (MakimaKit/Stores/ListState.swift): "12s", "4m", "3h", "2d".
+# shortAge's units (MakimaKit/Clock/AgeClock.swift): "12s", "4m", "3h", "2d".
 AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 ACTIVITY_DAYS = 7  # activity_minutes keeps this many days (CacheStore+Activity)
 MASTHEAD_TICK = 60  # real seconds between the masthead clock's ticks

@@ -47,26 +47,28 @@ public final class BackgroundMeshReader: @unchecked Sendable {
     private var stopped = false
     private var started = false
     private let clock: @Sendable () -> Date
+    private let pace: TimeInterval
     private let read: Read
     private let deliver: @Sendable (Report) -> Void
 
     public init(
-        clock: @escaping @Sendable () -> Date = { Date() }, read: @escaping Read,
-        deliver: @escaping @Sendable (Report) -> Void
+        clock: @escaping @Sendable () -> Date = { Date() }, pace: TimeInterval = MeshSchedule.defaultPace,
+        read: @escaping Read, deliver: @escaping @Sendable (Report) -> Void
     ) {
         self.clock = clock
+        self.pace = pace
         self.read = read
         self.deliver = deliver
-        schedule = MeshSchedule(names: [], now: clock())
+        schedule = MeshSchedule(names: [], now: clock(), pace: pace)
     }
 
     /// Reads with each profile's own stored key from `credentials`.
     public convenience init(
         credentials: CredentialStore, clock: @escaping @Sendable () -> Date = { Date() },
-        deliver: @escaping @Sendable (Report) -> Void
+        pace: TimeInterval = MeshSchedule.defaultPace, deliver: @escaping @Sendable (Report) -> Void
     ) {
         self.init(
-            clock: clock,
+            clock: clock, pace: pace,
             read: { mesh, figure in
                 // A client per read: its `ServerClock` measures this answer only.
                 let client = try MeshProfiles.client(
@@ -87,7 +89,7 @@ public final class BackgroundMeshReader: @unchecked Sendable {
         defer { condition.unlock() }
         let kept = Array(meshes.filter(\.keyStored).prefix(Self.maxMeshes))
         let old = schedule
-        schedule = MeshSchedule(names: kept.map(\.name), now: clock())
+        schedule = MeshSchedule(names: kept.map(\.name), now: clock(), pace: pace)
         schedule.carry(from: old)
         targets = Dictionary(kept.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         condition.broadcast()

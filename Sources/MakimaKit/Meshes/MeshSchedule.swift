@@ -5,8 +5,16 @@ import Foundation
 /// minutes (`backoff`), so a dead server costs one request a quarter of an hour at most. Pure:
 /// the reader passes the time in, tests pass theirs.
 public struct MeshSchedule: Sendable, Equatable {
-    public static let pace: TimeInterval = 60
+    /// A minute between reads unless `MAKIMA_MESH_PACE` says otherwise (`pace(setting:)`).
+    public static let defaultPace: TimeInterval = 60
+    public static let paceVariable = "MAKIMA_MESH_PACE"
+    /// The pace an operator may set: never faster than every 10 s (a mesh is not to be polled
+    /// hard by a dashboard that is not showing it), never slower than an hour.
+    public static let paceRange: ClosedRange<TimeInterval> = 10...3600
     public static let longestBackoff: TimeInterval = 15 * 60
+
+    /// Seconds between reads of one mesh after a read that answered.
+    public let pace: TimeInterval
 
     /// Next read per mesh name.
     public private(set) var due: [String: Date] = [:]
@@ -18,7 +26,8 @@ public struct MeshSchedule: Sendable, Equatable {
     private var order: [String] = []
 
     /// Every mesh is due at once: the card fills as soon as the reader starts.
-    public init(names: [String], now: Date) {
+    public init(names: [String], now: Date, pace: TimeInterval = MeshSchedule.defaultPace) {
+        self.pace = pace
         for name in names where due[name] == nil {
             due[name] = now
             order.append(name)
@@ -26,11 +35,20 @@ public struct MeshSchedule: Sendable, Equatable {
     }
 
     /// How long to wait after `count` failures in a row (0: none, the pace).
-    public static func delay(afterFailures count: Int) -> TimeInterval {
+    public static func delay(afterFailures count: Int, pace: TimeInterval = defaultPace) -> TimeInterval {
         guard count > 0 else { return pace }
-        // 2^(count-1) minutes, capped before it can overflow.
+        // 2^(count-1) minutes, capped before it can overflow; never sooner than the pace.
         let minutes = Double(1 << min(count - 1, 10))
-        return min(longestBackoff, minutes * 60)
+        return min(longestBackoff, max(pace, minutes * 60))
+    }
+
+    /// The pace `MAKIMA_MESH_PACE` asks for, in whole seconds, held to `paceRange`; the
+    /// default for anything else (unset, empty, not a number).
+    public static func pace(setting: String?) -> TimeInterval {
+        guard let setting, let seconds = Int(setting.trimmingCharacters(in: .whitespaces)) else {
+            return defaultPace
+        }
+        return min(max(TimeInterval(seconds), paceRange.lowerBound), paceRange.upperBound)
     }
 
     /// The mesh to read next, when, and the figure to ask it for (nil: none).
@@ -50,7 +68,7 @@ public struct MeshSchedule: Sendable, Equatable {
         guard due[name] != nil else { return }
         let n = answered ? 0 : min((failures[name] ?? 0) + 1, 1_000)
         failures[name] = n
-        due[name] = now.addingTimeInterval(Self.delay(afterFailures: n))
+        due[name] = now.addingTimeInterval(Self.delay(afterFailures: n, pace: pace))
         figures[name] = (figures[name] ?? .first).following
     }
 }

@@ -103,9 +103,9 @@ enum Destinations {
         pane: .notifications, noun: "notifications",
         open: { live, _, _ in live.navigation.show(NotificationsPane(rows: [], links: [:])) },
         rebuild: { live, _, now in
-            let notifications = live.notifications
+            let alerts = live.notificationController
             let (rows, links) = NotificationsPane.model(
-                live.hub, now: now, named: { notifications.named($0, fallback: "a task") })
+                live.hub, now: now, named: { alerts.named($0, fallback: "a task") })
             live.navigation.replaceTop(as: NotificationsPane.self) { $0.update(rows: rows, links: links) }
         })
 

@@ -29,11 +29,11 @@ extension LiveDashboard {
             if let notice = hub.connection.lastNotice, notice != noticeBefore || update.isNotice {
                 notices.append(notice)
             }
-            notifications.taskTitles.learn(from: update)
+            notificationController.taskTitles.learn(from: update)
             if case .list(let q, _, let at, fromCache: false) = update { refreshing.policy.answered(q, at: at) }
             switch update {
             case .olderOutput(let id, _, _), .outputCaughtUp(let id): taskOutput.historyArrived(for: id)
-            case .detail(let link, _) where link.kind == .task: notifications.titleArrived(for: link.id)
+            case .detail(let link, _) where link.kind == .task: notificationController.titleArrived(for: link.id)
             case .connection(let status):
                 // After a refused key the pill stays AUTH whatever the halted engine says last.
                 session.setConnectionPill(unauthorized ? .auth : ConnectionPillState(status, now: Date()))
@@ -42,7 +42,7 @@ extension LiveDashboard {
                 taskOutput.historyArrived(for: nil)
             case .detailNotFound(let link):
                 navigation.detailMissing(link)
-                if link.kind == .task { notifications.titleArrived(for: link.id) }
+                if link.kind == .task { notificationController.titleArrived(for: link.id) }
             case .events, .list, .listFailed, .listLoading, .listProgress, .detail, .notifications,
                 .notice, .taskRowsChanged, .tasksNamed, .serverClock:
                 break
@@ -57,7 +57,7 @@ extension LiveDashboard {
         }
         // Tasks this batch named that the stores know by id alone are fetched (`TaskNamer`).
         if let engine, case let unknown = hub.unnamedTasks(in: updates), !unknown.isEmpty { engine.nameTasks(unknown) }
-        for n in notices { notifications.toast(NoticeLine(oneLine(n), level: .muted)) }
+        for n in notices { notificationController.toast(NoticeLine(oneLine(n), level: .muted)) }
         notifications.announce(hub.notifications.takeToasts())
     }
 

@@ -18,6 +18,6 @@ extension LiveDashboard {
             let named = scheme.isEmpty ? "a link without a scheme" : "a \(scheme): link"
             notice = NoticeLine("not opened: \(named) (only http and https are opened)  " + shown, level: .warn)
         }
-        notifications.toast(notice)
+        notificationController.toast(notice)
     }
 }

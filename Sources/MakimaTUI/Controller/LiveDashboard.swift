@@ -39,7 +39,7 @@ public final class LiveDashboard {
     var lostConnection = false
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
     private(set) lazy var navigation = NavigationController(live: self)
-    private(set) lazy var notifications = NotificationController(
+    private(set) lazy var notificationController = NotificationController(
         notifier: DesktopNotifier(
             route: .detect(environment: setup.environment, outputIsTerminal: true),
             preferences: setup.notificationPreferences, environment: setup.environment, launcher: children),
@@ -49,12 +49,12 @@ public final class LiveDashboard {
     private(set) lazy var signIn = SignInController(live: self)
     private(set) lazy var settings = SettingsController(
         setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
-        notifier: notifications.notifier, toast: { [unowned self] in self.notifications.toast($0) },
+        notifier: notificationController.notifier, toast: { [unowned self] in self.notificationController.toast($0) },
         show: { [unowned self] in self.navigation.show($0) }, keyRefused: { [unowned self] in self.keyRefused() })
     private(set) lazy var taskOutput = TaskOutputController(
         hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
         open: { [unowned self] in self.navigation.open($0) }, show: { [unowned self] in self.navigation.show($0) },
-        taskTitle: { [unowned self] in self.notifications.taskTitle($0) }, now: { [unowned self] in self.now() })
+        taskTitle: { [unowned self] in self.notificationController.taskTitle($0) }, now: { [unowned self] in self.now() })
     private(set) lazy var refreshing = RefreshController(
         engines: self, hub: hub, screen: session,
         listsOf: { [unowned self] in $0.spec.queries(self.navigation.filter($0), self.navigation.scopes[$0] ?? nil) },
@@ -88,7 +88,7 @@ public final class LiveDashboard {
         children = ChildLauncher(environment: setup.environment)
         // The desktop notifier (and its worker, when there is a route) exists from the start,
         // as it did before the controllers were split: made at once, not on first use.
-        _ = notifications
+        _ = notificationController
     }
 
     func start() {
@@ -153,7 +153,7 @@ public final class LiveDashboard {
             self.apply(current.cachedSnapshot(for: rest))
         }
         StartupReport.mark("cached_lists")
-        for n in notices { notifications.toast(NoticeLine(n, level: .warn)) }
+        for n in notices { notificationController.toast(NoticeLine(n, level: .warn)) }
         // The cached screen goes out first: the WebSocket and the first fetches start once it
         // is on the terminal (at once when a frame already is, e.g. after a sign-in), so on a
         // busy machine their threads do not compete with the first frame.
@@ -167,7 +167,7 @@ public final class LiveDashboard {
 
     func stop() {
         meshes.stop()
-        notifications.notifier.stop()
+        notificationController.notifier.stop()
         children.stop()
         engine?.stop()
         for r in signIn.retired { r.engine?.stop() }
@@ -198,12 +198,12 @@ public final class LiveDashboard {
         case .switchProfile(let name): signIn.switchToProfile(named: name)
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
-        case .openLatestNotification: notifications.openLatestNotification()
+        case .openLatestNotification: notificationController.openLatestNotification()
         case .nextFilter(let pane): navigation.nextFilter(pane)
         case .pickScope(let pane): navigation.go(to: .picker, subject: pane.rawValue)
         case .setScope(let pane, let value): navigation.setScope(pane, value)
         case .loadOlderOutput(let id, let toStart): taskOutput.loadOlderOutput(id, toStart: toStart)
-        case .toast(let text): notifications.toast(NoticeLine(text, level: .ok))
+        case .toast(let text): notificationController.toast(NoticeLine(text, level: .ok))
         case .openURL(let url): openLink(url)
         case .signIn(let request): signIn.handle(request)
         }
@@ -211,8 +211,8 @@ public final class LiveDashboard {
 
     func explainNoConnection() {
         switch setup.access {
-        case .notConfigured(let message): notifications.toast(NoticeLine(message, level: .warn))
-        case .configured: if unauthorized { notifications.toast(NoticeLine(Self.refusedKey, level: .danger)) }
+        case .notConfigured(let message): notificationController.toast(NoticeLine(message, level: .warn))
+        case .configured: if unauthorized { notificationController.toast(NoticeLine(Self.refusedKey, level: .danger)) }
         }
     }
 }

@@ -31,8 +31,9 @@ final class MeshesController {
         let deliver: @Sendable (BackgroundMeshReader.Report) -> Void = { report in
             bus.post { [weak self] in self?.received(report) }
         }
+        let pace = MeshSchedule.pace(setting: ProcessInfo.processInfo.environment[MeshSchedule.paceVariable])
         let made = BackgroundMeshReader(
-            credentials: CredentialStore(location: location), clock: clock, deliver: deliver)
+            credentials: CredentialStore(location: location), clock: clock, pace: pace, deliver: deliver)
         reader = made
         made.setTargets(backgroundProfiles)
         made.start()
@@ -69,7 +70,7 @@ final class MeshesController {
             glance.file(reading)
             store.answered(report.name, glance, at: now)
             for line in alerts.observe(report.name, glance) {
-                live.notifications.toast(NoticeLine(oneLine(line), level: .warn))
+                live.notificationController.toast(NoticeLine(oneLine(line), level: .warn))
             }
         case .failure(let failure):
             store.failed(report.name, failure.message, at: now)

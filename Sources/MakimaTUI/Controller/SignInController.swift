@@ -59,7 +59,7 @@ final class SignInController {
 
     /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
     func enterNewKey() {
-        guard setup.signIn != nil else { return live.notifications.toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        guard setup.signIn != nil else { return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn)) }
         guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
         if session.topPane.id == .onboarding { return }
         var model = OnboardingModel(
@@ -150,16 +150,16 @@ final class SignInController {
     /// On any failure the mesh on screen stays, and a toast says why.
     func switchToProfile(named name: String) {
         guard let service = setup.signIn else {
-            return live.notifications.toast(NoticeLine(Self.noSignIn, level: .warn))
+            return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn))
         }
         guard !busy else { return }
         guard service.profileNames.contains(name) else {
             let known = service.profileNames.joined(separator: ", ")
-            return live.notifications.toast(
+            return live.notificationController.toast(
                 NoticeLine("no profile named \(name)" + (known.isEmpty ? "" : " (stored: \(known))"), level: .warn))
         }
         busy = true
-        live.notifications.toast(NoticeLine("switching to \(name) …", level: .ok))
+        live.notificationController.toast(NoticeLine("switching to \(name) …", level: .ok))
         let bus = session.bus
         service.storedSignIn(profileNamed: name) { result in
             bus.post { [weak self] in
@@ -167,10 +167,10 @@ final class SignInController {
                 self.busy = false
                 switch result {
                 case nil:
-                    self.live.notifications.toast(
+                    self.live.notificationController.toast(
                         NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
                 case .failure(let problem)?:
-                    self.live.notifications.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
+                    self.live.notificationController.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
                 case .success(let signedIn)?:
                     self.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
                 }
@@ -250,7 +250,7 @@ final class SignInController {
             // Another server: nothing of the old one stays on screen (its cache stays on disk).
             live.cache = nil
             live.hub.forgetServer()
-            live.notifications.taskTitles = TaskTitleBook()
+            live.notificationController.taskTitles = TaskTitleBook()
         }
         live.setup.access = .configured(
             client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
@@ -264,7 +264,7 @@ final class SignInController {
         session.chrome.set(\.homeNotice, nil)
         live.meshes.shownChanged()
         live.connectEngine()
-        live.notifications.toast(NoticeLine(message, level: .ok))
+        live.notificationController.toast(NoticeLine(message, level: .ok))
     }
 
     /// Settings' sign out removed the stored key and profile: the engine and cache are
@@ -279,7 +279,7 @@ final class SignInController {
         live.engine = nil
         live.cache = nil
         live.hub.forgetServer()
-        live.notifications.taskTitles = TaskTitleBook()
+        live.notificationController.taskTitles = TaskTitleBook()
         live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
         live.hub.connection.access = .signedOut
         session.setBanner(nil)

@@ -60,34 +60,10 @@ struct HomeLayout: Equatable {
         let height = region.maxY - top
         let width = max(1, (region.width - 2 - (n - 1) * gap) / n)
 
-        // Data cards per column: at least three rows each (border and one row), then one
-        // more row at a time, in turn, while they want more and there is room.
-        var heights = [Int](repeating: 0, count: dataRows.count)
         var used = [Int](repeating: 0, count: n)
         for (c, column) in cols.enumerated() {
-            var shown = column
-            while shown.count * 3 > height && !shown.isEmpty { shown.removeLast() }
-            for i in shown { heights[i] = 3 }
-            var room = height - shown.count * 3
-            var grew = true
-            while room > 0 && grew {
-                grew = false
-                for i in shown where room > 0 && heights[i] < 2 + max(1, dataRows[i]) {
-                    heights[i] += 1
-                    room -= 1
-                    grew = true
-                }
-            }
-            var y = top
-            for i in shown {
-                layout.placed.append(
-                    Placed(
-                        card: i, rect: Rect(x: region.x + 1 + c * (width + gap), y: y, width: width, height: heights[i])
-                    )
-                )
-                y += heights[i]
-            }
-            used[c] = y - top
+            let x = region.x + 1 + c * (width + gap)
+            used[c] = layout.placeColumn(column, dataRows: dataRows, x: x, top: top, width: width, height: height)
         }
         // Extra cards, whole, in the column with the most room left.
         for (e, rows) in extraRows.enumerated() {
@@ -100,5 +76,33 @@ struct HomeLayout: Equatable {
             used[c] += h
         }
         return layout
+    }
+
+    /// Data cards of one column: at least three rows each (border and one row), then one
+    /// more row at a time, in turn, while they want more and there is room. Returns the rows
+    /// the column uses.
+    private mutating func placeColumn(
+        _ column: [Int], dataRows: [Int], x: Int, top: Int, width: Int, height: Int
+    ) -> Int {
+        var shown = column
+        while shown.count * 3 > height && !shown.isEmpty { shown.removeLast() }
+        var heights = Dictionary(uniqueKeysWithValues: shown.map { ($0, 3) })
+        var room = height - shown.count * 3
+        var grew = true
+        while room > 0 && grew {
+            grew = false
+            for i in shown where room > 0 && heights[i, default: 3] < 2 + max(1, dataRows[i]) {
+                heights[i, default: 3] += 1
+                room -= 1
+                grew = true
+            }
+        }
+        var y = top
+        for i in shown {
+            let h = heights[i, default: 3]
+            placed.append(Placed(card: i, rect: Rect(x: x, y: y, width: width, height: h)))
+            y += h
+        }
+        return y - top
     }
 }
