@@ -1,3 +1,5 @@
+import MakimaKit
+
 /// What the command line documents besides its commands and options, described once for
 /// `--help` and the man page: the environment it reads and the files it keeps.
 enum CommandReference {

@@ -148,6 +148,14 @@ final class ControllerHarness {
         return frames
     }
 
+    /// Waits for Home's activity read (off the UI thread) that showing Home started, and
+    /// draws its answer: what a test counts from here on is its own doing, however busy the
+    /// machine.
+    func settleActivity() {
+        LiveDashboard.activityQueue.sync {}
+        settle()
+    }
+
     func advance(_ seconds: Double) {
         clock.now += seconds
         settle()

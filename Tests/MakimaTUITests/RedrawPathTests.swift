@@ -71,6 +71,7 @@ struct RedrawPathTests {
         let h = try openTaskView()
         defer { h.cleanUp() }
         h.type(.char("1"))
+        h.settleActivity()
         let before = h.terminal.backend.flushCount
         h.post(.events([output(1, "unseen\n")]))
         #expect(h.terminal.backend.flushCount == before)

@@ -5,7 +5,8 @@ import MakimaKit
 /// polled (every 30 s while on screen) and on `r`, off the UI thread: the cache's lock may be held by
 /// the writer's transaction for a while.
 extension LiveDashboard {
-    private static let activityQueue = DispatchQueue(label: "makima.activity", qos: .utility)
+    // Internal, not private: the controller tests wait on it (`ControllerHarness.settle`).
+    static let activityQueue = DispatchQueue(label: "makima.activity", qos: .utility)
 
     func loadActivity() {
         guard let cache else { return }

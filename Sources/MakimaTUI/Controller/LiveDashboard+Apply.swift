@@ -58,7 +58,7 @@ extension LiveDashboard {
         // Tasks this batch named that the stores know by id alone are fetched (`TaskNamer`).
         if let engine, case let unknown = hub.unnamedTasks(in: updates), !unknown.isEmpty { engine.nameTasks(unknown) }
         for n in notices { notificationController.toast(NoticeLine(oneLine(n), level: .muted)) }
-        notifications.announce(hub.notifications.takeToasts())
+        notificationController.announce(hub.notifications.takeToasts())
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called

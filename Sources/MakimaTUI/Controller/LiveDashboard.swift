@@ -54,7 +54,8 @@ public final class LiveDashboard {
     private(set) lazy var taskOutput = TaskOutputController(
         hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
         open: { [unowned self] in self.navigation.open($0) }, show: { [unowned self] in self.navigation.show($0) },
-        taskTitle: { [unowned self] in self.notificationController.taskTitle($0) }, now: { [unowned self] in self.now() })
+        taskTitle: { [unowned self] in self.notificationController.taskTitle($0) },
+        now: { [unowned self] in self.now() })
     private(set) lazy var refreshing = RefreshController(
         engines: self, hub: hub, screen: session,
         listsOf: { [unowned self] in $0.spec.queries(self.navigation.filter($0), self.navigation.scopes[$0] ?? nil) },

@@ -59,7 +59,9 @@ final class SignInController {
 
     /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
     func enterNewKey() {
-        guard setup.signIn != nil else { return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn)) }
+        guard setup.signIn != nil else {
+            return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn))
+        }
         guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
         if session.topPane.id == .onboarding { return }
         var model = OnboardingModel(
@@ -170,7 +172,8 @@ final class SignInController {
                     self.live.notificationController.toast(
                         NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
                 case .failure(let problem)?:
-                    self.live.notificationController.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
+                    self.live.notificationController.toast(
+                        NoticeLine("\(name): \(problem.description)", level: .danger))
                 case .success(let signedIn)?:
                     self.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
                 }
