@@ -24,7 +24,7 @@ import Testing
     func supervisor(_ server: DevServer, policy: BackoffPolicy, statuses: Statuses) throws -> WebSocketSupervisor {
         try WebSocketSupervisor(
             url: try #require(WebSocketSupervisor.subscribeURL(forServer: server.baseURL)), apiKey: server.apiKey,
-            policy: policy, onStatus: { statuses.recorder.append((Date(), $0)) }, onOpen: { nil }, onText: { _ in })
+            policy: policy, onStatus: { statuses.recorder.append((Date(), $0)) }, onOpen: { nil }, onTexts: { _ in })
     }
 
     func reject(_ server: DevServer, status: Int, retryAfter: String) throws {

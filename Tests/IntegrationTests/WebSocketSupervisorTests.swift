@@ -28,7 +28,7 @@ import Testing
                 let n = observed.opens.add(1, ordering: .relaxed).newValue
                 return firstText.map { "\($0)-\(n)" }
             },
-            onText: { observed.texts.append($0) }
+            onTexts: { for text in $0 { observed.texts.append(text) } }
         )
     }
 
@@ -124,7 +124,8 @@ import Testing
         options.maxMessageBytes = 1 << 20
         let sup = try WebSocketSupervisor(
             url: peer.url("/huge?size=2000000"), apiKey: key, options: options, policy: quick,
-            onStatus: { observed.statuses.append($0) }, onOpen: { nil }, onText: { observed.texts.append($0) })
+            onStatus: { observed.statuses.append($0) }, onOpen: { nil },
+            onTexts: { for text in $0 { observed.texts.append(text) } })
         sup.start()
         #expect(await eventually { sup.stats.oversizeRejected >= 2 })
         sup.stop()
@@ -147,12 +148,12 @@ import Testing
         #expect(throws: WebSocketSetupError.self) {
             try WebSocketSupervisor(
                 url: URL(string: "ftp://127.0.0.1/")!, apiKey: key,
-                onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+                onStatus: { _ in }, onOpen: { nil }, onTexts: { _ in })
         }
         #expect(throws: WebSocketSetupError.self) {
             try WebSocketSupervisor(
                 url: peer.url("/echo"), apiKey: key, extraHeaders: ["User-Agent": "x\r\ny"],
-                onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+                onStatus: { _ in }, onOpen: { nil }, onTexts: { _ in })
         }
     }
 }

@@ -177,7 +177,7 @@ import Testing
             url: URL(string: "ws://127.0.0.1:1/")!, headers: ["x-makima-api-key": secret])
         let supervisor = try WebSocketSupervisor(
             url: URL(string: "ws://127.0.0.1:1/")!, apiKey: APIKey(secret)!,
-            onStatus: { _ in }, onOpen: { nil }, onText: { _ in })
+            onStatus: { _ in }, onOpen: { nil }, onTexts: { _ in })
         for object in [connection, supervisor] as [Any] {
             var dumped = ""
             dump(object, to: &dumped)

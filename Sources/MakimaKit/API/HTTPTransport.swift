@@ -172,14 +172,20 @@ private final class Transfer {
         self.cancellation = cancellation
     }
 
-    /// Returning fewer bytes than offered makes curl abort with CURLE_WRITE_ERROR.
-    static let onBody: mk_curl_data_cb = { ptr, size, count, context in
+    /// The transfer a callback's context points to, or nil (noting it) once it is cancelled.
+    private static func uncancelled(_ context: UnsafeMutableRawPointer?) -> Transfer? {
         let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-        let n = size * count
         if t.cancellation.isCancelled {
             t.cancelled = true
-            return 0
+            return nil
         }
+        return t
+    }
+
+    /// Returning fewer bytes than offered makes curl abort with CURLE_WRITE_ERROR.
+    static let onBody: mk_curl_data_cb = { ptr, size, count, context in
+        let n = size * count
+        guard let t = Transfer.uncancelled(context) else { return 0 }
         if t.body.count + n > t.limit {
             t.tooLarge = true
             return 0
@@ -191,20 +197,12 @@ private final class Transfer {
     /// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK).
     static let onProgress:
         @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
-            context, _, _, _, _ in
-            let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            guard t.cancellation.isCancelled else { return 0 }
-            t.cancelled = true
-            return 1
+            context, _, _, _, _ in Transfer.uncancelled(context) == nil ? 1 : 0
         }
 
     static let onHeader: mk_curl_data_cb = { ptr, size, count, context in
-        let t = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if t.cancellation.isCancelled {
-            t.cancelled = true
-            return 0
-        }
+        guard let t = Transfer.uncancelled(context) else { return 0 }
         guard let ptr, n > 0 else { return n }
         let line = String(decoding: UnsafeRawBufferPointer(start: ptr, count: n), as: UTF8.self)
         if line.hasPrefix("HTTP/") {

@@ -11,33 +11,24 @@ final class ResumeOnce<Value: Sendable>: Sendable {
     }
     private let state = Mutex<State>(.empty)
 
-    func attach(_ continuation: CheckedContinuation<Value, Error>) {
-        let early: Result<Value, Error>? = state.withLock { s in
-            switch s {
-            case .empty:
-                s = .waiting(continuation)
-                return nil
-            case .early(let r):
-                s = .done
-                return r
-            case .waiting, .done: return nil
-            }
-        }
-        if let early { continuation.resume(with: early) }
-    }
+    func attach(_ continuation: CheckedContinuation<Value, Error>) { arrive(.waiting(continuation)) }
 
-    func resume(with result: Result<Value, Error>) {
-        let waiting: CheckedContinuation<Value, Error>? = state.withLock { s in
-            switch s {
-            case .empty:
-                s = .early(result)
+    func resume(with result: Result<Value, Error>) { arrive(.early(result)) }
+
+    /// The first of the two to arrive waits in `state`; the second resumes the continuation
+    /// with the result (outside the lock). Anything after that is ignored.
+    private func arrive(_ arrival: State) {
+        let meeting: (CheckedContinuation<Value, Error>, Result<Value, Error>)? = state.withLock { s in
+            switch (s, arrival) {
+            case (.empty, _):
+                s = arrival
                 return nil
-            case .waiting(let c):
+            case (.waiting(let c), .early(let r)), (.early(let r), .waiting(let c)):
                 s = .done
-                return c
-            case .early, .done: return nil
+                return (c, r)
+            default: return nil
             }
         }
-        waiting?.resume(with: result)
+        if let (continuation, result) = meeting { continuation.resume(with: result) }
     }
 }

@@ -134,13 +134,9 @@ enum CacheBounds {
         let row = try db.prepare("DELETE FROM search_tasks WHERE num = ?1")
         for num in nums {
             if let rowid = OutputSearchIndex.rowid(num: num, line: 0) {
-                try title.bind(rowid, at: 1)
-                try title.step()
-                title.reset()
+                try title.run(rowid)
             }
-            try row.bind(num, at: 1)
-            try row.step()
-            row.reset()
+            try row.run(num)
         }
         return nums.count
     }
@@ -157,10 +153,8 @@ enum CacheBounds {
         ] {
             let delete = try db.prepare(sql)
             for key in keys {
-                try delete.bind(key, at: 1)
-                try delete.step()
+                try delete.run(key)
                 removed += db.changes
-                delete.reset()
             }
         }
         return removed

@@ -153,14 +153,7 @@ extension CacheStore {
             ON CONFLICT (minute) DO UPDATE SET output = output + excluded.output,
                 completed = completed + excluded.completed, failed = failed + excluded.failed
             """)
-        for (minute, c) in counts {
-            try upsert.bind(minute, at: 1)
-            try upsert.bind(c.output, at: 2)
-            try upsert.bind(c.completed, at: 3)
-            try upsert.bind(c.failed, at: 4)
-            try upsert.step()
-            upsert.reset()
-        }
+        for (minute, c) in counts { try upsert.run(minute, c.output, c.completed, c.failed) }
         let forget = try db.prepare("DELETE FROM activity_minutes WHERE minute <= ?1")
         try forget.bind(now - activityKeptMinutes, at: 1)
         try forget.step()

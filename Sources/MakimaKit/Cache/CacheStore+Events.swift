@@ -278,13 +278,9 @@ extension CacheStore {
         for task in tasks {
             if try !meter.isOver() { break }
             try meter.linesLeaving(task)
-            try trim.bind(task, at: 1)
-            try trim.step()
+            try trim.run(task)
             let n = db.changes
-            trim.reset()
-            try trimLines.bind(task, at: 1)
-            try trimLines.step()
-            trimLines.reset()
+            try trimLines.run(task)
             result.eventsRemoved += n
             if n > 0 { result.tasksTrimmedForSize += 1 }
         }
@@ -402,12 +398,7 @@ extension CacheStore {
     /// Pruning never removes a task's newest event, so this survives pruning.
     public func lastSeenSeqs() throws(CacheError) -> [String: Int] {
         try withDatabase { db in
-            let select = try db.prepare("SELECT task_id, MAX(seq) FROM task_events GROUP BY task_id")
-            var seqs: [String: Int] = [:]
-            while try select.step() {
-                if let task = select.text(0), let seq = select.seq(1) { seqs[task] = seq }
-            }
-            return seqs
+            try db.prepare("SELECT task_id, MAX(seq) FROM task_events GROUP BY task_id").keyedByText { $0.seq(1) }
         }
     }
 
@@ -561,16 +552,10 @@ struct TaskRemoval {
 
     /// How many events went.
     func remove(_ task: String) throws -> Int {
-        try events.bind(task, at: 1)
-        try events.step()
+        try events.run(task)
         let removed = db.changes
-        events.reset()
-        try lines.bind(task, at: 1)
-        try lines.step()
-        lines.reset()
-        try activity.bind(task, at: 1)
-        try activity.step()
-        activity.reset()
+        try lines.run(task)
+        try activity.run(task)
         return removed
     }
 }

@@ -7,12 +7,7 @@ extension CacheStore {
     /// When each cached collection was fetched, by collection key (`CacheCollection.key(query:)`).
     public func collectionFetchTimes() throws(CacheError) -> [String: Date] {
         try withDatabase { db in
-            let select = try db.prepare("SELECT key, fetched_at FROM collections")
-            var times: [String: Date] = [:]
-            while try select.step() {
-                if let key = select.text(0), let at = select.date(1) { times[key] = at }
-            }
-            return times
+            try db.prepare("SELECT key, fetched_at FROM collections").keyedByText { $0.date(1) }
         }
     }
 
@@ -44,13 +39,7 @@ extension CacheStore {
                 let insert = try db.prepare(
                     "INSERT INTO list_items (collection, position, id, json, kind) VALUES (?1, ?2, ?3, ?4, ?5)")
                 for (position, row) in rows.enumerated() {
-                    try insert.bind(key, at: 1)
-                    try insert.bind(position, at: 2)
-                    try insert.bind(row.id, at: 3)
-                    try insert.bind(row.json, at: 4)
-                    try insert.bind(collection.name, at: 5)
-                    try insert.step()
-                    insert.reset()
+                    try insert.run(key, position, row.id, row.json, collection.name)
                 }
                 let stamp = try db.prepare("INSERT OR REPLACE INTO collections (key, fetched_at) VALUES (?1, ?2)")
                 try stamp.bind(key, at: 1)

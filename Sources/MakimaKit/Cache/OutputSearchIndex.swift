@@ -177,9 +177,7 @@ enum OutputSearchIndex {
                 guard let line = lines.seq(0), line < taskStride else { break }
                 reached = line
                 if line <= task.indexedTo, let key = rowid(num: task.num, line: line) {
-                    try drop.bind(key, at: 1)
-                    try drop.step()
-                    drop.reset()
+                    try drop.run(key)
                 }
                 guard let text = lines.text(1), !text.isEmpty else { continue }
                 try addRow(num: task.num, line: line, text: text, with: add)

@@ -60,6 +60,30 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(statement)
     }
 
+    /// Runs a statement that returns no rows (a keyed DELETE, an INSERT) once with `values`
+    /// bound to ?1, ?2…, and readies it for the next values.
+    func run(_ values: any SQLiteValue...) throws(SQLiteError) {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value.sqliteParameter {
+            case .text(let text): try bind(text, at: index)
+            case .integer(let number): try bind(number, at: index)
+            case .real(let number): try bind(number, at: index)
+            }
+        }
+        try step()
+        reset()
+    }
+
+    /// Every row's `value` keyed by the text of its column 0; rows missing either are skipped.
+    func keyedByText<Value>(_ value: (SQLiteStatement) -> Value?) throws(SQLiteError) -> [String: Value] {
+        var values: [String: Value] = [:]
+        while try step() {
+            if let key = text(0), let v = value(self) { values[key] = v }
+        }
+        return values
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
     // A cache file is read back as untrusted input: anything can have written any value of
@@ -126,3 +150,19 @@ final class SQLiteStatement {
         if rc != SQLITE_OK { throw SQLiteError(connection: connection) }
     }
 }
+
+/// A value a statement's parameter takes (what `SQLiteStatement.run` binds), as SQLite stores it.
+protocol SQLiteValue {
+    var sqliteParameter: SQLiteParameter { get }
+}
+
+enum SQLiteParameter {
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+}
+
+extension String: SQLiteValue { var sqliteParameter: SQLiteParameter { .text(self) } }
+extension Int: SQLiteValue { var sqliteParameter: SQLiteParameter { .integer(Int64(self)) } }
+extension Int64: SQLiteValue { var sqliteParameter: SQLiteParameter { .integer(self) } }
+extension Double: SQLiteValue { var sqliteParameter: SQLiteParameter { .real(self) } }

@@ -90,24 +90,6 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         self.wake = try WebSocketWakePipe()
     }
 
-    /// As the main initialiser, with `onText` called once per text message.
-    public convenience init(
-        url: URL,
-        apiKey: APIKey,
-        extraHeaders: [String: String] = [:],
-        options: WebSocketOptions = WebSocketOptions(),
-        policy: BackoffPolicy = BackoffPolicy(),
-        clock: @escaping @Sendable () -> Date = { Date() },
-        random: @escaping @Sendable () -> any RandomNumberGenerator = { SystemRandomNumberGenerator() },
-        onStatus: @escaping @Sendable (ConnectionStatus) -> Void,
-        onOpen: @escaping @Sendable () -> String?,
-        onText: @escaping @Sendable (String) -> Void
-    ) throws(WebSocketSetupError) {
-        try self.init(
-            url: url, apiKey: apiKey, extraHeaders: extraHeaders, options: options, policy: policy, clock: clock,
-            random: random, onStatus: onStatus, onOpen: onOpen, onTexts: { texts in for t in texts { onText(t) } })
-    }
-
     /// `wss://host/…/api/v1/mesh/tasks/subscribe` for `https://host/…` (ws for http).
     public static func subscribeURL(forServer server: URL) -> URL? {
         guard var parts = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return nil }

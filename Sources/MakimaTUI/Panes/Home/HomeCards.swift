@@ -132,11 +132,8 @@ enum HomeCards {
         var rows = [HomeCard.Row(line)]
         if !m.daemonLines.isEmpty {
             for d in m.daemonLines {
-                let style = StatusStyle.daemonStyle(d.status)
                 rows.append(
-                    HomeCard.Row(
-                        StyledLine(g.bullet + " ", CellStyle(fg: style.fg)) + StyledLine(d.host, CellStyle(fg: .body)),
-                        right: StyledLine(d.status.rawValue.uppercased(), style), target: d.id))
+                    statusRow(d.host, status: d.status.rawValue, StatusStyle.daemonStyle(d.status), target: d.id, g))
             }
         } else if !m.offlineHosts.isEmpty {
             rows.append(
@@ -146,14 +143,19 @@ enum HomeCards {
         return card(.daemons, m.daemons, rows)
     }
 
+    /// A bullet in the status's colour and `label`, with the status on the right; opens `target`.
+    private static func statusRow(
+        _ label: String, status: String, _ style: CellStyle, target: String, _ g: Glyphs
+    ) -> HomeCard.Row {
+        HomeCard.Row(
+            StyledLine(g.bullet + " ", CellStyle(fg: style.fg)) + StyledLine(label, CellStyle(fg: .body)),
+            right: StyledLine(status.uppercased(), style), target: target)
+    }
+
     static func tasks(_ m: HomeMeshModel, _ g: Glyphs) -> HomeCard {
         var rows = [HomeCard.Row(StyledLine("\(m.runningCount) RUNNING", CellStyle(fg: .accent, attributes: .bold)))]
         for t in m.recentTasks {
-            let style = StatusStyle.taskStyle(t.status)
-            rows.append(
-                HomeCard.Row(
-                    StyledLine(g.bullet + " ", CellStyle(fg: style.fg)) + StyledLine(t.title, CellStyle(fg: .body)),
-                    right: StyledLine(t.status.rawValue.uppercased(), style), target: t.id))
+            rows.append(statusRow(t.title, status: t.status.rawValue, StatusStyle.taskStyle(t.status), target: t.id, g))
         }
         if m.recentTasks.isEmpty { rows.append(muted("no tasks yet")) }
         return card(.tasks, m.tasks, rows)
