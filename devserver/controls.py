@@ -73,7 +73,8 @@ async def fail(request: web.Request) -> web.Response:
 
 async def latency(request: web.Request) -> web.Response:
     faults: FaultState = request.app["faults"]
-    faults.latency_ms = max(0, min(int_param(request, "ms", 0), 120_000))
+    # Up to an hour: a test holds a request for as long as it runs (a server that never answers).
+    faults.latency_ms = max(0, min(int_param(request, "ms", 0), 3_600_000))
     return json_response({"ms": faults.latency_ms})
 
 

@@ -167,12 +167,14 @@ import Testing
         let slow = try DevServer(seed: 23, demoKey: "mk_mesh_slow_0000000002")
         let (s, meshes) = try profiles([("shown", shown), ("slow", slow)])
         defer { slow.stop() }
-        _ = try slow.controlJSON(path: "/_dev/latency", query: ["ms": "120000"])
+        // An hour: the held read cannot end while the test runs, however slow the machine.
+        _ = try slow.controlJSON(path: "/_dev/latency", query: ["ms": "3600000"])
         let credentials = CredentialStore(location: ConfigLocation(directory: s.configDir))
         let (began, started) = AsyncStream.makeStream(of: String.self)
         let delivered = Mutex(0)
-        // Timeouts longer than the server's delay: the read is held for as long as the test runs.
-        let patient = HTTPTransport(configuration: HTTPConfiguration(totalTimeout: .seconds(600)))
+        // Timeouts longer than the server's delay: the read is held for as long as the test runs
+        // (it ends when the server is stopped, after the test's checks).
+        let patient = HTTPTransport(configuration: HTTPConfiguration(totalTimeout: .seconds(7200)))
         let reader = BackgroundMeshReader(
             read: { mesh, _ in
                 started.yield(mesh.name)
