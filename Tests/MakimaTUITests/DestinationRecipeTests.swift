@@ -8,72 +8,74 @@ import Testing
 // test target: a kind of list whose items a deep link names and whose detail is fetched on
 // its own, its list pane and its detail pane. Each step is one of the recipe's files; the
 // registries take them for the length of the test (their `@TaskLocal`), so the tests running
-// beside it never see them. Leave any step out and the test fails.
+// beside it never see them. Leave any step out and the test fails. The paths below say where a
+// kind built into the product keeps each step (the recipe's list of files); `Memo` is this
+// test's own kind, so none of those files exists.
 
-/// 1. The model (`MakimaKit/Models/Brief.swift`).
-struct Brief: WireModel, Sendable, Equatable, Identifiable {
+/// 1. The model (for a product kind: a file of its own in `MakimaKit/Models`).
+struct Memo: WireModel, Sendable, Equatable, Identifiable {
     var id: String
     var title: String?
     var body: String?
 
-    static let wireFields: [WireField<Brief>] = [
+    static let wireFields: [WireField<Memo>] = [
         .id("id", \.id), .text("title", \.title), .text("body", \.body),
     ]
-    static var wireBlank: Brief { Brief(id: "") }
+    static var wireBlank: Memo { Memo(id: "") }
 }
 
-/// 2. Its kind (`MakimaKit/Lists/Kinds/Briefs.swift`): the list, and the link that names one
-/// item, fetched alone (`GET /briefs/{id}`).
+/// 2. Its kind (for a product kind: a file of its own in `MakimaKit/Lists/Kinds`): the list, and the link that names one
+/// item, fetched alone (`GET /memos/{id}`).
 extension DeepLink.Kind {
-    static let brief = DeepLink.Kind(rawValue: "brief")
+    static let memo = DeepLink.Kind(rawValue: "memo")
 }
 
 extension ListKinds {
-    static let briefs = ListKind<Brief>(
-        name: "briefs", path: ["briefs"], refreshPeriod: 60, link: ItemLink(.brief, fetchedAlone: true))
+    static let memos = ListKind<Memo>(
+        name: "memos", path: ["memos"], refreshPeriod: 60, link: ItemLink(.memo, fetchedAlone: true))
 }
 
 extension ListQuery {
-    static let briefs = ListKinds.briefs.query()
+    static let memos = ListKinds.memos.query()
 }
 
 /// 3. Its list pane (`Panes/PaneRegistry.swift`: the entry, and its `PaneID` beside it).
 extension PaneID {
-    static let briefs = PaneID(rawValue: "briefs")
-    static let brief = PaneID(rawValue: "brief")
+    static let memos = PaneID(rawValue: "memos")
+    static let memo = PaneID(rawValue: "memo")
 }
 
 extension PaneSpec {
-    static let briefs = PaneSpec(
-        id: .briefs, shortTitle: "BRF", term: nil,
-        queries: { _, _ in [.briefs] },
+    static let memos = PaneSpec(
+        id: .memos, shortTitle: "BRF", term: nil,
+        queries: { _, _ in [.memos] },
         build: { src in
-            let columns = ListColumns<Brief>(
-                noun: "brief", columns: [.init("title", nil) { b, _ in (oneLine(b.title ?? b.id), CellStyle()) }],
+            let columns = ListColumns<Memo>(
+                noun: "memo", columns: [.init("title", nil) { b, _ in (oneLine(b.title ?? b.id), CellStyle()) }],
                 sorts: [])
-            let list = src.hub.listStore(ListKinds.briefs).list(.briefs)
+            let list = src.hub.listStore(ListKinds.memos).list(.memos)
             return .list(columns.model(list, filter: nil, now: src.now, clock: src.hub.connection.serverClock))
         },
-        openRow: { DeepLink(.brief, $0) },
-        make: { ListPane(id: .briefs) })
+        openRow: { DeepLink(.memo, $0) },
+        make: { ListPane(id: .memos) })
 }
 
-/// 4. Its detail pane (`Panes/Details/BriefPane.swift`).
-struct BriefPane: Pane {
-    let id = PaneID.brief
-    var section: PaneID { .briefs }
-    var brief: Brief
-    var title: String { "BRIEF" }
+/// 4. Its detail pane (for a product kind: a file of its own in `MakimaTUI/Panes/Details`).
+struct MemoPane: Pane {
+    let id = PaneID.memo
+    var section: PaneID { .memos }
+    var memo: Memo
+    var title: String { "MEMO" }
     var isTopLevel: Bool { false }
-    var shownLink: DeepLink? { DeepLink(.brief, brief.id) }
-    var detailLinks: [DeepLink] { [DeepLink(.brief, brief.id)] }
+    var shownLink: DeepLink? { DeepLink(.memo, memo.id) }
+    var detailLinks: [DeepLink] { [DeepLink(.memo, memo.id)] }
 
     mutating func handle(_ action: KeyAction) -> PaneResponse { .ignored }
 
     mutating func render(into buffer: inout CellBuffer, region: Rect, context: RenderContext) {
         buffer.fill(region, style: .plain)
         PaneHeader.render(title: title, term: nil, into: &buffer, row: region.row(0), context: context)
-        let lines = [oneLine(brief.title ?? "…"), oneLine(brief.body ?? "loading…")]
+        let lines = [oneLine(memo.title ?? "…"), oneLine(memo.body ?? "loading…")]
         for (i, line) in lines.enumerated() where i + 2 < region.height {
             buffer.write(StyledLine(line, CellStyle()), x: region.x, y: region.y + 2 + i, maxX: region.maxX)
         }
@@ -83,16 +85,16 @@ struct BriefPane: Pane {
 /// 5. Its destination (`Controller/Destinations.swift`): the pane it opens, what it fetches,
 /// and how the pane is rebuilt from the stores.
 extension Destination {
-    static let brief = Destination(
-        pane: .brief, noun: "brief", link: .brief, list: .briefs, landsOnList: true,
+    static let memo = Destination(
+        pane: .memo, noun: "memo", link: .memo, list: .memos, landsOnList: true,
         open: { live, id, _ in
-            live.navigation.show(BriefPane(brief: Brief(id: id)))
-            live.engine?.loadDetail(DeepLink(.brief, id))
+            live.navigation.show(MemoPane(memo: Memo(id: id)))
+            live.engine?.loadDetail(DeepLink(.memo, id))
         },
         rebuild: { live, pane, _ in
             guard let link = pane.shownLink else { return }
-            if let brief = live.hub.listStore(ListKinds.briefs).details[link.id] {
-                live.navigation.replaceTop(as: BriefPane.self) { $0.brief = brief }
+            if let memo = live.hub.listStore(ListKinds.memos).details[link.id] {
+                live.navigation.replaceTop(as: MemoPane.self) { $0.memo = memo }
             } else if live.hub.missing.links.contains(link) {
                 live.navigation.showNotFound(link)
             }
@@ -103,9 +105,9 @@ extension Destination {
 struct DestinationRecipeTests {
     /// Runs `body` with the recipe's entries in the three registries.
     func withTheRecipe(_ body: () throws -> Void) throws {
-        try ListKinds.$destinations.withValue(ListKinds.destinations.adding(ListKinds.briefs)) {
-            try PaneRegistry.$current.withValue(PaneRegistry.current.adding(.briefs)) {
-                try Destinations.$current.withValue(Destinations.current.adding(.brief), operation: body)
+        try ListKinds.$destinations.withValue(ListKinds.destinations.adding(ListKinds.memos)) {
+            try PaneRegistry.$current.withValue(PaneRegistry.current.adding(.memos)) {
+                try Destinations.$current.withValue(Destinations.current.adding(.memo), operation: body)
             }
         }
     }
@@ -116,55 +118,55 @@ struct DestinationRecipeTests {
             defer { h.cleanUp() }
 
             // The list pane: a NAV// entry and a number key, reached by name, its list asked for.
-            #expect(PaneID.topLevel.last == .briefs && PaneID.briefs.number == 8)
+            #expect(PaneID.topLevel.last == .memos && PaneID.memos.number == 8)
             h.type(.char(":"))
-            for c in "briefs" { h.type(.char(c)) }
+            for c in "memos" { h.type(.char(c)) }
             h.type(.enter)
-            #expect(h.session.topPane.id == .briefs)
-            #expect(h.engine.refreshed.contains { $0.query == .briefs })
+            #expect(h.session.topPane.id == .memos)
+            #expect(h.engine.refreshed.contains { $0.query == .memos })
             let now = h.live.now()
             h.post(
                 .list(
-                    .briefs, ListPayload([Brief(id: "b1", title: "First brief"), Brief(id: "b2", title: "Second")]),
+                    .memos, ListPayload([Memo(id: "b1", title: "First memo"), Memo(id: "b2", title: "Second")]),
                     fetchedAt: now, fromCache: false))
-            #expect(h.shows("First brief"), "\(h.screen)")
+            #expect(h.shows("First memo"), "\(h.screen)")
 
             // Enter on a row opens its detail, fetched alone through the engine.
             h.type(.enter)
-            let first = DeepLink(.brief, "b1")
-            #expect(h.session.topPane.id == .brief && h.session.topPane.shownLink == first)
+            let first = DeepLink(.memo, "b1")
+            #expect(h.session.topPane.id == .memo && h.session.topPane.shownLink == first)
             #expect(h.engine.details == [first])
             #expect(h.shows("loading…"), "\(h.screen)")
 
             // The engine's answer is kept in the kind's store and the pane follows it.
-            h.post(.detail(first, ListPayload([Brief(id: "b1", title: "First brief", body: "The body of the brief")])))
-            #expect(h.live.hub.listStore(ListKinds.briefs).details["b1"]?.body == "The body of the brief")
-            #expect(h.shows("The body of the brief"), "\(h.screen)")
-            #expect(h.shows("BRIEFS › BRIEF"), "breadcrumbs: \(h.screen)")
+            h.post(.detail(first, ListPayload([Memo(id: "b1", title: "First memo", body: "The body of the memo")])))
+            #expect(h.live.hub.listStore(ListKinds.memos).details["b1"]?.body == "The body of the memo")
+            #expect(h.shows("The body of the memo"), "\(h.screen)")
+            #expect(h.shows("MEMOS › MEMO"), "breadcrumbs: \(h.screen)")
 
             // A deep link of the new kind parses, prints, lands on its list with the row
             // selected and opens the detail on top.
             h.type(.char("1"))
-            let second = try #require(DeepLink("makima://brief/b2"))
-            #expect(second == DeepLink(.brief, "b2") && second.description == "makima://brief/b2")
+            let second = try #require(DeepLink("makima://memo/b2"))
+            #expect(second == DeepLink(.memo, "b2") && second.description == "makima://memo/b2")
             h.live.navigation.openDeepLink(second)
             h.settle()
-            #expect(h.loop.app.stack.ids == [.home, .briefs, .brief], "\(h.screen)")
+            #expect(h.loop.app.stack.ids == [.home, .memos, .memo], "\(h.screen)")
             #expect(h.engine.details.last == second)
 
-            // The server has no such brief: the not-found screen stands in its place.
+            // The server has no such memo: the not-found screen stands in its place.
             h.post(.detailNotFound(second))
-            #expect(h.shows("BRIEF NOT FOUND"), "\(h.screen)")
+            #expect(h.shows("MEMO NOT FOUND"), "\(h.screen)")
         }
     }
 
     @Test func theRecipesEntriesAreSeenByTheTaskThatAddsThemAlone() throws {
-        #expect(DeepLink("makima://brief/b1") == nil)
-        #expect(!PaneID.topLevel.contains(.briefs))
+        #expect(DeepLink("makima://memo/b1") == nil)
+        #expect(!PaneID.topLevel.contains(.memos))
         try withTheRecipe {
-            #expect(DeepLink("makima://brief/b1") != nil)
-            #expect(PaneID.topLevel.contains(.briefs))
-            #expect(Destinations.reached(by: .brief)?.pane == .brief)
+            #expect(DeepLink("makima://memo/b1") != nil)
+            #expect(PaneID.topLevel.contains(.memos))
+            #expect(Destinations.reached(by: .memo)?.pane == .memo)
         }
     }
 }
