@@ -25,10 +25,10 @@ struct Destination: Sendable {
     /// Pushes its pane and asks for what it needs, for a subject: the object's id, the
     /// pattern searched, the pane whose scope is picked. Nil: its controller builds the pane
     /// and hands it to `NavigationController.show` (onboarding, not-found).
-    var open: (@MainActor @Sendable (LiveDashboard, String, Date) -> Void)? = nil
+    var open: (@MainActor @Sendable (any DestinationContext, String, Date) -> Void)? = nil
     /// Rebuilds its pane on top from the stores (inside the `.detail` binding's tracking).
     /// Nil: its model comes from elsewhere (a search's answer, the sign-in steps).
-    var rebuild: (@MainActor @Sendable (LiveDashboard, any Pane, Date) -> Void)? = nil
+    var rebuild: (@MainActor @Sendable (any DestinationContext, any Pane, Date) -> Void)? = nil
 }
 
 /// The destinations, one entry each. An entry defined elsewhere (a test's) is added for the

@@ -38,7 +38,10 @@ public final class LiveDashboard {
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
-    private(set) lazy var navigation = NavigationController(live: self)
+    private(set) lazy var navigation: NavigationController = NavigationController(
+        session: session, hub: hub, bindings: bindings, lists: refreshing, destinations: self,
+        perform: { [unowned self] in self.settings.perform($0) },
+        closeTaskOutput: { [unowned self] in self.taskOutput.view = nil }, now: { [unowned self] in self.now() })
     private(set) lazy var notificationController = NotificationController(
         notifier: DesktopNotifier(
             route: .detect(environment: setup.environment, outputIsTerminal: true),
@@ -46,7 +49,12 @@ public final class LiveDashboard {
         hub: hub, chrome: session.chrome, screen: session, engines: self,
         open: { [unowned self] in self.navigation.open($0) },
         showAll: { [unowned self] in self.navigation.go(to: .notifications) }, now: { [unowned self] in self.now() })
-    private(set) lazy var signIn = SignInController(live: self)
+    private(set) lazy var signIn: SignInController = SignInController(
+        service: setup.signIn, environment: setup.environment, servers: self, screen: session, bus: session.bus,
+        chrome: session.chrome, linkOpener: linkOpener, show: { [unowned self] in self.navigation.show($0) },
+        shown: { [unowned self] in self.navigation.shown($0) },
+        toast: { [unowned self] in self.notificationController.toast($0) },
+        profileNamesChanged: { [unowned self] in self.session.setProfileNames($0) })
     private(set) lazy var settings = SettingsController(
         setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
         notifier: notificationController.notifier, toast: { [unowned self] in self.notificationController.toast($0) },
@@ -62,7 +70,9 @@ public final class LiveDashboard {
         now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
         loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
         explainNoConnection: { [unowned self] in self.explainNoConnection() })
-    private(set) lazy var meshes = MeshesController(live: self)
+    private(set) lazy var meshes: MeshesController = MeshesController(
+        store: hub.meshes, profiles: setup.profiles, server: self, bus: session.bus,
+        toast: { [unowned self] in self.notificationController.toast($0) })
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.

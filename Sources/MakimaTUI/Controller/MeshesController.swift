@@ -8,26 +8,38 @@ import MakimaKit
 /// background set (its engine reads it) and the previous one into it. `LiveDashboard` holds one.
 @MainActor
 final class MeshesController {
-    unowned let live: LiveDashboard
+    private let store: MeshesStore
+    /// Where the stored profiles are (nil: no profiles, no background reads).
+    private let profiles: ConfigLocation?
+    /// The server on screen: its profile is not read in the background.
+    private unowned let server: any ServerInUse
+    /// The background reads' answers come back through it.
+    private let bus: UIBus
+    private let toast: (NoticeLine) -> Void
     private var reader: BackgroundMeshReader?
     private var alerts = MeshAlerts()
     /// The time the reader and the ages use (tests pass their own).
     let clock: @Sendable () -> Date
 
-    init(live: LiveDashboard, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.live = live
+    init(
+        store: MeshesStore, profiles: ConfigLocation?, server: any ServerInUse, bus: UIBus,
+        toast: @escaping (NoticeLine) -> Void, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.profiles = profiles
+        self.server = server
+        self.bus = bus
+        self.toast = toast
         self.clock = clock
     }
 
-    private var store: MeshesStore { live.hub.meshes }
-
     /// Lists the profiles and starts reading the others (with two profiles or more).
     func start() {
-        guard let location = live.setup.profiles else { return }
+        guard let location = profiles else { return }
         store.profiles = (try? MeshProfiles.load(location)) ?? []
         store.show(shownName)
         guard store.profiles.count >= 2 else { return }
-        let bus = live.session.bus
+        let bus = self.bus
         let deliver: @Sendable (BackgroundMeshReader.Report) -> Void = { report in
             bus.post { [weak self] in self?.received(report) }
         }
@@ -43,7 +55,7 @@ final class MeshesController {
 
     /// The profile whose mesh is on screen (nil: the server in use is no stored profile).
     private var shownName: String? {
-        guard case .configured(let client, _, _, _) = live.setup.access else { return nil }
+        guard case .configured(let client, _, _, _) = server.access else { return nil }
         return store.profiles.first { $0.profile.id == client.profile.id }?.name
     }
 
@@ -52,7 +64,7 @@ final class MeshesController {
     /// After a switch: the new mesh is read by its engine, the one before joins the background.
     func shownChanged() {
         // A profile added or logged out meanwhile (`makima-tui login --name`) is seen here.
-        if let location = live.setup.profiles, let profiles = try? MeshProfiles.load(location) {
+        if let location = profiles, let profiles = try? MeshProfiles.load(location) {
             store.profiles = profiles
         }
         let name = shownName
@@ -70,7 +82,7 @@ final class MeshesController {
             glance.file(reading)
             store.answered(report.name, glance, at: now)
             for line in alerts.observe(report.name, glance) {
-                live.notificationController.toast(NoticeLine(oneLine(line), level: .warn))
+                toast(NoticeLine(oneLine(line), level: .warn))
             }
         case .failure(let failure):
             store.failed(report.name, failure.message, at: now)

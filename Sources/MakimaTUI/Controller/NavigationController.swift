@@ -7,10 +7,13 @@ import Observation
 /// the server has no such object), each list pane's filter and scope, and the row waiting to
 /// be selected. `LiveDashboard` holds one and forwards requests to it.
 ///
+/// It is given the parts it uses: the session's stack and timers, the stores, the bindings,
+/// list fetches (`ListRefreshing`), the runner of `Destinations` entries (`DestinationRunning`)
+/// and closures for a Settings row's action and for the task output view going off screen.
+///
 /// Observable: a pane's model reads its filter and scope here, so changing them rebuilds it.
 @MainActor @Observable
 final class NavigationController {
-    @ObservationIgnored unowned let live: LiveDashboard
     /// Each pane's current filter (absent: the first of its cycle).
     var filters: [PaneID: String?] = [:]
     /// Each pane's scope (Tasks: a contract id; absent: all).
@@ -20,10 +23,33 @@ final class NavigationController {
     /// A row to select in a list pane once its list holds it (a deep link, a Home daemon).
     @ObservationIgnored var pendingSelection: [PaneID: String] = [:]
 
-    init(live: LiveDashboard) { self.live = live }
+    @ObservationIgnored private unowned let session: any PaneStackEditing & TimerScheduling
+    @ObservationIgnored private let hub: StoreHub
+    /// Marks a pane on screen for a rebuild, and builds the detail on top (`PaneBindings`).
+    @ObservationIgnored private let bindings: PaneBindings
+    @ObservationIgnored private unowned let lists: any ListRefreshing
+    @ObservationIgnored private unowned let destinations: any DestinationRunning
+    /// Does what a Settings row does (`SettingsController.perform`).
+    @ObservationIgnored private let perform: (SettingsAction) -> Void
+    /// The task output view is off screen: its converted lines are let go (`TaskOutputController.view`).
+    @ObservationIgnored private let closeTaskOutput: () -> Void
+    @ObservationIgnored private let now: () -> Date
 
-    private var session: DashboardSession { live.session }
-    private var hub: StoreHub { live.hub }
+    init(
+        session: any PaneStackEditing & TimerScheduling, hub: StoreHub, bindings: PaneBindings,
+        lists: any ListRefreshing, destinations: any DestinationRunning,
+        perform: @escaping (SettingsAction) -> Void, closeTaskOutput: @escaping () -> Void,
+        now: @escaping () -> Date
+    ) {
+        self.session = session
+        self.hub = hub
+        self.bindings = bindings
+        self.lists = lists
+        self.destinations = destinations
+        self.perform = perform
+        self.closeTaskOutput = closeTaskOutput
+        self.now = now
+    }
 
     /// The pane's current filter value.
     func filter(_ pane: PaneID) -> String? { filters[pane] ?? pane.spec.filterCycle.first ?? nil }
@@ -32,19 +58,19 @@ final class NavigationController {
     func nextFilter(_ pane: PaneID) {
         guard let next = PaneRegistry.nextFilter(filter(pane), of: pane) else { return }
         filters[pane] = .some(next)
-        live.refreshing.refresh(pane, force: false)
+        lists.refresh(pane, force: false)
     }
 
     func shown(_ pane: PaneID) {
-        if session.topPane.id != .taskOutput { live.taskOutput.view = nil }
+        if session.topPane.id != .taskOutput { closeTaskOutput() }
         session.cancelTimer(id: "poll")
         // The clock: the ages it showed when it was last on screen have moved on since.
-        live.bindings.markDirty(pane)
-        live.refreshing.poll(pane)
+        bindings.markDirty(pane)
+        lists.poll(pane)
     }
 
     func openRow(_ pane: PaneID, _ rowID: String) {
-        if let action = pane.spec.rowAction(rowID) { return live.settings.perform(action) }
+        if let action = pane.spec.rowAction(rowID) { return perform(action) }
         if let link = pane.spec.openRow(rowID) { return open(link) }
         // Nothing to drill into (a daemon from Home's card): show the row in its pane.
         guard session.topPane.section != pane else { return }
@@ -69,15 +95,15 @@ final class NavigationController {
     /// `Destinations` entry says how).
     func open(_ link: DeepLink) {
         guard let destination = Destinations.reached(by: link.kind) else { return }
-        detailOpened[link] = live.now()
+        detailOpened[link] = now()
         go(to: destination.pane, subject: link.id)
     }
 
     /// Opens a destination on top of the current pane, for its subject (the object's id, the
     /// pattern searched, the pane whose scope is picked): its entry's `open`.
     func go(to pane: PaneID, subject: String = "") {
-        guard let open = Destinations[pane]?.open else { return }
-        open(live, subject, live.now())
+        guard let destination = Destinations[pane], destination.open != nil else { return }
+        destinations.open(destination, subject: subject, at: now())
         // A detail on top is not polled; it is built (bound to the stores) before the next
         // frame, being another than the one built last (`PaneBindings.detailNeedsBuild`).
         session.cancelTimer(id: "poll")
@@ -107,11 +133,11 @@ final class NavigationController {
     /// pushed). Returns false when the top pane is not a detail pane.
     func rebuildDetail() -> Bool {
         let top = session.topPane
-        guard let rebuild = Destinations[top.id]?.rebuild else { return false }
+        guard let destination = Destinations[top.id], destination.rebuild != nil else { return false }
         // Which one is shown: the object a link names, else the pane and what it belongs to.
         let key = top.shownLink?.description ?? "\(top.id)/\(top.section)"
-        guard live.bindings.detailNeedsBuild(key) else { return true }
-        live.bindings.build(.detail) { rebuild(live, top, live.now()) }
+        guard bindings.detailNeedsBuild(key) else { return true }
+        bindings.build(.detail) { destinations.rebuild(destination, top, at: now()) }
         return true
     }
 
@@ -135,7 +161,7 @@ final class NavigationController {
     /// Puts the not-found screen in place of the detail that was waiting for `link`.
     func showNotFound(_ link: DeepLink) {
         guard let destination = Destinations.reached(by: link.kind), let list = destination.list else { return }
-        if session.topPane.id == .taskOutput { live.taskOutput.view = nil }
+        if session.topPane.id == .taskOutput { closeTaskOutput() }
         pendingSelection[list] = nil
         let notFound = NotFoundPane(section: list, kind: destination.noun, objectID: link.id)
         session.updatePanes { $0.withTop { $0 = notFound } }
@@ -149,7 +175,7 @@ final class NavigationController {
     /// `c` on Tasks: a picker of the scope's choices on top of the list (the `picker` entry).
     func pickScope(_ pane: PaneID) {
         guard let scope = PaneRegistry.current[pane]?.scope else { return }
-        live.refreshing.fetch(scope.queries, force: false)
+        lists.fetch(scope.queries, force: false)
         show(PickerPane(owner: pane, title: scope.title, choices: scope.choices(hub), current: scopes[pane] ?? nil))
     }
 
@@ -157,7 +183,7 @@ final class NavigationController {
     func setScope(_ pane: PaneID, _ value: String?) {
         scopes[pane] = .some(value)
         session.updatePanes { stack in if stack.top.id == .picker { stack.pop() } }
-        live.refreshing.refresh(pane, force: false)
+        lists.refresh(pane, force: false)
     }
 }
 

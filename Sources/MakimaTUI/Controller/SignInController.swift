@@ -4,21 +4,55 @@ import MakimaKit
 /// Signing in with the dashboard running: onboarding on an unconfigured start, a key entered
 /// again after a 401 (`K`), `r` asking the server whether it takes the key again, and the
 /// switch to a server and key the server accepted (`adopt`), which starts a new engine
-/// without a restart. Every check runs through `setup.signIn` off the UI thread; its answer
-/// comes back as a job on the UI bus. `LiveDashboard` holds one and forwards to it.
+/// without a restart. Every check runs through the sign-in service off the UI thread; its
+/// answer comes back as a job on the UI bus. `LiveDashboard` holds one and forwards to it.
+///
+/// The swap itself is the dashboard's (`SessionSwitching`); this controller decides when,
+/// says so on screen and retires what was let go.
 @MainActor
 final class SignInController {
-    unowned let live: LiveDashboard
     /// A sign-in check is running (one at a time).
     var busy = false
     /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
     /// closed at quit, when blocking is allowed.
     var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
 
-    init(live: LiveDashboard) { self.live = live }
+    /// Nil: the dashboard only says how to run `makima-tui login`.
+    private let service: (any SignInService)?
+    /// Whether a desktop session is there to show a browser (the key help).
+    private let environment: [String: String]
+    private unowned let servers: any SessionSwitching
+    private unowned let screen: any PaneStackEditing & TimerScheduling & TerminalSignals
+    private let bus: UIBus
+    /// The banner of a refused key asked about again.
+    private let chrome: ChromeStore
+    private let linkOpener: LinkOpener
+    /// Puts the sign-in pane on top (`NavigationController.show`).
+    private let show: (any Pane) -> Void
+    /// A pane is on screen again once the sign-in pane goes (`NavigationController.shown`).
+    private let shown: (PaneID) -> Void
+    private let toast: (NoticeLine) -> Void
+    /// The stored profiles' names changed (`:profile`'s completion).
+    private let profileNamesChanged: ([String]) -> Void
 
-    private var session: DashboardSession { live.session }
-    private var setup: LiveSetup { live.setup }
+    init(
+        service: (any SignInService)?, environment: [String: String], servers: any SessionSwitching,
+        screen: any PaneStackEditing & TimerScheduling & TerminalSignals, bus: UIBus, chrome: ChromeStore,
+        linkOpener: LinkOpener, show: @escaping (any Pane) -> Void, shown: @escaping (PaneID) -> Void,
+        toast: @escaping (NoticeLine) -> Void, profileNamesChanged: @escaping ([String]) -> Void
+    ) {
+        self.service = service
+        self.environment = environment
+        self.servers = servers
+        self.screen = screen
+        self.bus = bus
+        self.chrome = chrome
+        self.linkOpener = linkOpener
+        self.show = show
+        self.shown = shown
+        self.toast = toast
+        self.profileNamesChanged = profileNamesChanged
+    }
 
     func handle(_ request: SignInRequest) {
         switch request {
@@ -33,10 +67,10 @@ final class SignInController {
     }
 
     /// The sign-in pane's model, when it is on top.
-    var onboarding: OnboardingModel? { (session.topPane as? OnboardingPane)?.model }
+    var onboarding: OnboardingModel? { (screen.topPane as? OnboardingPane)?.model }
 
     func updateOnboarding(_ body: (inout OnboardingModel) -> Void) {
-        session.updatePanes { stack in
+        screen.updatePanes { stack in
             stack.withTop { pane in
                 guard var p = pane as? OnboardingPane else { return }
                 body(&p.model)
@@ -48,41 +82,41 @@ final class SignInController {
     /// Step 1 of onboarding over Home (an unconfigured start, after signing out), its server
     /// field holding `server` (the one just signed out of), else the service's suggestion.
     func showOnboarding(server: String? = nil) {
-        guard let service = setup.signIn else { return }
+        guard let service else { return }
         let model = OnboardingModel(server: server ?? service.suggestedServer)
-        session.updatePanes { stack in
+        screen.updatePanes { stack in
             while stack.top.id == .onboarding || !stack.top.isTopLevel { if !stack.pop() { break } }
             stack.jump(to: .home)
         }
-        live.navigation.show(OnboardingPane(model: model))
+        show(OnboardingPane(model: model))
     }
 
     /// `K`: step 2 in place for the signed-in server (the usual way out of a refused key).
     func enterNewKey() {
-        guard setup.signIn != nil else {
-            return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn))
+        guard service != nil else {
+            return toast(NoticeLine(Self.noSignIn, level: .warn))
         }
-        guard case .configured(let client, _, _, _) = setup.access else { return showOnboarding() }
-        if session.topPane.id == .onboarding { return }
+        guard case .configured(let client, _, _, _) = servers.access else { return showOnboarding() }
+        if screen.topPane.id == .onboarding { return }
         var model = OnboardingModel(
             server: client.profile.baseURL.absoluteString, reentry: true,
             checkedServer: client.profile.baseURL.absoluteString)
         model.insecureAllowed = client.profile.allowInsecureHTTP
-        live.navigation.show(OnboardingPane(model: model))
+        show(OnboardingPane(model: model))
     }
 
     static let noSignIn = "signing in is not available here — run `makima-tui login`"
 
     private func closeOnboarding() {
-        session.updatePanes { stack in
+        screen.updatePanes { stack in
             while stack.top.id == .onboarding { if !stack.pop() { break } }
         }
-        live.navigation.shown(session.topPane.section)
+        shown(screen.topPane.section)
     }
 
     private func submitSignIn() {
-        guard let service = setup.signIn, let m = onboarding, !busy else { return }
-        let bus = session.bus
+        guard let service, let m = onboarding, !busy else { return }
+        let bus = self.bus
         switch m.step {
         case .server:
             let typed = m.server.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -132,9 +166,9 @@ final class SignInController {
     /// From Settings: a server with a key stored earlier is switched to at once (its key is
     /// checked first); without one, step 2 asks for a key.
     private func switchToStored(_ url: String) {
-        guard let service = setup.signIn, !busy else { return }
+        guard let service, !busy else { return }
         busy = true
-        let bus = session.bus
+        let bus = self.bus
         service.storedSignIn(forServer: url) { result in
             bus.post { [weak self] in
                 guard let self else { return }
@@ -151,33 +185,33 @@ final class SignInController {
     /// checked first; the engine reconnects, the stores and the cache become that profile's).
     /// On any failure the mesh on screen stays, and a toast says why.
     func switchToProfile(named name: String) {
-        guard let service = setup.signIn else {
-            return live.notificationController.toast(NoticeLine(Self.noSignIn, level: .warn))
+        guard let service else {
+            return toast(NoticeLine(Self.noSignIn, level: .warn))
         }
         guard !busy else { return }
         guard service.profileNames.contains(name) else {
             let known = service.profileNames.joined(separator: ", ")
-            return live.notificationController.toast(
+            return toast(
                 NoticeLine("no profile named \(name)" + (known.isEmpty ? "" : " (stored: \(known))"), level: .warn))
         }
         busy = true
-        live.notificationController.toast(NoticeLine("switching to \(name) …", level: .ok))
-        let bus = session.bus
+        toast(NoticeLine("switching to \(name) …", level: .ok))
+        let bus = self.bus
         service.storedSignIn(profileNamed: name) { result in
             bus.post { [weak self] in
                 guard let self else { return }
                 self.busy = false
                 switch result {
                 case nil:
-                    self.live.notificationController.toast(
+                    self.toast(
                         NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
                 case .failure(let problem)?:
-                    self.live.notificationController.toast(
+                    self.toast(
                         NoticeLine("\(name): \(problem.description)", level: .danger))
                 case .success(let signedIn)?:
                     self.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
                 }
-                self.session.setProfileNames(service.profileNames)
+                self.profileNamesChanged(service.profileNames)
             }
         }
     }
@@ -204,27 +238,27 @@ final class SignInController {
         guard let url = WebSettingsLink.url(forServer: m.serverForKey, allowInsecureHTTP: true) else {
             return updateOnboarding { $0.info = "type the server first" }
         }
-        let environment = setup.environment
-        session.writeTerminalControl(Array(Clipboard.osc52(url.absoluteString).utf8))
+        screen.writeTerminalControl(Array(Clipboard.osc52(url.absoluteString).utf8))
         var info = "copied \(url.absoluteString): make a key there, then paste it here"
         let desktop = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        if desktop && WebSettingsLink.open(url, with: live.linkOpener) { info += " (opening it in the browser)" }
+        if desktop && WebSettingsLink.open(url, with: linkOpener) { info += " (opening it in the browser)" }
         updateOnboarding { $0.info = info }
     }
 
     /// `r` (or `R`) after a refused key: one authenticated call; if the server takes the key
     /// again, the dashboard resumes (a new engine: polling, WebSocket, resync).
     func retryKey() {
-        guard case .configured(let client, let key, let source, let cacheKey) = setup.access else { return }
+        guard case .configured(let client, let key, let source, let cacheKey) = servers.access else { return }
         let current = SignedIn(client: client, key: key, keySource: source, cacheKey: cacheKey)
-        guard let service = setup.signIn else {
+        guard let service else {
             return adopt(current, message: "trying the key again …")
         }
         guard !busy else { return }
         busy = true
-        session.setBanner(
+        chrome.set(
+            \.banner,
             NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .warn))
-        let bus = session.bus
+        let bus = self.bus
         service.verify(current) { problem in
             bus.post { [weak self] in self?.keyVerified(current, problem) }
         }
@@ -233,7 +267,8 @@ final class SignInController {
     private func keyVerified(_ current: SignedIn, _ problem: SignInProblem?) {
         busy = false
         if let problem {
-            session.setBanner(
+            chrome.set(
+                \.banner,
                 NoticeLine("still refused: \(problem.description) — r retries it · K enters a new key", level: .danger))
             return
         }
@@ -245,29 +280,12 @@ final class SignInController {
     /// starts and the pane on screen is fetched at once.
     func adopt(_ signedIn: SignedIn, message: String) {
         var oldCacheKey: String?
-        if case .configured(_, _, _, let k) = setup.access { oldCacheKey = k }
-        let keepCache = oldCacheKey == signedIn.cacheKey
-        retire(live.engine, cache: keepCache ? nil : live.cache)
-        live.engine = nil
-        if !keepCache {
-            // Another server: nothing of the old one stays on screen (its cache stays on disk).
-            live.cache = nil
-            live.hub.forgetServer()
-            live.notificationController.taskTitles = TaskTitleBook()
-        }
-        live.setup.access = .configured(
-            client: signedIn.client, key: signedIn.key, keySource: signedIn.keySource, cacheKey: signedIn.cacheKey)
-        // Every pane built without a key read the connection's access: this rebuilds them.
-        live.hub.connection.access = .signedIn
-        live.hub.connection.link = ConnectionStatus(phase: .connecting)
-        live.lostConnection = false
-        session.setBanner(nil)
-        session.setServerLabel(signedIn.client.profile.mastheadLabel)
-        session.setConnectionPill(.connecting)
-        session.chrome.set(\.homeNotice, nil)
-        live.meshes.shownChanged()
-        live.connectEngine()
-        live.notificationController.toast(NoticeLine(message, level: .ok))
+        if case .configured(_, _, _, let k) = servers.access { oldCacheKey = k }
+        // Another server: nothing of the old one stays on screen (its cache stays on disk).
+        let old = servers.detach(keepingServer: oldCacheKey == signedIn.cacheKey)
+        retire(old.engine, cache: old.cache)
+        servers.use(signedIn)
+        toast(NoticeLine(message, level: .ok))
     }
 
     /// Settings' sign out removed the stored key and profile: the engine and cache are
@@ -276,18 +294,12 @@ final class SignInController {
         // Signing in again most often means the same server: its field keeps it (the profile
         // that named it is gone with the key).
         var used: String?
-        if case .configured(let client, _, _, _) = live.setup.access { used = client.profile.baseURL.absoluteString }
-        session.cancelTimer(id: "poll")
-        retire(live.engine, cache: live.cache)
-        live.engine = nil
-        live.cache = nil
-        live.hub.forgetServer()
-        live.notificationController.taskTitles = TaskTitleBook()
-        live.setup.access = .notConfigured(message: "signed out — sign in to a server to continue")
-        live.hub.connection.access = .signedOut
-        session.setBanner(nil)
-        session.setConnectionPill(.idle)
-        session.chrome.homeNotice = NoticeLine("signed out", level: .warn)
+        if case .configured(let client, _, _, _) = servers.access { used = client.profile.baseURL.absoluteString }
+        screen.cancelTimer(id: "poll")
+        let old = servers.detach(keepingServer: false)
+        retire(old.engine, cache: old.cache)
+        servers.useNone(saying: "signed out — sign in to a server to continue")
+        chrome.homeNotice = NoticeLine("signed out", level: .warn)
         showOnboarding(server: used)
     }
 
@@ -310,7 +322,7 @@ final class SignInController {
             return true
         }
         guard !retired.isEmpty else { return }
-        session.schedule(after: 1, id: "retired") { [weak self] in self?.releaseStoppedEngines() }
+        screen.schedule(after: 1, id: "retired") { [weak self] in self?.releaseStoppedEngines() }
     }
 }
 
