@@ -167,9 +167,7 @@ struct ControllerDependenciesTests {
 
     @Test("meshes: the server in use is left out of the background reads, and what is new is toasted")
     func meshesFollowTheServerInUse() throws {
-        let profiles = try ["prod", "staging"].map { (name: String) in
-            MeshProfile(profile: try ServerProfile(label: name, server: "https://\(name).example"), keyStored: true)
-        }
+        let profiles = ["prod", "staging"].map { MeshesCardTests().profile($0) }
         let key = try #require(APIKey("mk_meshes_test_0001"))
         let onProd = LiveSetup.Access.configured(
             client: APIClient(profile: profiles[0].profile, key: key), key: key, keySource: "stored", cacheKey: "prod")
@@ -196,13 +194,6 @@ struct ControllerDependenciesTests {
         #expect(calls.toasts.count == 1)
     }
 
-    func questions(_ ids: [String]) -> MeshReading {
-        let directives = ids.map {
-            Directive(
-                id: $0, title: "directive \($0)", status: "active", hasPendingQuestion: true,
-                pendingQuestion: SupervisorQuestion(id: "q-" + $0, text: "?"))
-        }
-        return MeshReading(
-            figure: .questions, lists: [(.directives(pendingOnly: true), .directives(directives))], readAt: Date())
-    }
+    /// A background read of pending questions (`MeshesControllerTests`' own).
+    func questions(_ ids: [String]) -> MeshReading { MeshesControllerTests().reading(questions: ids) }
 }
