@@ -63,6 +63,16 @@ import MakimaKit
     func useNone(saying message: String)
 }
 
+/// Sign-in as Settings drives it (`SignInController`): one check at a time (`busy`), a server
+/// or key the server accepted, a sign out, the server step, a stored profile.
+@MainActor protocol SigningIn: AnyObject {
+    var busy: Bool { get set }
+    func adopt(_ signedIn: SignedIn, message: String)
+    func signedOut()
+    func showOnboarding(server: String?)
+    func switchToProfile(named name: String)
+}
+
 /// What a `Destinations` entry opens and rebuilds its pane with (`LiveDashboard`): an entry
 /// spans concerns (the stores, a fetch, the task output view, the notifications' titles),
 /// so it is handed them when it runs, and navigation, which runs it, does not hold them.
@@ -86,6 +96,7 @@ import MakimaKit
 
 extension DashboardSession: PaneStackEditing, TimerScheduling, TerminalSignals {}
 extension RefreshController: ListRefreshing {}
+extension SignInController: SigningIn {}
 extension LiveDashboard: EngineSource, DestinationContext {}
 
 extension LiveDashboard: DestinationRunning {

@@ -16,7 +16,7 @@ final class SettingsController {
     /// The setup of the moment (a sign-in or sign out changes its access).
     @ObservationIgnored private let currentSetup: () -> LiveSetup
     /// Checks, key changes and sign out go through sign-in (one check at a time: `busy`).
-    @ObservationIgnored private unowned let signIn: SignInController
+    @ObservationIgnored private unowned let signIn: any SigningIn
     @ObservationIgnored private unowned let engines: any EngineSource
     @ObservationIgnored private let hub: StoreHub
     /// The theme and mouse Settings changes, the bus and timers its actions use.
@@ -29,7 +29,7 @@ final class SettingsController {
     @ObservationIgnored private let keyRefused: () -> Void
 
     init(
-        setup: @escaping () -> LiveSetup, signIn: SignInController, engines: any EngineSource, hub: StoreHub,
+        setup: @escaping () -> LiveSetup, signIn: any SigningIn, engines: any EngineSource, hub: StoreHub,
         session: DashboardSession, notifier: DesktopNotifier, toast: @escaping (NoticeLine) -> Void,
         show: @escaping (any Pane) -> Void, keyRefused: @escaping () -> Void
     ) {
@@ -80,7 +80,7 @@ final class SettingsController {
     /// The server step over Settings, prefilled with the server in use: the same server
     /// revalidates it, another one switches to it (with its own cache; the old one stays).
     private func editServer() {
-        guard let current = signedIn else { return signIn.showOnboarding() }
+        guard let current = signedIn else { return signIn.showOnboarding(server: nil) }
         var model = OnboardingModel(server: current.client.profile.baseURL.absoluteString, reentry: true)
         model.insecureAllowed = current.client.profile.allowInsecureHTTP
         show(OnboardingPane(model: model))
