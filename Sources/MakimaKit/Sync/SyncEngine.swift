@@ -86,8 +86,7 @@ public final class SyncEngine: Sendable {
         self.pipeline = pipeline
         let frames = BatchWriter<String>(
             name: "makima-frames", maxBatch: 2_000, maxQueued: 20_000, weigh: { $0.utf8.count },
-            maxQueuedWeight: 32 << 20, trimsHeap: false
-        ) { pipeline.receive(frames: $0) }
+            maxQueuedWeight: 32 << 20, trimsHeap: false, write: { pipeline.receive(frames: $0) })
         self.frames = frames
         let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
         self.userFetches = userFetches
