@@ -140,7 +140,7 @@ public final class SyncEngine: Sendable {
                 do {
                     named.append(try fetcher.task(id: id))
                 } catch APIError.notFound {
-                    report.notFound += 1
+                    report.answers.notFound += 1
                     outbox.post(.detailNotFound(.task(id)))
                 } catch {
                     report.failed.append(id)
@@ -151,7 +151,7 @@ public final class SyncEngine: Sendable {
                     break
                 }
             }
-            report.fetched = named.count
+            report.answers.fetched = named.count
             if let bridge, let since, !named.isEmpty {
                 do {
                     try bridge.cache.nameTasks(named, since: since)

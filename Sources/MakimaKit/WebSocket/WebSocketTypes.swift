@@ -128,4 +128,20 @@ public struct WebSocketStats: Sendable, Equatable {
     public var readsPausedForSendQueue = 0
 
     public init() {}
+
+    /// Adds another connection's counters to these; a peak becomes the larger of the two.
+    public mutating func add(_ other: WebSocketStats) {
+        messagesReceived += other.messagesReceived
+        binaryMessagesReceived += other.binaryMessagesReceived
+        bytesReceived += other.bytesReceived
+        malformedRejected += other.malformedRejected
+        textBytesRepaired += other.textBytesRepaired
+        oversizeRejected += other.oversizeRejected
+        pingsSent += other.pingsSent
+        pongsReceived += other.pongsReceived
+        messagesSent += other.messagesSent
+        sendQueuePeakBytes = max(sendQueuePeakBytes, other.sendQueuePeakBytes)
+        sendQueuePeakMessages = max(sendQueuePeakMessages, other.sendQueuePeakMessages)
+        readsPausedForSendQueue += other.readsPausedForSendQueue
+    }
 }
