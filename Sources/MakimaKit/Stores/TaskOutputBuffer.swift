@@ -64,11 +64,56 @@ public struct TaskOutputBuffer: Sendable, Equatable {
     public var lineCount: Int { lines.count + (openLine == nil ? 0 : 1) }
 
     public mutating func append(_ events: [TaskEvent]) {
-        for i in events.indices { append(events[i]) }  // by index: no copy of each event
-        trim()
+        append(events, passingOverHidden: true)
     }
 
-    private mutating func append(_ event: TaskEvent) {
+    /// `passingOverHidden`: the lines a batch itself pushes out of the bound are counted, not
+    /// made. In a burst one batch holds many times `limit` lines of a task; only its newest
+    /// `limit` can stay, so the events before those only move the counters and the open line.
+    /// The result is the same buffer either way (`TaskOutputBufferTests` compares the two).
+    mutating func append(_ events: [TaskEvent], passingOverHidden: Bool) {
+        let firstShown = passingOverHidden ? firstEventShown(of: events) : 0
+        let droppedBefore = droppedLines
+        if firstShown > 0 {
+            // The events from `firstShown` on fill the bound by themselves: every line held now
+            // goes, as `trim` would take it.
+            droppedLines += lines.count
+            lines.removeAll(keepingCapacity: true)
+        }
+        // By index: no copy of each event.
+        for i in events.indices { append(events[i], shown: i >= firstShown) }
+        trim()
+        if droppedLines > droppedBefore { coveredFrom = nil }  // as `trim` says when it drops
+    }
+
+    /// The first event whose lines can still be held once the whole batch is in: walking back
+    /// from the newest, the events that surely add `limit` lines (a newline each, a card each;
+    /// an open line closed by another stream is not counted, so the count is a floor). 0 when
+    /// the batch is not in plain increasing order past `lastSeq` (then every event is applied).
+    private func firstEventShown(of events: [TaskEvent]) -> Int {
+        guard events.count > 1, let first = events.first, first.seq > lastSeq else { return 0 }
+        var surelyAdded = 0
+        var next = Int.max
+        for i in events.indices.reversed() {
+            let e = events[i]
+            guard e.seq < next else { return 0 }
+            next = e.seq
+            switch e.payload {
+            case .output(let text, _): surelyAdded += OutputLineSplit.newlines(in: text)
+            case .status, .completionGate, .supervisorQuestion: surelyAdded += 1
+            case .unknown: break
+            }
+            if surelyAdded >= limit {
+                // Events before `i` must still be in seq order for the count to hold.
+                for j in 1..<max(1, i) where events[j].seq <= events[j - 1].seq { return 0 }
+                return i
+            }
+        }
+        return 0
+    }
+
+    /// `shown` false: the lines it ends are counted as dropped instead of held (see `append`).
+    private mutating func append(_ event: TaskEvent, shown: Bool) {
         // The sync engine delivers each event once, in order; an event at or below `lastSeq`
         // is one this buffer already holds through `prepend` (history fetched for the viewer
         // while the engine was still filling the same range).
@@ -76,30 +121,55 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         lastSeq = event.seq
         switch event.payload {
         case .output(let text, let stream):
-            appendText(text, stream: stream, seq: event.seq)
+            if shown {
+                appendText(text, stream: stream, seq: event.seq)
+            } else {
+                passOver(text, stream: stream, seq: event.seq)
+            }
         case .status(let s, _, let reason):
             status = s
-            closeOpenLine()
-            lines.append(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue, time: event.ts))
+            closeOpenLine(shown: shown)
+            hold(Line(seq: event.seq, kind: .status(s, reason: reason), text: s.rawValue, time: event.ts), shown: shown)
         case .completionGate(let ready, let summary, let body):
-            closeOpenLine()
-            lines.append(
+            closeOpenLine(shown: shown)
+            hold(
                 Line(
                     seq: event.seq, kind: .completionGate(ready: ready, summary: summary, body: body),
-                    text: summary ?? ""))
+                    text: summary ?? ""), shown: shown)
         case .supervisorQuestion(_, let text, let directiveID):
-            closeOpenLine()
-            lines.append(
-                Line(seq: event.seq, kind: .supervisorQuestion(text: text, directiveID: directiveID), text: text))
+            closeOpenLine(shown: shown)
+            hold(
+                Line(seq: event.seq, kind: .supervisorQuestion(text: text, directiveID: directiveID), text: text),
+                shown: shown)
         case .unknown:
             break
         }
+    }
+
+    private mutating func hold(_ line: Line, shown: Bool) {
+        if shown { lines.append(line) } else { droppedLines += 1 }
     }
 
     private mutating func appendText(_ text: String, stream: String, seq: Int) {
         OutputLineSplit.forEachPiece(of: text) { part, ended in
             appendPiece(part, ended: ended, stream: stream, seq: seq)
         }
+    }
+
+    /// What `appendText` does to the counters and the open line, with the lines it ends
+    /// counted as dropped and no text made but the open line's.
+    private mutating func passOver(_ text: String, stream: String, seq: Int) {
+        let (pieces, endsOpen) = OutputLineSplit.shape(of: text)
+        guard pieces > 0 else { return }
+        let ended = endsOpen ? pieces - 1 : pieces
+        if case .text(let s)? = openLine?.kind, OutputLineSplit.continues(openStream: s, with: stream) {
+            // Continued: the first ended piece finishes it, else the open piece below extends it.
+            if ended > 0 { openLine = nil }
+        } else {
+            closeOpenLine(shown: false)
+        }
+        droppedLines += ended
+        if endsOpen { appendPiece(OutputLineSplit.lastPiece(of: text), ended: false, stream: stream, seq: seq) }
     }
 
     /// A piece of a line: it continues the open line of the same stream, else starts a line;
@@ -117,9 +187,9 @@ public struct TaskOutputBuffer: Sendable, Equatable {
         if ended { lines.append(line) } else { openLine = line }
     }
 
-    private mutating func closeOpenLine() {
+    private mutating func closeOpenLine(shown: Bool = true) {
         if let open = openLine {
-            lines.append(open)
+            hold(open, shown: shown)
             openLine = nil
         }
     }

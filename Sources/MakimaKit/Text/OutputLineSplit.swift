@@ -45,18 +45,32 @@ public enum OutputLineSplit {
     /// What `forEachPiece` would call, counted without making a piece: how many pieces, and
     /// whether the last is open (no newline after it).
     public static func shape(of text: String) -> (pieces: Int, endsOpen: Bool) {
+        guard let last = text.utf8.last else { return (0, false) }
+        let endsOpen = last != 0x0A
+        return (newlines(in: text) + (endsOpen ? 1 : 0), endsOpen)
+    }
+
+    /// How many newlines `text` holds: the pieces `forEachPiece` calls with `ended`.
+    public static func newlines(in text: String) -> Int {
         var text = text
         return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return (0, false) }
-            var newlines = 0
+            guard let base = bytes.baseAddress else { return 0 }
+            var count = 0
             var from = 0
             while from < bytes.count, let hit = memchr(base + from, 0x0A, bytes.count - from) {
-                newlines += 1
+                count += 1
                 from = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base + 1
             }
-            let endsOpen = bytes[bytes.count - 1] != 0x0A
-            return (newlines + (endsOpen ? 1 : 0), endsOpen)
+            return count
         }
+    }
+
+    /// The text after the last newline: the open piece `forEachPiece` calls last (empty when
+    /// the text ends in a newline).
+    public static func lastPiece(of text: String) -> Substring {
+        let utf8 = text.utf8
+        guard let newline = utf8.lastIndex(of: 0x0A) else { return text[...] }
+        return text[utf8.index(after: newline)...]
     }
 
     /// Whether text of `stream` continues an open line of `openStream` (nil: no open line).
