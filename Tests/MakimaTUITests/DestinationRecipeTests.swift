@@ -9,9 +9,9 @@ import Testing
 // its own, its list pane and its detail pane. Each step is one of the recipe's five files; the
 // two registries (panes, destinations) take steps 3 and 5 for the length of the test (their
 // `@TaskLocal`), so the tests running beside it never see them; the link kind of step 2 needs
-// no registry of its own (the destination names it). Leave any step out and the test fails. The paths below say where a
-// kind built into the product keeps each step (the recipe's list of files); `Memo` is this
-// test's own kind, so none of those files exists.
+// no registry of its own (the destination names it). Leave any step out and the test fails.
+// The paths below say where a kind built into the product keeps each step (the recipe's list
+// of files); `Memo` is this test's own kind, so none of those files exists.
 
 /// 1. The model (for a product kind: a file of its own in `MakimaKit/Models`).
 struct Memo: WireModel, Sendable, Equatable, Identifiable {

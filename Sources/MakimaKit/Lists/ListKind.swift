@@ -8,9 +8,9 @@ public enum ListKinds {}
 /// decoded), its rows in the cache (`CacheCollection`: snapshots in the shared table unless
 /// it keeps rows of its own, `CustomListCache`), its refresh period, the filters a pane steps
 /// through, and the store that shows it (a keyed `ListStore` made by the hub, unless the kind
-/// names a store of its own). A deep link that names one of its items has a
-/// `DeepLink.Kind` declared beside it, which points here. The sync engine's fetch (`MeshFetcher`),
-/// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
+/// names a store of its own). A deep link that names one of its items has a `DeepLink.Kind`
+/// declared beside it, which points here. The sync engine's fetch (`MeshFetcher`), the cache
+/// (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query (or a link)
 /// carries instead of switching over the kinds.
 public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where Item.ID == String {
     /// Unique among the kinds: the key of its store in the hub.
