@@ -166,7 +166,7 @@ package enum SyncBenchmark {
         try await onDedicatedThread("bench-idle") { Thread.sleep(forTimeInterval: seconds) }
         return [
             "seconds": seconds, "cpu_seconds": processCPUSeconds() - cpu0,
-            "pings_sent": Double(engine.connectionStats.pingsSent),
+            "pings_sent": Double(engine.connectionStats.connections.pingsSent),
         ]
     }
 

@@ -101,7 +101,7 @@ import Testing
 
         let flood = try server.controlJSON(path: "/_dev/hostile/gap_flood", query: ["tasks": "1000", "events": "2"])
         let ids = try #require(flood["tasks"] as? [String])
-        #expect(d.pump { d.engine.namingStats.fetched == naming.burst })
+        #expect(d.pump { d.engine.namingStats.answers.fetched == naming.burst })
         // Whatever else arrives, the bucket is empty: a few more batches ask for nothing more.
         _ = d.pump(until: 1) { false }
         let fetched = try d.taskFetches()

@@ -243,7 +243,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(log.waitUntil(20) { log.events(task).map(\.seq) == truth })
         Thread.sleep(forTimeInterval: 1)
         #expect(log.onlineCount == 1, "no reconnect")
-        #expect(engine.connectionStats.textBytesRepaired == 3)
+        #expect(engine.connectionStats.connections.textBytesRepaired == 3)
         let text = log.events(task).first { $0.seq == poisoned }.map { e -> String in
             if case .output(let t, _) = e.payload { return t }
             return ""

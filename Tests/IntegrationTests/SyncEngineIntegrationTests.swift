@@ -180,8 +180,8 @@ func fastReconnect() -> SyncEngine.Options {
         let c = engine.counters
         #expect(c.malformedSkipped >= 2, "truncated and wrong_types: \(c)")
         #expect(c.unknownTypes >= 1)
-        let ws = engine.connectionStats
-        #expect(ws.binaryIgnored >= 1)
+        let ws = engine.connectionStats.connections
+        #expect(ws.binaryMessagesReceived >= 1)
         #expect(ws.oversizeRejected >= 1)
     }
 

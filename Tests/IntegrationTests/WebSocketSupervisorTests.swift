@@ -110,7 +110,7 @@ import Testing
         #expect(sup.status.isOnline)
         #expect(sup.send(text: "second"))
         #expect(await eventually { observed.texts.all == ["resync-1", "second"] })
-        #expect(await eventually { sup.stats.messagesReceived == 2 })  // live, before the close
+        #expect(await eventually { sup.stats.connections.messagesReceived == 2 })  // live, before the close
         sup.stop()
         #expect(sup.waitUntilFinished(timeout: 10))
         #expect(sup.stats.lastClose == .normal(code: 1001, reason: "going away"))
@@ -127,7 +127,7 @@ import Testing
             onStatus: { observed.statuses.append($0) }, onOpen: { nil },
             onTexts: { for text in $0 { observed.texts.append(text) } })
         sup.start()
-        #expect(await eventually { sup.stats.oversizeRejected >= 2 })
+        #expect(await eventually { sup.stats.connections.oversizeRejected >= 2 })
         sup.stop()
         #expect(sup.waitUntilFinished(timeout: 10))
         #expect(observed.texts.all.isEmpty)

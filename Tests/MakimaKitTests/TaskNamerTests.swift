@@ -20,7 +20,7 @@ import Testing
         func fetch(_ ids: [String]) -> TaskNamer.Report {
             asked.withLock { $0 += ids }
             let notFound = ids.filter { missing.contains($0) }.count
-            return TaskNamer.Report(fetched: ids.count - notFound, notFound: notFound)
+            return TaskNamer.Report(answers: .init(fetched: ids.count - notFound, notFound: notFound))
         }
         var count: Int { asked.withLock { $0.count } }
     }
@@ -99,11 +99,11 @@ import Testing
         defer { pool.stop(timeout: 1) }
         namer.note(["gone"])
         let end = Date().addingTimeInterval(10)
-        while namer.stats.notFound == 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        while namer.stats.answers.notFound == 0 && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
         namer.note(["gone", "gone"])
         #expect(Self.settle(pool))
         #expect(fetches.asked.withLock { $0 } == ["gone"])
-        #expect(namer.stats.notFound == 1)
+        #expect(namer.stats.answers.notFound == 1)
     }
 
     @Test func theBucketNeverHoldsMoreThanItsCapacity() {

@@ -18,6 +18,11 @@ private func serverFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, 
     return out + payload
 }
 
+/// A frame as wslay gets it from the repair: text (opcode 1) marked binary, the rest as sent.
+private func passedOn(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = false) -> [UInt8] {
+    serverFrame(opcode == 0x1 ? 0x2 : opcode, payload, fin: fin, masked: masked)
+}
+
 /// Runs `stream` through the repair in reads of the given sizes (held bytes go first in the
 /// next read, as `WebSocketSession` does) and returns what wslay would see.
 private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: Int) {
@@ -47,9 +52,10 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
 
     @Test func validTextPassesUnchangedHoweverItIsCut() {
         let stream = serverFrame(0x1, valid) + serverFrame(0x9, [1, 2]) + serverFrame(0x1, valid)
+        let expected = passedOn(0x1, valid) + passedOn(0x9, [1, 2]) + passedOn(0x1, valid)
         for size in 1...stream.count {
             let result = pass(stream, reads: [size])
-            #expect(result.out == stream, "reads of \(size)")
+            #expect(result.out == expected, "reads of \(size)")
             #expect(result.repaired == 0)
         }
     }
@@ -85,6 +91,7 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
             let tail = [UInt8](repeating: 0x62, count: 9)
             let bad = serverFrame(0x1, ascii + [0xE2, 0x82] + tail)
             let good = serverFrame(0x1, ascii + Array("→".utf8) + tail)
+            let goodPassedOn = passedOn(0x1, ascii + Array("→".utf8) + tail)
             for size in [1, 3, 7, 8, 9, 64] {
                 let fixed = pass(bad, reads: [size])
                 #expect(
@@ -93,7 +100,7 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
                     "run \(run), reads of \(size)")
                 #expect(fixed.repaired == 2)
                 let kept = pass(good, reads: [size])
-                #expect(kept.out == good, "run \(run), reads of \(size)")
+                #expect(kept.out == goodPassedOn, "run \(run), reads of \(size)")
                 #expect(kept.repaired == 0)
             }
         }
@@ -108,11 +115,11 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
             + serverFrame(0x0, Array(bad.suffix(1)), fin: true) + serverFrame(0x1, big)
             + serverFrame(0x1, Array(repeating: 0x79, count: 300) + bad)
         var expected =
-            serverFrame(0x2, bad) + serverFrame(0x9, bad) + serverFrame(0x1, bad, masked: true)
-            + serverFrame(0x1, [0x62, 0x3F], fin: false) + serverFrame(0xA, bad)
-            + serverFrame(0x0, [0x3F], fin: true)
-        expected += serverFrame(0x1, [UInt8](repeating: 0x78, count: 70_000) + [0x62, 0x3F, 0x3F])
-        expected += serverFrame(0x1, Array(repeating: 0x79, count: 300) + [0x62, 0x3F, 0x3F])
+            passedOn(0x2, bad) + passedOn(0x9, bad) + passedOn(0x1, bad, masked: true)
+            + passedOn(0x1, [0x62, 0x3F], fin: false) + passedOn(0xA, bad)
+            + passedOn(0x0, [0x3F], fin: true)
+        expected += passedOn(0x1, [UInt8](repeating: 0x78, count: 70_000) + [0x62, 0x3F, 0x3F])
+        expected += passedOn(0x1, Array(repeating: 0x79, count: 300) + [0x62, 0x3F, 0x3F])
         for reads in [[1], [2, 3], [7], [4096], [100_000], [5, 1, 4093]] {
             let result = pass(stream, reads: reads)
             #expect(result.out == expected, "reads \(reads)")
@@ -127,17 +134,20 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
         let split =
             serverFrame(0x1, [0xE6, 0x97, 0xA5, 0xE6], fin: false) + serverFrame(0x9, [7])
             + serverFrame(0x0, [0x9C, 0xAC, 0xE8, 0xAA, 0x9E], fin: true)
+        let splitPassedOn =
+            passedOn(0x1, [0xE6, 0x97, 0xA5, 0xE6], fin: false) + passedOn(0x9, [7])
+            + passedOn(0x0, [0x9C, 0xAC, 0xE8, 0xAA, 0x9E], fin: true)
         for size in 1...split.count {
             let result = pass(split, reads: [size])
-            #expect(result.out == split, "reads of \(size)")
+            #expect(result.out == splitPassedOn, "reads of \(size)")
             #expect(result.repaired == 0)
         }
         let broken =
             serverFrame(0x1, [0x61, 0xF0, 0x9F], fin: false) + serverFrame(0x0, [0x41], fin: false)
             + serverFrame(0x0, [0x42, 0x43], fin: true)
         let fixed =
-            serverFrame(0x1, [0x61, 0xF0, 0x9F], fin: false) + serverFrame(0x0, [0x80], fin: false)
-            + serverFrame(0x0, [0x80, 0x43], fin: true)
+            passedOn(0x1, [0x61, 0xF0, 0x9F], fin: false) + passedOn(0x0, [0x80], fin: false)
+            + passedOn(0x0, [0x80, 0x43], fin: true)
         for size in 1...broken.count {
             let result = pass(broken, reads: [size])
             #expect(result.out == fixed, "reads of \(size)")
@@ -145,5 +155,29 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
         }
         let message: [UInt8] = [0x61, 0xF0, 0x9F, 0x80, 0x80, 0x43]
         #expect(String(validating: message, as: UTF8.self) != nil)
+    }
+
+    /// wslay hands over data messages whole, in the order they began, all marked binary: the
+    /// repair says which were text, however the reads cut the headers.
+    @Test func textMessagesAreKnownInTheOrderTheyBegan() {
+        let stream =
+            serverFrame(0x1, valid) + serverFrame(0x2, [1, 2, 3]) + serverFrame(0x9, [7])
+            + serverFrame(0x1, Array("frag".utf8), fin: false) + serverFrame(0xA, [])
+            + serverFrame(0x0, Array("ment".utf8), fin: true) + serverFrame(0x2, [4])
+        for size in [1, 2, 3, 5, 4096] {
+            var repair = WebSocketTextRepair()
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stream.count + 4)
+            defer { buffer.deallocate() }
+            var offset = 0
+            while offset < stream.count {
+                let held = repair.restoreCarry(into: buffer, capacity: stream.count + 4)
+                let n = min(size, stream.count - offset)
+                for i in 0..<n { buffer[held + i] = stream[offset + i] }
+                offset += n
+                _ = repair.filter(buffer, count: held + n)
+            }
+            let kinds = (0..<5).map { _ in repair.messageWasText() }
+            #expect(kinds == [true, false, true, false, false], "reads of \(size)")
+        }
     }
 }

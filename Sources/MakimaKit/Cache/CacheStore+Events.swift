@@ -196,10 +196,13 @@ extension CacheStore {
 
     /// What one `prune` removed.
     public struct PruneResult: Sendable, Equatable {
+        /// Finished tasks quiet past the retention's age, removed whole.
         public var finishedTasksRemoved = 0
+        /// Tasks cut down to their newest event because the file was over its cap.
         public var tasksTrimmedForSize = 0
         /// Tasks whose every cached event was removed for size (after trimming was not enough).
         public var tasksEvicted = 0
+        /// Events removed by the age and the size steps together.
         public var eventsRemoved = 0
         /// Rows removed by the tables' own bounds (`CacheBounds`).
         public var rowsOverBounds = 0

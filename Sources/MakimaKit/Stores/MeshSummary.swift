@@ -14,25 +14,15 @@ public struct MeshSummary: Sendable, Equatable {
     public var pendingQuestions: Int
     public var latestListenSession: ListenSession?
 
-    public init(
-        daemonsOnline: Int, daemonsOffline: Int, runningTasks: Int, activeContracts: Int,
-        pendingQuestions: Int, latestListenSession: ListenSession?
-    ) {
-        self.daemonsOnline = daemonsOnline
-        self.daemonsOffline = daemonsOffline
-        self.runningTasks = runningTasks
-        self.activeContracts = activeContracts
-        self.pendingQuestions = pendingQuestions
-        self.latestListenSession = latestListenSession
-    }
-
-    /// The counting rule.
+    /// The counting rule, and the only way to make a summary.
     @MainActor
     public init(_ hub: StoreHub) {
-        self.init(
-            daemonsOnline: hub.daemons.onlineCount, daemonsOffline: hub.daemons.offlineCount,
-            runningTasks: hub.tasks.runningCount, activeContracts: hub.contracts.active.count,
-            pendingQuestions: hub.directives.pendingQuestionCount, latestListenSession: hub.listen.latestSession)
+        daemonsOnline = hub.daemons.onlineCount
+        daemonsOffline = hub.daemons.offlineCount
+        runningTasks = hub.tasks.runningCount
+        activeContracts = hub.contracts.active.count
+        pendingQuestions = hub.directives.pendingQuestionCount
+        latestListenSession = hub.listen.latestSession
     }
 
     /// The lists the summary is made of (`status`, `watch` and Home fetch these).

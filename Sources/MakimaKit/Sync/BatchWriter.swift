@@ -1,9 +1,10 @@
 import Foundation
 
-/// Hands items to a slow writer (the SQLite cache) on its own thread, in batches, so a burst
-/// of events never waits on the disk. Sleeps on a condition when idle: no polling.
-/// Bounded: `enqueue` waits while `maxQueued` items are waiting (the disk sets the pace of a
-/// flood instead of memory growing). After a burst it hands freed heap back to the system.
+/// Hands items to a slow consumer (the SQLite cache, the frame decoder) on its own thread, in
+/// batches, so a burst never waits on it. Sleeps on a condition when idle: no polling.
+/// Bounded: `enqueue` waits while `maxQueued` items, or items weighing `maxQueuedWeight`
+/// together, are waiting (the consumer sets the pace of a flood instead of memory growing).
+/// After a burst it can hand freed heap back to the system (`trimsHeap`).
 public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     // @unchecked: every field below is guarded by `condition`.
     private let condition = NSCondition()
@@ -12,6 +13,10 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     private var writing = false
     private let maxBatch: Int
     private let maxQueued: Int
+    private let weigh: (@Sendable (Item) -> Int)?
+    private let maxQueuedWeight: Int
+    private var queuedWeight = 0
+    private let trimsHeap: Bool
     private let write: @Sendable ([Item]) -> Void
     private var thread: Thread?
     private var writtenSinceTrim = 0
@@ -22,13 +27,19 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
     private let linger: TimeInterval
     private var flushWaiters = 0
 
+    /// `weigh` and `maxQueuedWeight`: a second bound, on the items' total weight (bytes); one
+    /// item heavier than the bound still passes alone.
     public init(
         name: String, maxBatch: Int = 2000, maxQueued: Int = 20_000, linger: TimeInterval = 0,
+        weigh: (@Sendable (Item) -> Int)? = nil, maxQueuedWeight: Int = .max, trimsHeap: Bool = true,
         write: @escaping @Sendable ([Item]) -> Void
     ) {
         self.maxBatch = maxBatch
         self.linger = max(0, linger)
         self.maxQueued = max(maxBatch, maxQueued)
+        self.weigh = weigh
+        self.maxQueuedWeight = maxQueuedWeight
+        self.trimsHeap = trimsHeap
         self.write = write
         // The thread keeps the writer alive until `stop()`.
         let t = Thread { [self] in self.loop() }
@@ -39,9 +50,13 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
 
     public func enqueue(_ items: [Item]) {
         guard !items.isEmpty else { return }
+        let weight = weigh.map { w in items.reduce(0) { $0 + w($1) } } ?? 0
         condition.lock()
-        while queue.count >= maxQueued && !stopping { condition.wait() }
+        while (queue.count >= maxQueued || (!queue.isEmpty && queuedWeight + weight > maxQueuedWeight)) && !stopping {
+            condition.wait()
+        }
         if queue.isEmpty { queue = items } else { queue.append(contentsOf: items) }  // no copy when empty
+        queuedWeight += weight
         condition.broadcast()  // the writer, lingering or asleep (a flusher may wait too)
         condition.unlock()
     }
@@ -53,6 +68,17 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
         condition.broadcast()  // a lingering writer writes now
         while !queue.isEmpty || writing { condition.wait() }
         flushWaiters -= 1
+        condition.unlock()
+    }
+
+    /// Drops what is queued and returns at once; the thread ends after the batch in hand
+    /// (which may be waiting on its consumer).
+    public func abandon() {
+        condition.lock()
+        stopping = true
+        queue = []
+        queuedWeight = 0
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -87,13 +113,14 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
                 batch = Array(queue.prefix(n))
                 queue.removeFirst(n)
             }
+            if let weigh { queuedWeight = queue.isEmpty ? 0 : queuedWeight - batch.reduce(0) { $0 + weigh($1) } }
             writing = true
             condition.broadcast()  // producers waiting on the bound
             condition.unlock()
             write(batch)
             condition.lock()
             writtenSinceTrim += n
-            let trim = queue.isEmpty && writtenSinceTrim >= 10_000
+            let trim = trimsHeap && queue.isEmpty && writtenSinceTrim >= 10_000
             if trim {
                 writtenSinceTrim = 0
                 // A burst leaves its transient strings on freed heap pages that glibc keeps;

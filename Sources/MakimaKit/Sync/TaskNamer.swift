@@ -22,29 +22,37 @@ public final class TaskNamer: Sendable {
         public init() {}
     }
 
-    /// What one job's fetches came to: the ids whose fetch failed otherwise than by a 404 are
-    /// forgotten, so a later event asks for them again (through the same bucket).
-    public struct Report: Sendable {
-        public var fetched = 0
-        public var notFound = 0
-        public var failed: [String] = []
-        public init(fetched: Int = 0, notFound: Int = 0, failed: [String] = []) {
-            self.fetched = fetched
-            self.notFound = notFound
-            self.failed = failed
-        }
-    }
-
     public struct Stats: Sendable, Equatable {
         /// Ids taken into the queue, and those dropped because it was full.
         public var queued = 0
         public var dropped = 0
         /// Ids handed to the fetch (each one request).
         public var asked = 0
-        public var fetched = 0
-        public var notFound = 0
+        /// Every job's `Report.answers`, summed.
+        public var answers = Answers()
         /// Ids waiting now.
         public var pending = 0
+    }
+
+    /// How the server answered the ids fetched: a task, or 404 (neither is asked for again).
+    public struct Answers: Sendable, Equatable {
+        public var fetched = 0
+        public var notFound = 0
+        public init(fetched: Int = 0, notFound: Int = 0) {
+            self.fetched = fetched
+            self.notFound = notFound
+        }
+    }
+
+    /// What one job's fetches came to: the ids whose fetch failed otherwise than by a 404 are
+    /// forgotten, so a later event asks for them again (through the same bucket).
+    public struct Report: Sendable {
+        public var answers = Answers()
+        public var failed: [String] = []
+        public init(answers: Answers = Answers(), failed: [String] = []) {
+            self.answers = answers
+            self.failed = failed
+        }
     }
 
     private struct State {
@@ -132,8 +140,8 @@ public final class TaskNamer: Sendable {
         }
         let report = ids.isEmpty ? Report() : fetch(ids)
         let next = state.withLock { s -> TimeInterval? in
-            s.stats.fetched += report.fetched
-            s.stats.notFound += report.notFound
+            s.stats.answers.fetched += report.answers.fetched
+            s.stats.answers.notFound += report.answers.notFound
             for id in report.failed { s.remembered.remove(id) }
             guard !s.pending.isEmpty, let wait = s.bucket.wait(now: now()) else {
                 s.scheduled = false

@@ -13,23 +13,13 @@ import Synchronization
 /// The thread holds the supervisor until `stop()`: call it when done.
 public final class WebSocketSupervisor: Sendable, CustomReflectable {
     public struct Stats: Sendable, Equatable {
+        /// Connections tried, and those whose upgrade the server accepted.
         public var attempts = 0
         public var connectionsOpened = 0
-        public var messagesReceived = 0
-        public var binaryIgnored = 0
-        public var oversizeRejected = 0
-        public var malformedRejected = 0
-        public var textBytesRepaired = 0
-        public var pingsSent = 0
+        /// Every connection's own counters summed, the open one's included (binary messages,
+        /// which the supervisor ignores, are `connections.binaryMessagesReceived`).
+        public var connections = WebSocketStats()
         public var lastClose: WebSocketCloseReason?
-
-        mutating func add(_ connection: WebSocketStats) {
-            messagesReceived += connection.messagesReceived
-            oversizeRejected += connection.oversizeRejected
-            malformedRejected += connection.malformedRejected
-            textBytesRepaired += connection.textBytesRepaired
-            pingsSent += connection.pingsSent
-        }
     }
 
     private struct State {
@@ -164,7 +154,7 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
     public var stats: Stats {
         state.withLock { s in
             var total = s.stats
-            if let current = s.current { total.add(current.stats) }
+            if let current = s.current { total.connections.add(current.stats) }
             return total
         }
     }
@@ -223,7 +213,6 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
         }
         guard registered else { return .normal(code: 1001, reason: "going away") }
 
-        var binaries = 0
         let reason = connection.run(
             onOpen: {
                 backoff.connectionOpened(at: clock())
@@ -232,15 +221,13 @@ public final class WebSocketSupervisor: Sendable, CustomReflectable {
                 if let first = onOpen() { connection.send(text: first) }
                 publish(ConnectionStatus(phase: .online))
             },
-            onTexts: onTexts,
-            onBinary: { _ in binaries += 1 }
+            onTexts: onTexts
         ).redacting(apiKey)
         backoff.connectionClosed(at: clock())
         let seen = connection.stats
         state.withLock { s in
             s.current = nil
-            s.stats.add(seen)
-            s.stats.binaryIgnored += binaries
+            s.stats.connections.add(seen)
             s.stats.lastClose = reason
         }
         return reason

@@ -177,37 +177,47 @@ public enum SecretMask {
             }
         }
 
+        /// How the scan treats a byte: 0 a visible ASCII character, 1 one passed over (a space,
+        /// a control, any byte of a non-ASCII character), 2 ESC (an SGR code may follow).
+        private static let byteClass: [UInt8] = (0..<256).map { b in
+            b == 0x1B ? 2 : (b <= 0x20 || b >= 0x7F) ? 1 : 0
+        }
+
+        /// The run of secret pairs is kept with arithmetic, not branches: whether a byte is
+        /// passed over and whether a pair is the secret's are as good as random in output text,
+        /// and a mispredicted branch per byte was most of the scan's time.
         private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, pairs: UnsafeBufferPointer<UInt64>, k: Int)
             -> Bool
         {
-            var run = 1
-            var previous: Int = -1
-            var inSGR = false
-            for b in bytes {
-                if inSGR {
-                    if (0x30...0x39).contains(b) || b == 0x3B || b == 0x5B { continue }
-                    inSGR = false
-                    if b == 0x6D { continue }
-                }
-                if b <= 0x20 || b >= 0x7F {
-                    if b == 0x1B { inSGR = true }
-                    continue
-                }
-                let c = Int(b)
-                if previous >= 0 {
-                    let bit = previous << 7 | c
-                    if pairs[bit &>> 6] & (1 &<< UInt64(bit & 63)) != 0 {
-                        run += 1
-                        if run >= k { return true }
-                    } else {
-                        run = 1
+            byteClass.withUnsafeBufferPointer { byteClass in
+                var run = 0
+                var previous = 0
+                var hasPrevious = 0
+                var i = 0
+                while i < bytes.count {
+                    let b = bytes[i]
+                    i += 1
+                    let cls = byteClass[Int(b)]
+                    if cls == 2 {  // an SGR code's parameters and its `m` are passed over
+                        while i < bytes.count, (0x30...0x39).contains(bytes[i]) || bytes[i] == 0x3B || bytes[i] == 0x5B
+                        {
+                            i += 1
+                        }
+                        if i < bytes.count, bytes[i] == 0x6D { i += 1 }
+                        continue
                     }
-                } else if k == 1 {
-                    return true
+                    let visible = 1 &- Int(cls)
+                    let value = Int(b)
+                    // Both below 128 when it counts; a passed-over byte's look-up is ignored.
+                    let bit = (previous &<< 7 | value) & 0x3FFF
+                    let hit = Int(truncatingIfNeeded: pairs[bit &>> 6] &>> UInt64(bit & 63)) & 1 & hasPrevious
+                    run = visible &* (hit &* run &+ 1) &+ (1 &- visible) &* run
+                    previous = visible &* value &+ (1 &- visible) &* previous
+                    hasPrevious |= visible
+                    if run >= k { return true }
                 }
-                previous = c
+                return false
             }
-            return false
         }
 
         /// `text` with every copy (or `k`-long piece) of the secret replaced by `replacement`.

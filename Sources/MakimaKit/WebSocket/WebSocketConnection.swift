@@ -11,7 +11,8 @@ import Synchronization
 /// A text message that is not valid UTF-8 does not fail the connection: wslay would close with
 /// 1007 (RFC 6455 8.1, no switch for it), and a server replaying that message on every resync
 /// would make the client reconnect forever. Its bad bytes are replaced with `?` before wslay
-/// reads them (`WebSocketTextRepair`; counted in `stats.textBytesRepaired`).
+/// reads them, and text reaches wslay marked binary so it is checked once, by us
+/// (`WebSocketTextRepair`; counted in `stats.textBytesRepaired`).
 /// Liveness: after `pingAfterSilence` without receiving a byte a ping goes out; after
 /// `deadAfterSilence` the peer is declared gone (`.peerVanished`).
 public final class WebSocketConnection: Sendable, CustomReflectable {

@@ -323,9 +323,9 @@ final class WebSocketSession {
     private func wslayMessage(_ arg: wslay_event_on_msg_recv_arg) {
         let bytes = UnsafeBufferPointer(start: arg.msg, count: arg.msg_length)
         switch UInt32(arg.opcode) {
-        case WSLAY_TEXT_FRAME.rawValue:
-            // The payload was made valid UTF-8 on the way in (`textRepair`) and wslay checked it;
-            // the validating decode costs no more than a repairing one and keeps it certain.
+        case WSLAY_BINARY_FRAME.rawValue where textRepair.messageWasText():
+            // Text handed to wslay as binary (`WebSocketTextRepair`), made valid UTF-8 on the
+            // way in; this validating decode is the one check, and keeps it certain.
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 stats.malformedRejected += 1
                 return

@@ -1,13 +1,20 @@
-/// Makes the payload of every incoming text frame valid UTF-8 before wslay sees it.
+/// Makes the payload of every incoming text frame valid UTF-8 before wslay sees it, and hands
+/// text frames to wslay marked binary.
 ///
+/// A text message with bytes that are not UTF-8 must not cost the connection or the message:
 /// wslay checks each text message against UTF-8 and fails the whole connection with 1007 on
-/// the first bad byte (RFC 6455 8.1), with no switch to turn that off. A server that stores
-/// one such event replays it on every resync, so the client would reconnect forever. This
-/// sits between the socket and wslay, follows the frame headers of the byte stream, and
+/// the first bad byte (RFC 6455 8.1), with no switch to turn that off, and a server that
+/// stores one such event replays it on every resync, so the client would reconnect forever.
+/// This sits between the socket and wslay, follows the frame headers of the byte stream, and
 /// replaces each byte of an ill-formed sequence in a text payload with `?` in place: the
-/// frame keeps its length, so its header stays true, and wslay gets text it accepts. The
-/// message is then read like any other (an event with `?` where the bad bytes were; a frame
-/// that is no event is skipped and counted by the pipeline).
+/// frame keeps its length, so its header stays true. The message is then read like any other
+/// (an event with `?` where the bad bytes were; a frame that is no event is skipped and
+/// counted by the pipeline).
+///
+/// Text frames go on to wslay marked binary (opcode 2; `messageWasText` says which were text,
+/// in order): wslay's own check would go over every byte once more, a byte at a time, and it
+/// was the largest single cost of a burst. `WebSocketSession` still reads each text message
+/// as UTF-8 (the one check left) before it goes anywhere.
 ///
 /// Written by hand because no library offers it: Swift's and ICU's decoders repair whole
 /// buffers with U+FFFD (which changes the length), and this has to work on a stream cut at
@@ -23,6 +30,9 @@ struct WebSocketTextRepair {
     private(set) var repairedBytes = 0
     /// Bytes held back from the last `filter`, to go in front of the next read.
     private(set) var carry: [UInt8] = []
+    /// Whether each data message begun (and not yet taken by `messageWasText`) is text.
+    private var messageKinds: [Bool] = []
+    private var nextMessage = 0
 
     private var header: [UInt8] = []
     private var headerLength = 2
@@ -57,7 +67,9 @@ struct WebSocketTextRepair {
         var i = 0
         while i < count {
             if !inPayload {
-                readHeaderByte(buf[i])
+                let byte = buf[i]
+                if header.isEmpty { buf[i] = relabel(firstHeaderByte: byte) }
+                readHeaderByte(byte)
                 i += 1
                 continue
             }
@@ -78,6 +90,33 @@ struct WebSocketTextRepair {
             if remaining == 0 { inPayload = false }
         }
         return count
+    }
+
+    /// A frame's first byte as wslay gets it: a text frame (opcode 1) marked binary; the
+    /// kind of each data message begun is noted for `messageWasText`.
+    private mutating func relabel(firstHeaderByte byte: UInt8) -> UInt8 {
+        switch byte & 0x0F {
+        case 0x1:
+            messageKinds.append(true)
+            return byte & 0xF0 | 0x2
+        case 0x2:
+            messageKinds.append(false)
+            return byte
+        default: return byte
+        }
+    }
+
+    /// Whether the next complete data message wslay hands over was sent as text: wslay
+    /// delivers data messages whole and in the order they began.
+    mutating func messageWasText() -> Bool {
+        guard nextMessage < messageKinds.count else { return false }
+        let text = messageKinds[nextMessage]
+        nextMessage += 1
+        if nextMessage == messageKinds.count {
+            messageKinds.removeAll(keepingCapacity: true)
+            nextMessage = 0
+        }
+        return text
     }
 
     private mutating func readHeaderByte(_ byte: UInt8) {

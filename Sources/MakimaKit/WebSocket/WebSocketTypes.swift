@@ -111,8 +111,8 @@ public struct WebSocketStats: Sendable, Equatable {
     public var binaryMessagesReceived = 0
     /// Payload bytes of the messages passed on.
     public var bytesReceived = 0
-    /// Text messages that were not valid UTF-8 after all (wslay closes with 1007). Bad bytes
-    /// are replaced on the way in (`textBytesRepaired`), so this stays 0 in practice.
+    /// Text messages that were not valid UTF-8 after all, skipped. Bad bytes are replaced on
+    /// the way in (`textBytesRepaired`), so this stays 0 in practice.
     public var malformedRejected = 0
     /// Bytes of text payloads that were not UTF-8, replaced with `?` so the message is kept.
     public var textBytesRepaired = 0
@@ -128,4 +128,20 @@ public struct WebSocketStats: Sendable, Equatable {
     public var readsPausedForSendQueue = 0
 
     public init() {}
+
+    /// Adds another connection's counters to these; a peak becomes the larger of the two.
+    public mutating func add(_ other: WebSocketStats) {
+        messagesReceived += other.messagesReceived
+        binaryMessagesReceived += other.binaryMessagesReceived
+        bytesReceived += other.bytesReceived
+        malformedRejected += other.malformedRejected
+        textBytesRepaired += other.textBytesRepaired
+        oversizeRejected += other.oversizeRejected
+        pingsSent += other.pingsSent
+        pongsReceived += other.pongsReceived
+        messagesSent += other.messagesSent
+        sendQueuePeakBytes = max(sendQueuePeakBytes, other.sendQueuePeakBytes)
+        sendQueuePeakMessages = max(sendQueuePeakMessages, other.sendQueuePeakMessages)
+        readsPausedForSendQueue += other.readsPausedForSendQueue
+    }
 }

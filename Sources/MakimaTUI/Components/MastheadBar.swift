@@ -15,9 +15,9 @@ public struct MastheadModel: Equatable, Sendable {
 }
 
 /// The top line: ring glyph, MAKIMA, then on the right the WS pill, server, version and clock
-/// (docs/design.md, "Masthead"). When the line is too narrow the less important parts go first:
-/// version, ring glyph, clock, server label (shortened before it goes), MAKIMA. The pill
-/// always stays.
+/// (docs/design.md, "Masthead"). When the line is too narrow the less important parts go first,
+/// in the order of `Part`: version, ring glyph, clock, server label (shortened before it goes),
+/// MAKIMA. The pill always stays.
 public enum MastheadBar {
     public static let background: ColorRole = .backgroundDeep
     static let minimumServerCells = 6
@@ -30,60 +30,57 @@ public enum MastheadBar {
         let y = row.y
         let inner = row.inset(left: 1, right: 1)
 
-        var parts = Parts(
-            showLogo: true, showBrand: true, showClock: !model.clock.isEmpty, showVersion: true,
-            server: model.serverLabel)
-        let dropOrder: [(inout Parts) -> Void] = [
-            { $0.showVersion = false }, { $0.showLogo = false }, { $0.showClock = false },
-            { $0.server = "" }, { $0.showBrand = false },
-        ]
-        var step = 0
-        while parts.width(model, g) > inner.width {
-            if step == 3, parts.server.count > 0 {
+        var parts = Parts(server: model.serverLabel)
+        if model.clock.isEmpty { parts.shown.remove(.clock) }
+        for part in Part.allCases {
+            if parts.width(model, g) <= inner.width { break }
+            if part == .server, !parts.server.isEmpty {
                 // Before dropping the server label, try it shortened.
                 let room = inner.width - (parts.width(model, g) - CellWidth.of(parts.server))
                 if room >= minimumServerCells && room < CellWidth.of(parts.server) {
                     parts.server = TextLayout.truncate(parts.server, to: room, ellipsis: g.ellipsis)
-                    continue
+                    if parts.width(model, g) <= inner.width { break }
                 }
             }
-            guard step < dropOrder.count else { break }
-            dropOrder[step](&parts)
-            step += 1
+            parts.shown.remove(part)
         }
 
         var left = StyledLine()
-        if parts.showLogo { left.append(g.logoMark + " ", CellStyle(fg: .accent)) }
-        if parts.showBrand { left.append(Typography.brand.apply(to: "Makima"), Typography.brand.cellStyle()) }
+        if parts.shows(.logo) { left.append(g.logoMark + " ", CellStyle(fg: .accent)) }
+        if parts.shows(.brand) { left.append(Typography.brand.apply(to: "Makima"), Typography.brand.cellStyle()) }
         buffer.write(left, x: inner.x, y: y, maxX: inner.maxX)
 
         let right = parts.right(model, g).truncated(to: inner.width, ellipsis: g.ellipsis)
         buffer.write(right, x: inner.maxX - right.width, y: y, maxX: inner.maxX)
     }
 
+    /// The parts that can go, least important first (the order they go in).
+    private enum Part: CaseIterable {
+        case version, logo, clock, server, brand
+    }
+
     private struct Parts {
-        var showLogo: Bool
-        var showBrand: Bool
-        var showClock: Bool
-        var showVersion: Bool
+        var shown = Set(Part.allCases)
         var server: String
 
+        func shows(_ part: Part) -> Bool { shown.contains(part) }
+
         func leftWidth(_ g: Glyphs) -> Int {
-            (showLogo ? CellWidth.of(g.logoMark) + 1 : 0) + (showBrand ? 6 : 0)
+            (shows(.logo) ? CellWidth.of(g.logoMark) + 1 : 0) + (shows(.brand) ? 6 : 0)
         }
 
         func right(_ m: MastheadModel, _ g: Glyphs) -> StyledLine {
             var line = StyledLine(m.pill.label(glyphs: g), Typography.pill.with(role: m.pill.role).cellStyle())
             let sep = " \(g.separatorDot) "
-            if !server.isEmpty {
+            if shows(.server), !server.isEmpty {
                 line.append(sep, Typography.separator.cellStyle())
                 line.append(server, CellStyle(fg: .accent))
             }
-            if showVersion {
+            if shows(.version) {
                 line.append(sep, Typography.separator.cellStyle())
                 line.append("v" + m.version, Typography.mono.cellStyle())
             }
-            if showClock {
+            if shows(.clock) {
                 line.append(sep, Typography.separator.cellStyle())
                 line.append(m.clock, Typography.mono.cellStyle())
             }

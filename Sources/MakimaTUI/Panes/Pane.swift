@@ -94,7 +94,8 @@ public protocol Pane {
     /// This pane's step in the NAV// breadcrumbs (`CONTRACT Mesh scheduler`).
     var crumb: Crumb { get }
     /// The objects this pane reads from the stores' bounded detail maps: kept there while the
-    /// pane is on the stack (`StoreHub.keepDetails`). Empty for panes that read only lists.
+    /// pane is on the stack (`StoreHub.keepDetails`). By default the object it shows
+    /// (`shownLink`), if any; empty for panes that read only lists.
     var detailLinks: [DeepLink] { get }
     /// The object this pane shows, when a deep link names it (`Destinations`: the task output
     /// view shows `makima://task/ID`).
@@ -121,7 +122,7 @@ extension Pane {
     public var isTopLevel: Bool { true }
     public var footerStatus: String? { nil }
     public var crumb: Crumb { Crumb(title) }
-    public var detailLinks: [DeepLink] { [] }
+    public var detailLinks: [DeepLink] { shownLink.map { [$0] } ?? [] }
     public var shownLink: DeepLink? { nil }
     public mutating func edit(_ edit: TextEdit) -> PaneResponse { .ignored }
 

@@ -89,7 +89,6 @@ public struct ContractDetailPane: Pane {
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("CONTRACT", model.name) }
     public var shownLink: DeepLink? { .contract(model.id) }
-    public var detailLinks: [DeepLink] { [.contract(model.id)] }
 
     public mutating func update(_ new: ContractDetailModel) {
         model = new

@@ -28,7 +28,6 @@ public struct TranscriptPane: Pane {
     public var isTopLevel: Bool { false }
     public var crumb: Crumb { Crumb("LISTEN", model.title) }
     public var shownLink: DeepLink? { .listen(model.sessionID) }
-    public var detailLinks: [DeepLink] { [.listen(model.sessionID)] }
 
     public mutating func update(_ new: TranscriptViewModel) {
         model = new

@@ -32,7 +32,6 @@ public struct TaskOutputPane: Pane {
 
     public var title: String { "TASK" }
     public var shownLink: DeepLink? { .task(model.taskID) }
-    public var detailLinks: [DeepLink] { [.task(model.taskID)] }
     public var keyContexts: [KeyContext] { [.output] }
     public var isTopLevel: Bool { false }
     public var isEditingText: Bool { searching }
