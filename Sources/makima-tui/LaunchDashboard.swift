@@ -5,7 +5,7 @@ import MakimaTUI
 /// What the dashboard is started with.
 struct DashboardLaunch: Sendable {
     var global: GlobalOptions
-    /// `makima://task|directive|contract|listen/{id}` given on the command line.
+    /// `makima://{kind}/{id}` given on the command line (`DeepLink.openedKinds`).
     var deepLink: String?
 }
 
@@ -16,8 +16,8 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     var link: DeepLink?
     if let raw = launch.deepLink {
         guard let parsed = DeepLink(raw) else {
-            return Console.fail(
-                UsageError("not a link the dashboard can open: '\(raw)' (makima://task|directive|contract|listen/ID)"))
+            let kinds = DeepLink.openedKinds.map(\.rawValue).joined(separator: "|")
+            return Console.fail(UsageError("not a link the dashboard can open: '\(raw)' (makima://\(kinds)/ID)"))
         }
         link = parsed
     }

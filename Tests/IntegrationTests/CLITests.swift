@@ -1,5 +1,6 @@
 import Foundation
 import MakimaKit
+import MakimaTUI
 import TestSupport
 import Testing
 
@@ -285,6 +286,19 @@ import Testing
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.hasPrefix("makima-tui: "))
         #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func aLaunchLinkIsParsedAmongTheDestinationsKinds() throws {
+        let s = Session()
+        let unknown = try s.run(["makima://memo/m1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("not a link the dashboard can open: 'makima://memo/m1'"))
+        for kind in DeepLink.openedKinds {
+            #expect(unknown.stderr.contains("\(kind)"), "the usage names \(kind)")
+        }
+        // A link of a destination's kind is taken; without a terminal the dashboard stops there.
+        let known = try s.run(["makima://contract/c1"])
+        #expect(known.status == 1 && known.stderr.contains("must be a terminal"), "\(known.stderr)")
     }
 
     @Test func helpVersionAndDashboardNeedsATerminal() throws {

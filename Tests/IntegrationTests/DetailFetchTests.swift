@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MakimaKit
+@testable import MakimaTUI
 
 /// The fetch half of every destination, from the registry, against the dev server: a link
 /// whose kind fetches its item alone is read from `{the kind's path}/{id}` by the sync engine
@@ -30,21 +31,21 @@ import Testing
         let engine = try SyncEngine(client: client, apiKey: server.apiKey, cache: nil, outbox: outbox)
         defer { engine.stop() }
         let fetcher = MeshFetcher(client: client)
-        for kind in ListKinds.destinations.all {
-            let link = try #require(kind.link)
+        for link in Destinations.linkKinds {
+            let kind = link.list
             let list = try fetcher.list(ListQuery(kind: kind, description: kind.name, parameters: [], maxPages: 1))
             let id = try #require(ids(list).first, "the dev server lists some \(kind.name)")
-            engine.loadDetail(DeepLink(link.kind, id))
+            engine.loadDetail(DeepLink(link, id))
             let answer = first(outbox, timeout: link.fetchedAlone ? 20 : 1) {
-                if case .detail(let l, _) = $0 { l.kind == link.kind } else { false }
+                if case .detail(let l, _) = $0 { l.kind == link } else { false }
             }
             guard link.fetchedAlone else {
-                #expect(answer == nil, "\(link.kind) is found in its lists: nothing is fetched")
+                #expect(answer == nil, "\(link) is found in its lists: nothing is fetched")
                 continue
             }
-            guard case .detail(let l, let payload) = try #require(answer, "\(link.kind) \(id)") else { return }
-            #expect(l == DeepLink(link.kind, id) && ids(payload) == [id], "\(link.kind)")
-            let missing = DeepLink(link.kind, "no-such-\(kind.name)-1")
+            guard case .detail(let l, let payload) = try #require(answer, "\(link) \(id)") else { return }
+            #expect(l == DeepLink(link, id) && ids(payload) == [id], "\(link)")
+            let missing = DeepLink(link, "no-such-\(kind.name)-1")
             engine.loadDetail(missing)
             let notFound = first(outbox, timeout: 20) {
                 if case .detailNotFound(let l) = $0 { l == missing } else { false }

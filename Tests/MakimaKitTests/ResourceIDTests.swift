@@ -56,9 +56,10 @@ import Testing
     }
 
     @Test func deepLinksTakeOnlyIds() {
-        #expect(DeepLink("makima://task/3f2b-9") == .task("3f2b-9"))
-        #expect(DeepLink("makima://task/t1%0Afake") == nil)
-        #expect(DeepLink("makima://task/..") == nil)
-        #expect(DeepLink("makima://directive/d\u{200B}1") == nil)
+        let kinds: [DeepLink.Kind] = [.task, .directive]
+        #expect(DeepLink("makima://task/3f2b-9", among: kinds) == .task("3f2b-9"))
+        #expect(DeepLink("makima://task/t1%0Afake", among: kinds) == nil)
+        #expect(DeepLink("makima://task/..", among: kinds) == nil)
+        #expect(DeepLink("makima://directive/d\u{200B}1", among: kinds) == nil)
     }
 }

@@ -200,12 +200,25 @@ import Testing
 
 @Suite struct DeepLinkTests {
     @Test func parsesAndPrints() {
-        #expect(DeepLink("makima://task/abc-1") == .task("abc-1"))
-        #expect(DeepLink("MAKIMA://Directive/d7") == .directive("d7"))
-        #expect(DeepLink("makima://task/") == nil)
-        #expect(DeepLink("https://task/abc") == nil)
-        #expect(DeepLink("makima://task/a\u{1B}[2J") == nil)
+        let kinds: [DeepLink.Kind] = [.task, .directive]
+        #expect(DeepLink("makima://task/abc-1", among: kinds) == .task("abc-1"))
+        #expect(DeepLink("MAKIMA://Directive/d7", among: kinds) == .directive("d7"))
+        #expect(DeepLink("makima://task/", among: kinds) == nil)
+        #expect(DeepLink("https://task/abc", among: kinds) == nil)
+        #expect(DeepLink("makima://task/a\u{1B}[2J", among: kinds) == nil)
         #expect(DeepLink.task("x").description == "makima://task/x")
+    }
+
+    @Test func parsesOnlyTheKindsItIsGiven() {
+        #expect(DeepLink("makima://contract/c1", among: [DeepLink.Kind.task, .directive]) == nil)
+        #expect(DeepLink("makima://contract/c1", among: [DeepLink.Kind.contract]) == .contract("c1"))
+    }
+
+    @Test func aLinkKindNamesItsListKindAndHowItsItemIsFetched() {
+        #expect(DeepLink.Kind.task.list.name == ListKinds.tasks.name && DeepLink.Kind.task.fetchedAlone)
+        #expect(DeepLink.Kind.directive.list.name == ListKinds.directives.name && !DeepLink.Kind.directive.fetchedAlone)
+        #expect(ListKinds.contracts.detailID(of: .contract("c1")) == "c1")
+        #expect(ListKinds.contracts.detailID(of: .listen("c1")) == nil)
     }
 }
 

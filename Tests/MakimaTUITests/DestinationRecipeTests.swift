@@ -6,11 +6,12 @@ import Testing
 
 // A destination added the way docs/architecture.md ("Adding a destination") says, here in the
 // test target: a kind of list whose items a deep link names and whose detail is fetched on
-// its own, its list pane and its detail pane. Each step is one of the recipe's files; the
-// registries take them for the length of the test (their `@TaskLocal`), so the tests running
-// beside it never see them. Leave any step out and the test fails. The paths below say where a
-// kind built into the product keeps each step (the recipe's list of files); `Memo` is this
-// test's own kind, so none of those files exists.
+// its own, its list pane and its detail pane. Each step is one of the recipe's five files; the
+// two registries (panes, destinations) take steps 3 and 5 for the length of the test (their
+// `@TaskLocal`), so the tests running beside it never see them; the link kind of step 2 needs
+// no registry of its own (the destination names it). Leave any step out and the test fails.
+// The paths below say where a kind built into the product keeps each step (the recipe's list
+// of files); `Memo` is this test's own kind, so none of those files exists.
 
 /// 1. The model (for a product kind: a file of its own in `MakimaKit/Models`).
 struct Memo: WireModel, Sendable, Equatable, Identifiable {
@@ -24,15 +25,15 @@ struct Memo: WireModel, Sendable, Equatable, Identifiable {
     static var wireBlank: Memo { Memo(id: "") }
 }
 
-/// 2. Its kind (for a product kind: a file of its own in `MakimaKit/Lists/Kinds`): the list, and the link that names one
-/// item, fetched alone (`GET /memos/{id}`).
-extension DeepLink.Kind {
-    static let memo = DeepLink.Kind(rawValue: "memo")
+/// 2. Its kind (for a product kind: a file of its own in `MakimaKit/Lists/Kinds`): the list,
+/// and beside it the link kind that names one item, fetched alone (`GET /memos/{id}`) and
+/// kept in the list kind's store.
+extension ListKinds {
+    static let memos = ListKind<Memo>(name: "memos", path: ["memos"], refreshPeriod: 60)
 }
 
-extension ListKinds {
-    static let memos = ListKind<Memo>(
-        name: "memos", path: ["memos"], refreshPeriod: 60, link: ItemLink(.memo, fetchedAlone: true))
+extension DeepLink.Kind {
+    static let memo = DeepLink.Kind("memo", naming: ListKinds.memos, fetchedAlone: true)
 }
 
 extension ListQuery {
@@ -82,8 +83,9 @@ struct MemoPane: Pane {
     }
 }
 
-/// 5. Its destination (`Controller/Destinations.swift`): the pane it opens, what it fetches,
-/// and how the pane is rebuilt from the stores.
+/// 5. Its destination (`Controller/Destinations.swift`): the link kind that reaches it (which
+/// makes `makima://memo/…` parse), the pane it opens, what it fetches, and how the pane is
+/// rebuilt from the stores.
 extension Destination {
     static let memo = Destination(
         pane: .memo, noun: "memo", link: .memo, list: .memos, landsOnList: true,
@@ -103,12 +105,10 @@ extension Destination {
 
 @MainActor @Suite("Adding a destination: a kind, its list pane, its detail and its deep link, from the test target")
 struct DestinationRecipeTests {
-    /// Runs `body` with the recipe's entries in the three registries.
+    /// Runs `body` with the recipe's entries in the two registries.
     func withTheRecipe(_ body: () throws -> Void) throws {
-        try ListKinds.$destinations.withValue(ListKinds.destinations.adding(ListKinds.memos)) {
-            try PaneRegistry.$current.withValue(PaneRegistry.current.adding(.memos)) {
-                try Destinations.$current.withValue(Destinations.current.adding(.memo), operation: body)
-            }
+        try PaneRegistry.$current.withValue(PaneRegistry.current.adding(.memos)) {
+            try Destinations.$current.withValue(Destinations.current.adding(.memo), operation: body)
         }
     }
 

@@ -185,13 +185,13 @@ struct TruthControllerTests {
     }
 }
 
-@MainActor @Suite("Destinations are described once (Destinations, ListKinds.destinations)")
+@MainActor @Suite("Destinations are described once (Destinations, each link kind beside its list kind)")
 struct RouteRegistryTests {
     @Test("every kind of deep link, from the registry: its entry, its pane, and the pane it opens shows it")
     func everyLinkHasItsRoute() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
-        let kinds = ListKinds.destinations.keys
+        let kinds = Destinations.linkKinds
         #expect(kinds.count >= 4)
         for kind in kinds {
             let link = DeepLink(kind, "\(kind)-1")

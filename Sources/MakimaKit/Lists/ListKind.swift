@@ -7,10 +7,10 @@ public enum ListKinds {}
 /// One kind of list, described once: its endpoint and item type (how it is fetched and
 /// decoded), its rows in the cache (`CacheCollection`: snapshots in the shared table unless
 /// it keeps rows of its own, `CustomListCache`), its refresh period, the filters a pane steps
-/// through, the deep link that names one of its items and whether that item is fetched alone
-/// (`ItemLink`; such a kind is a destination, in `ListKinds.destinations`), and the store that shows it (a keyed `ListStore` made by the
-/// hub, unless the kind names a store of its own). The sync engine's fetch (`MeshFetcher`),
-/// the cache (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query
+/// through, and the store that shows it (a keyed `ListStore` made by the hub, unless the kind
+/// names a store of its own). A deep link that names one of its items has a `DeepLink.Kind`
+/// declared beside it, which points here. The sync engine's fetch (`MeshFetcher`), the cache
+/// (`CacheBridge`), `RefreshPolicy` and `StoreHub` go through the kind a query (or a link)
 /// carries instead of switching over the kinds.
 public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where Item.ID == String {
     /// Unique among the kinds: the key of its store in the hub.
@@ -25,9 +25,6 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
     public let filters: [String]
     /// Where its snapshots are kept.
     public let cache: CacheCollection
-    /// The deep link that names one of its items (kept in its store's details while a pane
-    /// on the stack shows them), if one does.
-    public let link: ItemLink?
     /// A store of the kind's own instead of the hub's keyed `ListStore<Item>`.
     let custom: CustomListStore<Item>?
     /// Cache rows of the kind's own instead of snapshots in `cache`.
@@ -35,7 +32,6 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
 
     public init(
         name: String, path: [String], pageLimit: Int? = nil, refreshPeriod: TimeInterval, filters: [String] = [],
-        link: ItemLink? = nil,
         custom: CustomListStore<Item>? = nil, customCache: CustomListCache? = nil
     ) {
         self.name = name
@@ -44,7 +40,6 @@ public struct ListKind<Item: Codable & Sendable & Identifiable>: Sendable where 
         self.refreshPeriod = refreshPeriod
         self.filters = filters
         self.cache = .shared(name)
-        self.link = link
         self.custom = custom
         self.customCache = customCache
     }
@@ -117,9 +112,7 @@ public protocol AnyListKind: Sendable {
     @MainActor func mark(_ hub: StoreHub, query: ListQuery, _ change: (inout ListStateAny) -> Void)
     /// The kind's store in `hub` (made and registered there on first use).
     @MainActor func store(in hub: StoreHub) -> any ListKindStore
-    /// The deep link that names one of its items, if one does.
-    var link: ItemLink? { get }
-    /// `GET {path}/{id}`: one item, fetched alone (a destination whose `link` says so), and
+    /// `GET {path}/{id}`: one item, fetched alone (a link kind whose `fetchedAlone` says so), and
     /// written into `cache` when the kind keeps rows of its own there (`CustomListCache`).
     func fetchDetail(id: String, with client: APIClient, cache: CacheStore?) throws -> ListPayload
     /// Keeps an item fetched alone in the kind's store's details.
@@ -128,7 +121,7 @@ public protocol AnyListKind: Sendable {
 
 extension AnyListKind {
     /// The id of the item `link` names, when it names one of this kind's items.
-    public func detailID(of link: DeepLink) -> String? { self.link.flatMap { link.id(ifKind: $0.kind) } }
+    public func detailID(of link: DeepLink) -> String? { link.kind.list.name == name ? link.id : nil }
 }
 
 extension ListKind: AnyListKind {

@@ -60,7 +60,7 @@ public final class StoreHub {
         case .listProgress(let query, let received):
             mutateList(query) { (s: inout ListStateAny) in if s.isLoading { s.received = received } }
         case .detail(let link, let payload):
-            ListKinds.destinations[link.kind]?.keepDetail(payload, in: self)
+            link.kind.list.keepDetail(payload, in: self)
             missing.links[link] = nil
         case .detailNotFound(let link): missing.links[link] = true
         case .events(let events): tasks.apply(events: events)

@@ -10,7 +10,7 @@ public enum SyncUpdate: Sendable {
     /// only for reads of more than one page; see `ListSink`).
     case listProgress(ListQuery, received: Int)
     /// An item a deep link names, fetched alone (`SyncEngine.loadDetail`): kept in its kind's
-    /// store (`ListKinds.destinations`).
+    /// store (the list kind of the link's kind).
     case detail(DeepLink, ListPayload)
     /// The server has no such object (a detail fetch answered 404).
     case detailNotFound(DeepLink)

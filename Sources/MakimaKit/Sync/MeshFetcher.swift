@@ -20,11 +20,11 @@ public struct MeshFetcher: Sendable {
 
     public func task(id: String) throws -> MeshTask { try client.getBlocking(MeshTask.self, .task(id: id)) }
 
-    /// The item `link` names, fetched alone, when its kind says it is (`ItemLink.fetchedAlone`);
-    /// nil for a link whose item is found in its lists.
+    /// The item `link` names, fetched alone, when its kind says it is
+    /// (`DeepLink.Kind.fetchedAlone`); nil for a link whose item is found in its lists.
     public func detail(_ link: DeepLink) throws -> ListPayload? {
-        guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return nil }
-        return try kind.fetchDetail(id: link.id, with: client, cache: nil)
+        guard link.kind.fetchedAlone else { return nil }
+        return try link.kind.list.fetchDetail(id: link.id, with: client, cache: nil)
     }
 
     /// How a failed fetch is shown, and whether it means the key was refused.

@@ -335,14 +335,15 @@ public final class SyncEngine: Sendable {
         if !queued { outbox.post(.olderOutput(taskID: taskID, events: [], from: nil)) }
     }
 
-    /// One object's detail, fetched on a thread of its own when its kind fetches it alone
-    /// (`ListKinds.destinations`, read here on the caller's task), written into the kind's own
-    /// cache rows first when it keeps some (a task's row is the task the stores show).
+    /// One object's detail, fetched on a thread of its own when the link's kind fetches it
+    /// alone (`DeepLink.Kind`: its list kind says how), written into the kind's own cache rows
+    /// first when it keeps some (a task's row is the task the stores show).
     public func loadDetail(_ link: DeepLink) {
         let fetcher = self.fetcher
         let outbox = self.outbox
         let cache = self.cache?.cache
-        guard let kind = ListKinds.destinations[link.kind], kind.link?.fetchedAlone == true else { return }
+        guard link.kind.fetchedAlone else { return }
+        let kind = link.kind.list
         userFetches.submit(key: "detail \(link)") {
             do {
                 outbox.post(.detail(link, try kind.fetchDetail(id: link.id, with: fetcher.client, cache: cache)))

@@ -3,8 +3,9 @@ import MakimaKit
 
 /// One destination: a pane pushed on top of a top-level pane, described once, keyed by the
 /// pane's own id. A destination a deep link names has its fetch-and-keep half in MakimaKit
-/// (the kind of list in `ListKinds.destinations` under the same link kind: how its object
-/// is fetched, where it is kept); this is its pane half. Every way in goes through
+/// (its `DeepLink.Kind`, declared beside its kind of list: how its object is fetched, where
+/// it is kept); this is its pane half, and the list of these entries is the list of the link
+/// kinds the dashboard parses and opens (`DeepLink.init?(_:)`). Every way in goes through
 /// `NavigationController`, which reads the entry: Enter on a row, a deep link at launch, `o`
 /// on a notification and `:open makima://…` (`open(DeepLink)`), `:notifications`, `:grep`,
 /// Enter on a grep hit, `c`'s picker (`go(to:)`), onboarding (`show`), not-found (`list`,
@@ -14,7 +15,8 @@ struct Destination: Sendable {
     let pane: PaneID
     /// What it is called ("not found" says so).
     let noun: String
-    /// The link kind that names it, when a deep link reaches it (`Pane.shownLink`).
+    /// The link kind that names it, when a deep link reaches it (`Pane.shownLink`): with it,
+    /// links of that kind parse, and its object is fetched and kept through the kind.
     var link: DeepLink.Kind? = nil
     /// The list pane its objects are rows of: a deep link selects the row there, and the
     /// not-found screen belongs to it.
@@ -40,6 +42,9 @@ enum Destinations {
 
     /// The destination a link of this kind names.
     static func reached(by kind: DeepLink.Kind) -> Destination? { current.all.first { $0.link == kind } }
+
+    /// The kinds of link the destinations are reached by, in their order.
+    static var linkKinds: [DeepLink.Kind] { current.all.compactMap(\.link) }
 
     private static let shipped: [Destination] = [
         task, contract, directive, transcript, notifications, grep, picker, onboarding, notFound,
@@ -131,4 +136,12 @@ enum Destinations {
     static let onboarding = Destination(pane: .onboarding, noun: "sign-in")
 
     static let notFound = Destination(pane: .notFound, noun: "not found")
+}
+
+extension DeepLink {
+    /// The kinds of link the dashboard opens (its destinations').
+    public static var openedKinds: [Kind] { Destinations.linkKinds }
+
+    /// A link the dashboard opens: of one of `openedKinds`, with a valid id; anything else is nil.
+    public init?(_ raw: String) { self.init(raw, among: Destinations.linkKinds) }
 }

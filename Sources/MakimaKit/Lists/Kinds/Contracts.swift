@@ -4,8 +4,12 @@ extension ListKinds {
     /// `GET /contracts?status=`, read every 30 s while shown (the WebSocket carries task events
     /// only). A contract fetched on its own (its detail pane) is kept in the store's details.
     public static let contracts = ListKind<Contract>(
-        name: "contracts", path: ["contracts"], refreshPeriod: 30, filters: ["active", "completed", "archived"],
-        link: ItemLink(.contract, fetchedAlone: true))
+        name: "contracts", path: ["contracts"], refreshPeriod: 30, filters: ["active", "completed", "archived"])
+}
+
+extension DeepLink.Kind {
+    /// `makima://contract/{id}`. A contract a link names is fetched alone (its detail pane).
+    public static let contract = DeepLink.Kind("contract", naming: ListKinds.contracts, fetchedAlone: true)
 }
 
 extension ListQuery {

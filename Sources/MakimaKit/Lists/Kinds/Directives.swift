@@ -4,7 +4,12 @@ extension ListKinds {
     /// `GET /directives` (`pending=true`: only those waiting on a supervisor question), read
     /// every 30 s while shown. A directive a link names is found in the list (no fetch of its own).
     public static let directives = ListKind<Directive>(
-        name: "directives", path: ["directives"], refreshPeriod: 30, link: ItemLink(.directive, fetchedAlone: false))
+        name: "directives", path: ["directives"], refreshPeriod: 30)
+}
+
+extension DeepLink.Kind {
+    /// `makima://directive/{id}`. A directive a link names is found in the lists.
+    public static let directive = DeepLink.Kind("directive", naming: ListKinds.directives, fetchedAlone: false)
 }
 
 extension ListQuery {

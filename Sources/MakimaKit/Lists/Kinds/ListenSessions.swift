@@ -4,8 +4,12 @@ extension ListKinds {
     /// `GET /listen/sessions?limit=`, read every 30 s while shown. A session fetched on its own
     /// with its transcript (the transcript pane) is kept in the store's details.
     public static let listenSessions = ListKind<ListenSession>(
-        name: "listen_sessions", path: ["listen", "sessions"], refreshPeriod: 30,
-        link: ItemLink(.listen, fetchedAlone: true))
+        name: "listen_sessions", path: ["listen", "sessions"], refreshPeriod: 30)
+}
+
+extension DeepLink.Kind {
+    /// `makima://listen/{id}`. A listen session a link names is fetched alone (its transcript).
+    public static let listen = DeepLink.Kind("listen", naming: ListKinds.listenSessions, fetchedAlone: true)
 }
 
 extension ListQuery {

@@ -9,7 +9,6 @@ extension ListKinds {
     public static let tasks = ListKind<MeshTask>(
         name: "tasks", path: ["mesh", "tasks"], pageLimit: ListPaging.pageSize, refreshPeriod: 300,
         filters: ["running", "pending", "queued", "completed", "failed", "cancelled"],
-        link: ItemLink(.task, fetchedAlone: true),
         custom: CustomListStore(store: { $0.tasks }) { hub, query, change in
             hub.tasks.file(TasksStore.Filter(query), change)
         },
@@ -32,6 +31,11 @@ extension ListKinds {
                 guard let since = try? cache.fetchStamp() else { return nil }
                 return { payload in try? cache.nameTasks(payload.items(as: MeshTask.self) ?? [], since: since) }
             }))
+}
+
+extension DeepLink.Kind {
+    /// `makima://task/{id}`. A task a link names is fetched alone (its output view opens on it).
+    public static let task = DeepLink.Kind("task", naming: ListKinds.tasks, fetchedAlone: true)
 }
 
 extension ListQuery {
