@@ -116,17 +116,17 @@ final class SignInController {
 
     private func submitSignIn() {
         guard let service, let m = onboarding, !busy else { return }
-        let bus = self.bus
         switch m.step {
         case .server:
             let typed = m.server.trimmingCharacters(in: .whitespacesAndNewlines)
-            busy = true
             updateOnboarding {
                 $0.busy = "checking \(typed.isEmpty ? ServerURL.defaultServer : typed) …"
                 $0.problem = nil
             }
-            service.checkServer(typed, allowInsecureHTTP: m.insecureAllowed) { result in
-                bus.post { [weak self] in self?.serverChecked(result) }
+            whileBusy {
+                service.checkServer(typed, allowInsecureHTTP: m.insecureAllowed, done: $0)
+            } answered: {
+                $0.serverChecked($1)
             }
         case .key:
             let key = m.key.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -134,13 +134,14 @@ final class SignInController {
                 updateOnboarding { $0.problem = SignInProblem.invalidKey(why).description }
                 return
             }
-            busy = true
             updateOnboarding {
                 $0.busy = "checking the key with \(m.serverForKey) …"
                 $0.problem = nil
             }
-            service.signIn(server: m.serverForKey, key: key, allowInsecureHTTP: m.insecureAllowed) { result in
-                bus.post { [weak self] in self?.keyChecked(result) }
+            whileBusy {
+                service.signIn(server: m.serverForKey, key: key, allowInsecureHTTP: m.insecureAllowed, done: $0)
+            } answered: {
+                $0.keyChecked($1)
             }
         }
     }
@@ -167,16 +168,12 @@ final class SignInController {
     /// checked first); without one, step 2 asks for a key.
     private func switchToStored(_ url: String) {
         guard let service, !busy else { return }
-        busy = true
-        let bus = self.bus
-        service.storedSignIn(forServer: url) { result in
-            bus.post { [weak self] in
-                guard let self else { return }
-                self.busy = false
-                switch result {
-                case nil: self.updateOnboarding { $0.busy = nil }
-                case .some(let answer): self.keyChecked(answer)
-                }
+        whileBusy {
+            service.storedSignIn(forServer: url, done: $0)
+        } answered: { me, result in
+            switch result {
+            case nil: me.updateOnboarding { $0.busy = nil }
+            case .some(let answer): me.keyChecked(answer)
             }
         }
     }
@@ -194,24 +191,35 @@ final class SignInController {
             return toast(
                 NoticeLine("no profile named \(name)" + (known.isEmpty ? "" : " (stored: \(known))"), level: .warn))
         }
-        busy = true
         toast(NoticeLine("switching to \(name) …", level: .ok))
+        whileBusy {
+            service.storedSignIn(profileNamed: name, done: $0)
+        } answered: { me, result in
+            switch result {
+            case nil:
+                me.toast(NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
+            case .failure(let problem)?:
+                me.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
+            case .success(let signedIn)?:
+                me.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
+            }
+            me.profileNamesChanged(service.profileNames)
+        }
+    }
+
+    /// Runs a call of the sign-in service with the controller busy (one at a time); `answered`
+    /// gets its answer on the UI thread, the controller no longer busy.
+    private func whileBusy<Answer: Sendable>(
+        _ call: (@escaping @Sendable (Answer) -> Void) -> Void,
+        answered: @escaping @MainActor (SignInController, Answer) -> Void
+    ) {
+        busy = true
         let bus = self.bus
-        service.storedSignIn(profileNamed: name) { result in
+        call { answer in
             bus.post { [weak self] in
                 guard let self else { return }
                 self.busy = false
-                switch result {
-                case nil:
-                    self.toast(
-                        NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
-                case .failure(let problem)?:
-                    self.toast(
-                        NoticeLine("\(name): \(problem.description)", level: .danger))
-                case .success(let signedIn)?:
-                    self.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
-                }
-                self.profileNamesChanged(service.profileNames)
+                answered(self, answer)
             }
         }
     }
@@ -254,13 +262,13 @@ final class SignInController {
             return adopt(current, message: "trying the key again …")
         }
         guard !busy else { return }
-        busy = true
         chrome.set(
             \.banner,
             NoticeLine("asking \(client.profile.displayHost) whether it takes the key again …", level: .warn))
-        let bus = self.bus
-        service.verify(current) { problem in
-            bus.post { [weak self] in self?.keyVerified(current, problem) }
+        whileBusy {
+            service.verify(current, done: $0)
+        } answered: {
+            $0.keyVerified(current, $1)
         }
     }
 
