@@ -38,7 +38,7 @@ public final class SyncEngine: Sendable {
     private let pipeline: TaskEventPipeline
     /// Text frames on their way from the socket's thread to the pipeline, decoded on a thread
     /// of their own: in a burst receiving and decoding then run side by side, on two cores.
-    /// In order, bounded (20,000 frames or 32 MiB: the socket is read no faster than frames
+    /// In order, bounded (2,000 frames or 4 MiB, so a burst holds little more in memory than before: the socket is read no faster than frames
     /// are decoded), and drained before anything the socket's thread tells the pipeline (a
     /// new connection's resync, a lost connection), so those keep their place after the
     /// frames that came before them.
@@ -85,8 +85,8 @@ public final class SyncEngine: Sendable {
             onProblem: { outbox.post(.notice($0)) }, serverClock: { clock.offset })
         self.pipeline = pipeline
         let frames = BatchWriter<String>(
-            name: "makima-frames", maxBatch: 2_000, maxQueued: 20_000, weigh: { $0.utf8.count },
-            maxQueuedWeight: 32 << 20, trimsHeap: false, write: { pipeline.receive(frames: $0) })
+            name: "makima-frames", maxBatch: 1_000, maxQueued: 2_000, weigh: { $0.utf8.count },
+            maxQueuedWeight: 4 << 20, trimsHeap: false, write: { pipeline.receive(frames: $0) })
         self.frames = frames
         let userFetches = WorkerPool(name: "makima-fetch", maxWorkers: 2, maxQueued: 256)
         self.userFetches = userFetches
