@@ -38,10 +38,10 @@ public final class SyncEngine: Sendable {
     private let pipeline: TaskEventPipeline
     /// Text frames on their way from the socket's thread to the pipeline, decoded on a thread
     /// of their own: in a burst receiving and decoding then run side by side, on two cores.
-    /// In order, bounded (2,000 frames or 4 MiB, so a burst holds little more in memory than before: the socket is read no faster than frames
-    /// are decoded), and drained before anything the socket's thread tells the pipeline (a
-    /// new connection's resync, a lost connection), so those keep their place after the
-    /// frames that came before them.
+    /// In order, bounded (2,000 frames or 4 MiB: the socket is read no faster than frames
+    /// are decoded, and a burst holds little more in memory than with one thread), and
+    /// drained before anything the socket's thread tells the pipeline (a new connection's
+    /// resync, a lost connection), so those keep their place after the frames before them.
     private let frames: BatchWriter<String>
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
