@@ -130,6 +130,10 @@ public enum SecretMask {
         private let pieces: Set<UInt64>
         /// Bit `a << 7 | b` is set when ASCII byte `b` follows `a` somewhere in the secret.
         private let pairs: [UInt64]
+        /// -1 for a byte that can stand inside a copy's span (one of the secret's characters,
+        /// or one the match passes over: a space, a control, any non-ASCII byte, an SGR code's
+        /// bytes), 0 for any other: a copy needs `k` such bytes in a row.
+        private let spanBytes: [Int]
         private let asciiSecret: Bool
 
         public init(secret: String) {
@@ -151,6 +155,12 @@ public enum SecretMask {
                 }
             }
             self.pairs = pairs
+            let own = Set(self.secret)
+            spanBytes = (0..<256).map { b in
+                let passedOver =
+                    b <= 0x20 || b >= 0x7F || (0x30...0x39).contains(b) || b == 0x3B || b == 0x5B || b == 0x6D
+                return passedOver || own.contains(UInt32(b)) ? -1 : 0
+            }
         }
 
         private static func hash(_ values: ArraySlice<UInt32>) -> UInt64 {
@@ -170,11 +180,24 @@ public enum SecretMask {
             var text = text
             // Through raw buffers: every byte of every piece of output passes this loop, and an
             // array subscript's bounds check per byte was most of its time.
-            return pairs.withUnsafeBufferPointer { pairs in
-                text.withUTF8 { bytes in
-                    Self.scan(bytes, pairs: pairs, k: k)
-                }
+            return text.withUTF8 { bytes in
+                // Most text has no `k` bytes in a row that could belong to a copy: one add and
+                // one mask a byte say so, before the scan that follows the secret's pairs.
+                spanBytes.withUnsafeBufferPointer { Self.hasSpan(bytes, of: $0, k: k) }
+                    && pairs.withUnsafeBufferPointer { Self.scan(bytes, pairs: $0, k: k) }
             }
+        }
+
+        /// Whether `bytes` holds `k` bytes in a row that `spanBytes` allows.
+        private static func hasSpan(_ bytes: UnsafeBufferPointer<UInt8>, of spanBytes: UnsafeBufferPointer<Int>, k: Int)
+            -> Bool
+        {
+            var run = 0
+            for b in bytes {
+                run = (run &+ 1) & spanBytes[Int(b)]
+                if run >= k { return true }
+            }
+            return false
         }
 
         /// How the scan treats a byte: 0 a visible ASCII character, 1 one passed over (a space,
