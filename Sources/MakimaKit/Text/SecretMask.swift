@@ -206,9 +206,9 @@ public enum SecretMask {
             b == 0x1B ? 2 : (b <= 0x20 || b >= 0x7F) ? 1 : 0
         }
 
-        /// The run of secret pairs is kept with arithmetic, not branches: whether a byte is
-        /// passed over and whether a pair is the secret's are as good as random in output text,
-        /// and a mispredicted branch per byte was most of the scan's time.
+        /// The run of secret pairs is kept without branches: whether a byte is passed over and
+        /// whether a pair is the secret's are as good as random in output text, and a
+        /// mispredicted branch per byte was most of the scan's time.
         private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, pairs: UnsafeBufferPointer<UInt64>, k: Int)
             -> Bool
         {
@@ -229,14 +229,17 @@ public enum SecretMask {
                         if i < bytes.count, bytes[i] == 0x6D { i += 1 }
                         continue
                     }
-                    let visible = 1 &- Int(cls)
+                    let visible = cls == 0
                     let value = Int(b)
                     // Both below 128 when it counts; a passed-over byte's look-up is ignored.
                     let bit = (previous &<< 7 | value) & 0x3FFF
                     let hit = Int(truncatingIfNeeded: pairs[bit &>> 6] &>> UInt64(bit & 63)) & 1 & hasPrevious
-                    run = visible &* (hit &* run &+ 1) &+ (1 &- visible) &* run
-                    previous = visible &* value &+ (1 &- visible) &* previous
-                    hasPrevious |= visible
+                    // Selects (conditional moves), not multiplications: the run is a chain
+                    // through every byte, and a multiply's latency on it was the scan's time.
+                    let continued = hit == 0 ? 1 : run &+ 1
+                    run = visible ? continued : run
+                    previous = visible ? value : previous
+                    hasPrevious = visible ? 1 : hasPrevious
                     if run >= k { return true }
                 }
                 return false
