@@ -197,11 +197,12 @@ public final class TasksStore {
         // output view on screen). A detail's status is kept too, for when it stands in for a
         // row the table lacks.
         if outputs[task] != nil { outputs[task]?.append(list) }
-        // The last status, read in place: `last(where:)` copied each event of a burst to test it.
+        // The last status, read in place: `last(where:)` copied each event of a burst to test
+        // it, and matching the payload first copies its strings; the type is looked at first.
         var i = list.endIndex
         while i > list.startIndex {
             i -= 1
-            guard case .status(let s, _, _) = list[i].payload else { continue }
+            guard list[i].type == .status, case .status(let s, _, _) = list[i].payload else { continue }
             if var t = details[task], t.status != s {
                 t.status = s
                 details[task] = t
