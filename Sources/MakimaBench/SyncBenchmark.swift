@@ -130,20 +130,8 @@ package enum SyncBenchmark {
                 }
                 if updates.isEmpty { throw BenchError("stalled after \(applied) of \(outputEvents) events") }
                 applied += await MainActor.run {
-                    var n = 0
-                    var lastMatch = ""  // a burst is mostly one task's: one set lookup per change
-                    for u in updates {
-                        if case .events(let list) = u {
-                            // By index, the type only: copying each event to look at it cost
-                            // the burst's loop more than counting.
-                            for i in list.indices where list[i].type == .output {
-                                guard list[i].taskID == lastMatch || ids.contains(list[i].taskID) else { continue }
-                                lastMatch = list[i].taskID
-                                n += 1
-                            }
-                        }
-                        hub.apply(u)
-                    }
+                    let n = Self.outputEvents(in: updates, of: ids)
+                    for u in updates { hub.apply(u) }
                     watcher?.applied(updates)
                     return n
                 }
@@ -156,6 +144,23 @@ package enum SyncBenchmark {
             engine.flushCache()
             try cache.indexPendingLines()
             return (stores, Date().timeIntervalSince(start), taskIDs, frames)
+        }
+
+        /// The output events of the burst's tasks among `updates`: by index, the type only
+        /// (copying each event to look at it cost the loop more than counting). A burst is
+        /// mostly one task's: one set lookup per change of task.
+        static func outputEvents(in updates: [SyncUpdate], of ids: Set<String>) -> Int {
+            var n = 0
+            var lastMatch = ""
+            for u in updates {
+                guard case .events(let list) = u else { continue }
+                for i in list.indices where list[i].type == .output {
+                    guard list[i].taskID == lastMatch || ids.contains(list[i].taskID) else { continue }
+                    lastMatch = list[i].taskID
+                    n += 1
+                }
+            }
+            return n
         }
     }
 
