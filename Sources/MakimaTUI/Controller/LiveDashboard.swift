@@ -100,6 +100,9 @@ public final class LiveDashboard {
         // The desktop notifier (and its worker, when there is a route) exists from the start,
         // as it did before the controllers were split: made at once, not on first use.
         _ = notificationController
+        // So is sign-in: `stop` reads its retired engines once the loop has ended, and made
+        // then it would read the chrome of a screen that is gone.
+        _ = signIn
     }
 
     func start() {
