@@ -41,6 +41,29 @@ import Testing
         #expect(received == Array(1...1_000))
     }
 
+    /// A stopped engine's outbox is drained by nobody: a producer waiting on its bound returns
+    /// once it is closed (its thread ends instead of waiting forever), and later posts are
+    /// dropped; what was posted before stays.
+    @Test func aClosedOutboxReleasesItsProducers() async throws {
+        let outbox = SyncOutbox(maxPendingEvents: 100)
+        let firstPosted = Atomic<Bool>(false)
+        let finished = Atomic<Bool>(false)
+        let producer = Thread {
+            outbox.post(.events(Self.events(0..<100)))
+            firstPosted.store(true, ordering: .sequentiallyConsistent)
+            outbox.post(.events(Self.events(100..<200)))  // over the bound: waits
+            finished.store(true, ordering: .sequentiallyConsistent)
+        }
+        producer.start()
+        #expect(await within(15) { firstPosted.load(ordering: .sequentiallyConsistent) })
+        outbox.close()
+        #expect(await within(15) { finished.load(ordering: .sequentiallyConsistent) })
+        outbox.post(.notice("after close"))
+        let left = outbox.drain()
+        #expect(left.count == 1)
+        if case .events(let list) = left.first { #expect(list.map(\.seq) == Array(1...100)) }
+    }
+
     @Test func cacheWriterQueueIsBounded() async throws {
         let gate = Mutex(false)
         let written = Mutex<[Int]>([])

@@ -180,4 +180,25 @@ private func pass(_ stream: [UInt8], reads: [Int]) -> (out: [UInt8], repaired: I
             #expect(kinds == [true, false, true, false, false], "reads of \(size)")
         }
     }
+
+    /// Each read ends inside the next message, so the kinds are never all taken at once: the
+    /// list still stays small however long the stream runs.
+    @Test func theKindsHeldStayBoundedOnAnEndlessStream() {
+        var repair = WebSocketTextRepair()
+        let frame = serverFrame(0x1, Array("event".utf8))
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: frame.count * 2 + 4)
+        defer { buffer.deallocate() }
+        // The first message and the next one's first byte; then, each read, the rest of that
+        // message and the first byte of the one after it, while wslay hands over one message.
+        var stream = frame + [frame[0]]
+        for _ in 0..<50_000 {
+            let held = repair.restoreCarry(into: buffer, capacity: frame.count * 2 + 4)
+            for (i, b) in stream.enumerated() { buffer[held + i] = b }
+            _ = repair.filter(buffer, count: held + stream.count)
+            let wasText = repair.messageWasText()
+            #expect(wasText)
+            stream = Array(frame.dropFirst()) + [frame[0]]
+        }
+        #expect(repair.kindsHeld <= WebSocketTextRepair.kindsTakenBeforeCompacting + 1)
+    }
 }

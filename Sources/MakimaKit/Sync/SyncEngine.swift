@@ -258,13 +258,16 @@ public final class SyncEngine: Sendable {
 
     public func start() { supervisor.start() }
 
-    /// Stops the connection and writes what is queued for the cache.
+    /// Stops the connection and writes what is queued for the cache; the outbox takes nothing
+    /// more (`SyncOutbox.close`).
     public func stop() {
         supervisor.stop()
+        // Nobody drains the outbox after this: a thread blocked on its bound (the socket's, the
+        // frame thread, a fill) returns, and what they post is dropped.
+        outbox.close()
         _ = supervisor.waitUntilFinished(timeout: 3)
-        // Not waited for: the frame thread may be blocked on a full outbox that only this
-        // caller drains. Frames not yet applied are not in the cache, so the next start's
-        // resync asks for them again.
+        // Frames not yet applied are not in the cache, so the next start's resync asks for
+        // them again.
         frames.abandon()
         pipeline.stop()
         userFetches.stop(timeout: 1)

@@ -30,10 +30,11 @@ public final class SyncOutbox: @unchecked Sendable {
         condition.lock()
         if case .events = update {
             // Wait for the consumer (it is woken below, or already was when this filled up).
-            while eventTail.count + pendingEventCount >= maxPendingEvents {
+            while eventTail.count + pendingEventCount >= maxPendingEvents && !closed {
                 _ = condition.wait(until: Date().addingTimeInterval(0.25))
             }
         }
+        guard !closed else { return condition.unlock() }
         let wasEmpty = pending.isEmpty && eventTail.isEmpty
         if case .events(let new) = update {
             // Into an empty tail the array itself is taken (no event copied one by one).
@@ -46,6 +47,18 @@ public final class SyncOutbox: @unchecked Sendable {
         condition.unlock()
         if wasEmpty { wake() }
     }
+
+    /// The consumer is gone (its engine stopped): what is posted from now on is dropped, and a
+    /// producer waiting on the bound returns instead of waiting for a drain that never comes.
+    /// What was posted before stays for `drain`.
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private var closed = false
 
     /// Everything posted so far, oldest first.
     public func drain() -> [SyncUpdate] {

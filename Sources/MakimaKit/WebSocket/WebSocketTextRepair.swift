@@ -112,12 +112,23 @@ struct WebSocketTextRepair {
         guard nextMessage < messageKinds.count else { return false }
         let text = messageKinds[nextMessage]
         nextMessage += 1
+        // The kinds taken go: all at once when none is left, else (a read that always holds
+        // the next message's header never empties the list) a block at a time, so a stream
+        // open for days keeps only the few messages wslay has not handed over yet.
         if nextMessage == messageKinds.count {
             messageKinds.removeAll(keepingCapacity: true)
+            nextMessage = 0
+        } else if nextMessage >= Self.kindsTakenBeforeCompacting {
+            messageKinds.removeFirst(nextMessage)
             nextMessage = 0
         }
         return text
     }
+
+    static let kindsTakenBeforeCompacting = 1_024
+
+    /// Kinds held: those not taken yet, and at most `kindsTakenBeforeCompacting` taken ones.
+    var kindsHeld: Int { messageKinds.count }
 
     private mutating func readHeaderByte(_ byte: UInt8) {
         header.append(byte)

@@ -147,7 +147,6 @@ final class SignInController {
     }
 
     private func serverChecked(_ result: Result<String, SignInProblem>) {
-        busy = false
         defer { if case .success(let url) = result, onboarding?.reentry == true { switchToStored(url) } }
         updateOnboarding { m in
             m.busy = nil
@@ -225,7 +224,6 @@ final class SignInController {
     }
 
     private func keyChecked(_ result: Result<SignedIn, SignInProblem>) {
-        busy = false
         switch result {
         case .success(let signedIn):
             let host = signedIn.client.profile.displayHost
@@ -273,7 +271,6 @@ final class SignInController {
     }
 
     private func keyVerified(_ current: SignedIn, _ problem: SignInProblem?) {
-        busy = false
         if let problem {
             chrome.set(
                 \.banner,
