@@ -7,7 +7,7 @@ import MakimaTUI
 /// `ingest`, `memory` and `idle` need a dev server started with `--test-controls` (`MAKIMA_SERVER_URL`); `make bench`
 /// starts one.
 enum BenchCommand {
-    static let kinds = ["render", "cache", "grep", "scale", "task-ingest", "ingest", "memory", "idle"]
+    static let kinds = ["render", "cache", "cache-stream", "grep", "scale", "task-ingest", "ingest", "memory", "idle"]
     static let spec = CommandSpec(
         name: "bench",
         summary: "benchmarks: render, cache, grep, scale, task-ingest; ingest, memory, idle (these need a dev server)",
@@ -19,7 +19,9 @@ enum BenchCommand {
                 help: "tasks the events are spread over (ingest 1, memory 50); scale: tasks (10000)"),
             FlagSpec("--daemons", value: "N", help: "scale: daemons in the generated mesh (default 500)"),
             FlagSpec("--lines", value: "N", help: "grep: cached output lines searched (default 1000000)"),
-            FlagSpec("--seconds", value: "S", help: "length of the idle measurement (default 60)"),
+            FlagSpec(
+                "--seconds", value: "S", help: "length of the idle measurement (default 60), cache-stream's (60)"),
+            FlagSpec("--rate", value: "N", help: "cache-stream: events a second (default 1000)"),
             FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
             FlagSpec("--home", help: "ingest: with Home on screen (engine + UI thread), the task view's baseline"),
         ],
@@ -31,6 +33,13 @@ enum BenchCommand {
             switch name {
             case "render": print(figures: await MainActor.run { RenderBenchmark.run() }, prefix: "render")
             case "cache": print(figures: CacheBenchmark.run(), prefix: "cache")
+            case "cache-stream":
+                let rate = min(max(Int(inv.values["--rate"] ?? "") ?? 1_000, 100), 100_000)
+                let seconds = min(max(Double(inv.values["--seconds"] ?? "") ?? 60, 1), 3_600)
+                let tasks = min(max(Int(inv.values["--tasks"] ?? "") ?? 20, 1), 1_000)
+                print(
+                    figures: CacheStreamBenchmark.run(rate: rate, seconds: seconds, tasks: tasks),
+                    prefix: "cache_stream")
             case "grep":
                 let lines = min(max(Int(inv.values["--lines"] ?? "") ?? 1_000_000, 2_000), 10_000_000)
                 print(figures: OutputSearchBenchmark.run(lines: lines), prefix: "grep")

@@ -45,7 +45,7 @@ public final class SyncEngine: Sendable {
     private let frames: BatchWriter<String>
     private let supervisor: WebSocketSupervisor
     private let coordinator: RefreshCoordinator
-    private let cacheWriter: BatchWriter<TaskEvent>?
+    private let cacheWriter: CacheEventWriter?
     /// List snapshots are saved to the cache here, after the list went to the outbox: saving a
     /// large list (and indexing its tasks' titles for search) costs more than fetching it, and
     /// Home waits for its lists.
@@ -104,23 +104,18 @@ public final class SyncEngine: Sendable {
             coordinator: coordinator, outbox: outbox)
     }
 
-    /// The cache's writer thread. Large batches, gathered for up to 100 ms, as many events as
-    /// the queue holds (20,000): the cache leaves out what a batch itself pushes out of a
-    /// task's window (`appendEvents`), so in a burst most events are never encoded or written,
-    /// and each batch writes at most a window a task (a burst of 100,000 events of one task is
-    /// five windows written, not ten). A batch
-    /// with statuses changed the task table's rows: the UI reads its windows again. History
-    /// counts in the activity history at its `ts` on our clock (`clock`'s estimate now).
+    /// The cache's writer thread (`CacheEventWriter`). A batch with statuses changed the task
+    /// table's rows: the UI reads its windows again. History counts in the activity history at
+    /// its `ts` on our clock (`clock`'s estimate now).
     private static func cacheWriter(
         into store: CacheStore, clock: ServerClock, problems: NoticeGate, outbox: SyncOutbox
-    ) -> BatchWriter<TaskEvent> {
-        BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 20_000, maxQueued: 20_000, linger: 0.1) { batch in
-            do {
-                try store.appendEvents(batch, serverClock: clock.offset)
-                if batch.contains(where: { $0.type == .status }) { outbox.post(.taskRowsChanged) }
-                problems.succeeded()
-            } catch {
+    ) -> CacheEventWriter {
+        CacheEventWriter(into: store, serverClock: { clock.offset }) { statuses, error in
+            if let error {
                 problems.failed("\(error)")
+            } else {
+                if statuses { outbox.post(.taskRowsChanged) }
+                problems.succeeded()
             }
         }
     }
