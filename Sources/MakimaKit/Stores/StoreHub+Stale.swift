@@ -23,11 +23,14 @@ extension StoreHub {
     /// The objects the panes on the navigation stack read: kept in the bounded detail maps
     /// (`BoundedMap`) however many others are fetched meanwhile, until those panes close. Each
     /// kind says which links name its items (`ListKind.detailID`).
+    /// Runs with every batch of updates, so the same links cost a comparison only: a store
+    /// made later pins its share as it is made (`store(_:)`), and nothing else unpins.
     public func keepDetails(of links: [DeepLink]) {
+        guard links != pinnedLinks else { return }
         pinnedLinks = links
         for (kind, store) in listStores { store.keepDetails(Set(links.compactMap(kind.detailID(of:)))) }
         // Only a real change is written: every write to an observed store marks the panes
-        // that read it dirty, and this runs with every batch of updates.
+        // that read it dirty.
         let all = Set(links)
         if missing.links.pinned != all { missing.links.pin(all) }
     }

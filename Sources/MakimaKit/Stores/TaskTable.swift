@@ -17,6 +17,9 @@ public final class TaskTable: Sendable {
     private let counts = Mutex<(version: Int64, byFilter: [TasksStore.Filter: Int])>((-1, [:]))
     /// The cache file read, when it is one: a corruption error met here marks it damaged.
     private let cacheFile: String?
+    /// Statements run on the connection (reads, and the store's own writes): what a test counts
+    /// to show a drain of events reads nothing per event.
+    private let queries = Atomic<Int>(0)
 
     private init(_ database: consuming sending SQLiteDatabase, ownsWrites: Bool, cacheFile: String? = nil) {
         self.ownsWrites = ownsWrites
@@ -50,7 +53,8 @@ public final class TaskTable: Sendable {
     /// again). A damaged cache file is marked so (`CacheSeal`): it is not sealed at the close,
     /// and the next start replaces it.
     private func read<T: Sendable>(_ fallback: T, _ body: (SQLiteDatabase) throws -> T) -> T {
-        connection.withLock { db in
+        queries.add(1, ordering: .relaxed)
+        return connection.withLock { db in
             guard let db else { return fallback }
             do { return try body(db) } catch {
                 if let cacheFile, let e = error as? SQLiteError, e.kind == .corrupt {
@@ -62,6 +66,8 @@ public final class TaskTable: Sendable {
     }
 
     public func close() { connection.withLock { $0 = nil } }
+
+    public var queriesRun: Int { queries.load(ordering: .relaxed) }
 
     // MARK: Reads
 

@@ -41,6 +41,8 @@ public final class TasksStore {
     /// change (the engine writes a detail into its row before posting it; by that change the
     /// row says at least as much).
     @ObservationIgnored private var unsettledDetails: Set<String> = []
+    /// Which ids already have a name, so `needsName` reads the table once per id, not per event.
+    @ObservationIgnored private var names = TaskNameLedger()
     public init() {}
 
     /// Reads (and writes, when it owns it) another task table: a new server's cache, or none.
@@ -49,6 +51,7 @@ public final class TasksStore {
         table = new
         overlay = StatusOverlay()
         unsettledDetails = []
+        names.reset()
         generation &+= 1
     }
 
@@ -57,12 +60,14 @@ public final class TasksStore {
     public func tableChanged(now: Date = Date()) {
         overlay.settle(with: table, now: now)
         unsettledDetails = []
+        names.tableChanged()
         generation &+= 1
     }
 
     /// Tasks fetched because an event named them before any list held them: into the table
     /// when the store writes it (the cache writer has written them otherwise), rows read again.
     func named(_ tasks: [MeshTask], now: Date = Date()) {
+        names.learn(tasks)
         if table.ownsWrites { table.save(tasks, filter: Filter(), whole: false) }
         tableChanged(now: now)
     }
@@ -80,7 +85,10 @@ public final class TasksStore {
     /// from an event with no title): what `TaskNamer` is asked to fetch.
     public func needsName(_ id: String) -> Bool {
         if details[id] != nil { return false }
-        return table.task(id: id)?.isUnnamed ?? true
+        if let named = names.known(id) { return !named }
+        let named = table.task(id: id).map { !$0.isUnnamed } ?? false
+        names.record(id, named: named)
+        return !named
     }
 
     /// A task's output is on screen: it is kept (from now on its events are appended), and
@@ -107,6 +115,10 @@ public final class TasksStore {
         let before = state.generation
         change(&state)
         if state.generation != before {
+            // A whole list may have removed rows (a task deleted, its id reused later): what
+            // was known named is read again once, at a list read's pace, not an event's.
+            if state.bound == nil { names.reset() }
+            names.learn(state.items)
             if table.ownsWrites { table.save(state.items, filter: filter, whole: state.bound == nil) }
             state.items = []
             generation &+= 1

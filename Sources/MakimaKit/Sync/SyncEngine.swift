@@ -110,14 +110,16 @@ public final class SyncEngine: Sendable {
     private static func cacheWriter(
         into store: CacheStore, clock: ServerClock, problems: NoticeGate, outbox: SyncOutbox
     ) -> CacheEventWriter {
-        CacheEventWriter(into: store, serverClock: { clock.offset }) { statuses, error in
-            if let error {
-                problems.failed("\(error)")
-            } else {
-                if statuses { outbox.post(.taskRowsChanged) }
-                problems.succeeded()
-            }
-        }
+        CacheEventWriter(
+            into: store, serverClock: { clock.offset },
+            written: { statuses, error in
+                if let error {
+                    problems.failed("\(error)")
+                } else {
+                    if statuses { outbox.post(.taskRowsChanged) }
+                    problems.succeeded()
+                }
+            })
     }
 
     /// Fetches tasks by id one after another, each 404 said (`.detailNotFound`), those found
