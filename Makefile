@@ -6,7 +6,7 @@ RELEASE_BIN = .build/release/makima-tui
 DEMO_PORT ?= 8787
 DEMO_KEY ?= mk_demo_local_key_0001
 
-.PHONY: setup build release test lint format demo run bench install deb clean devserver fuzz soak soak-week
+.PHONY: setup build release test lint format demo run bench bench-stream install deb clean devserver fuzz soak soak-week
 
 setup:
 	@scripts/setup.sh
@@ -63,6 +63,11 @@ soak-week: build
 
 bench: release
 	@scripts/bench.sh
+
+# The sustained-stream rows of `make bench` alone (about 4 minutes).
+bench-stream: release
+	@scripts/bench_setup.sh
+	@r=$$(mktemp); MAKIMA_BIN=$(RELEASE_BIN) scripts/bench_stream.sh $$r && python3 scripts/bench_table.py --stream $$r $(RELEASE_BIN); rm -f $$r
 
 # The binary, the themes, the man page and the bash, zsh and fish completions.
 install: release

@@ -2,6 +2,7 @@
 gate is in middleware.py). Tests drive the mesh and inject faults through these."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from random import Random
 from aiohttp import WSMsgType, web
 
 import hostile
+import stream
 import textgen
 import util
 import views
@@ -309,6 +311,35 @@ async def requests_reset(request: web.Request) -> web.Response:
     return json_response({"total": 0})
 
 
+async def stream_prepare(request: web.Request) -> web.Response:
+    """A paced stream's tasks, made now (so a client can open one first); sent by stream_start."""
+    s = stream.PacedStream(request.app["mesh"], int_param(request, "rate", 1000), int_param(request, "seconds", 30),
+                           int_param(request, "tasks", 20), request.query.get("shape", "log"))
+    streams = request.app.setdefault("streams", {})
+    stream_id = f"s{len(streams) + 1}"
+    streams[stream_id] = s
+    return json_response({"stream_id": stream_id, "task_ids": s.ids, "rate": s.rate, "seconds": s.seconds})
+
+
+def _stream(request: web.Request) -> stream.PacedStream:
+    found = request.app.get("streams", {}).get(request.query.get("stream_id", ""))
+    if found is None:
+        raise BadRequest("unknown stream_id (prepare one with /_dev/stream_prepare)")
+    return found
+
+
+async def stream_start(request: web.Request) -> web.Response:
+    s = _stream(request)
+    if not hasattr(s, "job"):
+        s.job = asyncio.get_running_loop().create_task(s.run())
+    return json_response({"started": True})
+
+
+async def stream_state(request: web.Request) -> web.Response:
+    s = _stream(request)
+    return json_response({"sent": s.sent, "done": s.done})
+
+
 def add_routes(app: web.Application) -> None:
     r = app.router
     r.add_post("/_dev/drop_ws", drop_ws)
@@ -318,6 +349,9 @@ def add_routes(app: web.Application) -> None:
     r.add_post("/_dev/burst", burst)
     r.add_post("/_dev/burst_prepare", burst_prepare)
     r.add_post("/_dev/burst_send", burst_send)
+    r.add_post("/_dev/stream_prepare", stream_prepare)
+    r.add_post("/_dev/stream_start", stream_start)
+    r.add_get("/_dev/stream", stream_state)
     r.add_post("/_dev/tick", tick)
     r.add_post("/_dev/task", new_task)
     r.add_post("/_dev/task/{id}/status", task_status)

@@ -211,4 +211,6 @@ figure devserver.default_ready_ms "$(seed_ready_ms)"
 figure devserver.seed_ready_ms "$(seed_ready_ms --seed-scale "$SEED_TASKS,2000")"
 figure devserver.seed_tasks "$SEED_TASKS"
 
+MAKIMA_BIN=$BIN scripts/bench_stream.sh "$R"
+
 python3 scripts/bench_table.py "$R" "$BIN"

@@ -7,7 +7,38 @@ import sys
 from collections import defaultdict
 
 
-def main(path: str, binary: str) -> None:
+def stream_rows(med, fmt) -> list[tuple[str, str, str, str]]:
+    """The sustained-stream rows (scripts/bench_stream.sh): the dashboard's CPU beside the bare
+    client's over the same window, bytes written per event, the task view's first and last 10 s."""
+    rows: list[tuple[str, str, str, str]] = []
+    targets = {"k1000_home": 1.0, "k1000_task": 1.5, "k100_home": 1.0}
+    labels = {"k1000_home": "1,000 events/s, Home", "k1000_task": "1,000 events/s, task view",
+              "k100_home": "100 events/s, Home", "long_task": "1,000 events/s, task view, long run"}
+    for name, label in labels.items():
+        dash, client = med(f"stream.{name}.dashboard_cpu_s"), med(f"stream.{name}.client_cpu_s")
+        if dash is None:
+            continue
+        ratio = dash / client if client else None
+        target = targets.get(name)
+        verdict = "—" if ratio is None else f"{ratio:.2f}× the client"
+        if ratio is not None and target is not None:
+            verdict += f" ({'met' if ratio <= target else 'not met'}, target ≤ {target:.1f}×)"
+        events = med(f"stream.{name}.events") or 0
+        rows.append((f"stream: {label}, CPU for {events:,.0f} events in 1-40-char pieces, 20 tasks", fmt(dash, "s"),
+                     f"aiohttp client {fmt(client, 's')}", verdict))
+        written = med(f"stream.{name}.write_bytes_per_event")
+        rows.append((f"stream: {label}, bytes written per event (disk; every write call)",
+                     f"{fmt(written, 'B', 0)} ({fmt(med(f'stream.{name}.wchar_per_event'), 'B', 0)})",
+                     f"RSS {fmt(med(f'stream.{name}.rss_mb'), 'MB', 1)}",
+                     "—" if written is None else "met (≤ 300 B)" if written <= 300 else "not met (target ≤ 300 B)"))
+    first, last = med("stream.long_task.first10_cpu_s"), med("stream.long_task.last10_cpu_s")
+    if first and last is not None:
+        rows.append(("stream: task view, CPU in the last 10 s of the long run", fmt(last, "s"), f"first 10 s {fmt(first, 's')}",
+                     f"{last / first:.2f}× ({'met' if last / first <= 1.2 else 'not met'}, target ≤ 1.2×)"))
+    return rows
+
+
+def main(path: str, binary: str, only_stream: bool = False) -> None:
     samples: dict[str, list[float]] = defaultdict(list)
     with open(path) as f:
         for line in f:
@@ -25,6 +56,9 @@ def main(path: str, binary: str) -> None:
         return "—" if v is None else f"{v:.{digits}f} {unit}".strip()
 
     rows: list[tuple[str, str, str, str]] = []
+    if only_stream:
+        print_table(stream_rows(med, fmt), binary)
+        return
     py, stores, cache = med("ingest.python_s"), med("ingest.engine_stores_s"), med("ingest.engine_cache_s")
     n = len(samples.get("ingest.python_s", []))
     ratio = (py / cache) if py and cache else None
@@ -178,6 +212,11 @@ def main(path: str, binary: str) -> None:
                      "did not start" if ready < 0 else fmt(ready / 1000, "s", 1),
                      f"default mesh {fmt((med('devserver.default_ready_ms') or 0) / 1000, 's', 1)}", ""))
 
+    rows += stream_rows(med, fmt)
+    print_table(rows, binary)
+
+
+def print_table(rows: list[tuple[str, str, str, str]], binary: str) -> None:
     widths = [max(len(r[i]) for r in rows + [("measure", "this build", "baseline, same run", "result")]) for i in range(4)]
     def line(r):
         return "| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |"
@@ -189,4 +228,7 @@ def main(path: str, binary: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "--stream":
+        main(sys.argv[2], sys.argv[3], only_stream=True)
+    else:
+        main(sys.argv[1], sys.argv[2])

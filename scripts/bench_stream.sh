@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `make bench`'s sustained-stream rows (also `make bench-stream` alone): the dev server streams
+# RATE task.output events a second for a while, each a piece of 1-40 characters cut anywhere
+# from text with no blank line, across 20 tasks; the dashboard (a real one, in a 200x50 tmux
+# window, with a fresh cache) and a bare aiohttp client (scripts/bench_stream_client.py) are
+# subscribed to the same stream at the same time, and both processes' CPU (utime + stime from
+# /proc/PID/stat) and the dashboard's bytes written (/proc/PID/io: write_bytes is what reached
+# the disk's page cache, cache and WAL and checkpoints; wchar every write call, the terminal's
+# included) are read over the same window. Writes `key value` lines to RESULTS.
+# Knobs: STREAM_SECONDS (30), STREAM_LONG_SECONDS (120; 0 skips the long task-view run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+RESULTS=${1:?usage: bench_stream.sh RESULTS}
+BIN=${MAKIMA_BIN:-.build/release/makima-tui}
+[ -x "$BIN" ] || { echo "bench-stream: build $BIN first (make release)"; exit 1; }
+SECONDS_SHORT=${STREAM_SECONDS:-30}
+SECONDS_LONG=${STREAM_LONG_SECONDS:-120}
+KEY=mk_demo_local_key_0001
+WORK=$(mktemp -d)
+SERVER="" CLIENT=""
+. scripts/bench_tmux.sh
+cleanup() {
+  [ -n "$CLIENT" ] && kill "$CLIENT" 2>/dev/null || true
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
+  bench_tmux_kill_server
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+figure() { echo "$1 $2" >>"$RESULTS"; }
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# --output-pieces 0: the stream cuts its own pieces; the simulation is off (--rate 0).
+python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/stream.db" --rate 0 --test-controls --quiet \
+  --output-pieces 0 >"$WORK/ready" 2>>"$WORK/server.log" &
+SERVER=$!
+for _ in $(seq 200); do grep -q READY "$WORK/ready" 2>/dev/null && break; sleep 0.05; done
+grep -q READY "$WORK/ready" || { echo "bench-stream: dev server did not start"; cat "$WORK/server.log"; exit 1; }
+URL=http://127.0.0.1:$PORT
+
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+io() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/io"; }
+rss_kb() { awk '$1 == "VmRSS:" {print $2}' "/proc/$1/status"; }
+cpu_s() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }'; }
+
+# stream_run NAME RATE SECONDS home|task_view: one measured window; figures stream.NAME.*.
+stream_run() {
+  local name=$1 rate=$2 secs=$3 shown=$4 prepared id first target dash client
+  prepared=$(curl -sf -X POST "$URL/_dev/stream_prepare?rate=$rate&seconds=$secs&tasks=20&shape=log")
+  read -r id first < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stream_id"], d["task_ids"][0])' <<<"$prepared")
+  target=""
+  [ "$shown" = task_view ] && target="makima://task/$first"
+  python3 scripts/bench_stream_client.py "$URL" "$KEY" >/dev/null 2>"$WORK/client.err" &
+  CLIENT=$!
+  bench_tmux_start "$name" "XDG_CACHE_HOME=$WORK/cache-$name XDG_CONFIG_HOME=$WORK/config MAKIMA_SERVER_URL=$URL" \
+    "MAKIMA_API_KEY=$KEY $BIN $target"
+  for _ in $(seq 200); do grep -q READY "$WORK/client.err" 2>/dev/null && break; sleep 0.05; done
+  sleep 4  # the dashboard connected, its first lists read
+  dash=$(bench_tmux_pid "$name" makima-tui)
+  client=$CLIENT
+  [ -n "$dash" ] || { echo "bench-stream: the dashboard did not start"; exit 1; }
+  local d0 c0 w0 x0 d10 dl dend cend w1 x1
+  d0=$(ticks "$dash"); c0=$(ticks "$client"); w0=$(io "$dash" write_bytes); x0=$(io "$dash" wchar)
+  curl -sf -X POST "$URL/_dev/stream_start?stream_id=$id" >/dev/null
+  sleep 10
+  d10=$(ticks "$dash")
+  sleep $((secs - 20))
+  dl=$(ticks "$dash")
+  until curl -sf "$URL/_dev/stream?stream_id=$id" | grep -q '"done": *true'; do sleep 0.2; done
+  sleep 2  # the last batch written, the last frame drawn
+  dend=$(ticks "$dash"); cend=$(ticks "$client"); w1=$(io "$dash" write_bytes); x1=$(io "$dash" wchar)
+  figure "stream.$name.events" $((rate * secs))
+  figure "stream.$name.dashboard_cpu_s" "$(cpu_s "$d0" "$dend")"
+  figure "stream.$name.client_cpu_s" "$(cpu_s "$c0" "$cend")"
+  figure "stream.$name.first10_cpu_s" "$(cpu_s "$d0" "$d10")"
+  figure "stream.$name.last10_cpu_s" "$(cpu_s "$dl" "$dend")"
+  figure "stream.$name.write_bytes_per_event" $(((w1 - w0) / (rate * secs)))
+  figure "stream.$name.wchar_per_event" $(((x1 - x0) / (rate * secs)))
+  figure "stream.$name.rss_mb" "$(awk -v k="$(rss_kb "$dash")" 'BEGIN { printf "%.1f", k / 1024 }')"
+  bench_tmux_stop "$name"
+  kill "$CLIENT" 2>/dev/null || true
+  wait "$CLIENT" 2>/dev/null || true
+  CLIENT=""
+}
+
+echo "bench: sustained stream, ${SECONDS_SHORT}s at 1,000 and 100 events/s, Home and the task view, beside a bare client" >&2
+stream_run k1000_home 1000 "$SECONDS_SHORT" home
+stream_run k1000_task 1000 "$SECONDS_SHORT" task_view
+stream_run k100_home 100 "$SECONDS_SHORT" home
+if [ "$SECONDS_LONG" -gt 0 ]; then
+  echo "bench: sustained stream, ${SECONDS_LONG}s at 1,000 events/s on the task view (first and last 10 s)" >&2
+  stream_run long_task 1000 "$SECONDS_LONG" task_view
+fi
