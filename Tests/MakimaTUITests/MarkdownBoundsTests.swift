@@ -78,8 +78,9 @@ struct MarkdownBoundsTests {
     @Test("a unit over the tail bound is cut at the same line streamed or whole, after the units before it close")
     func tailBoundCutsTheSameWay() {
         let paragraphs = (0..<300).map { "paragraph \($0)\n\n" }.joined()
-        let code = "```\n" + (0..<4_200).map { "code line \($0)\n" }.joined()
-        let text = paragraphs + code
+        let code = "```\n" + (0..<4_200).map { "code line \($0)\n" }.joined() + "```\n\n"
+        let list = (0..<600).map { "- item \($0)\n" }.joined()
+        let text = paragraphs + code + list
         let whole = F.lines([F.output(1, text)])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 + "\n" }
         let streamed = F.lines(
@@ -87,10 +88,14 @@ struct MarkdownBoundsTests {
                 F.output(n + 1, lines[start..<min(lines.count, start + 97)].joined())
             })
         #expect(streamed == whole)
-        // The fence closes at the bound (its opening line and 3,999 lines of code); what follows
-        // is read afresh, as text.
-        #expect(whole.filter { $0.codeBlock == 1 && $0.fill == nil }.count == OutputDocument.maximumTailLines - 1)
-        #expect(whole.contains { $0.codeBlock == nil && $0.text == "code line \(OutputDocument.maximumTailLines - 1)" })
+        // The code block goes on past its bound as one block; a list is closed at the tail's
+        // bound (its first 512 items) and what follows is read afresh, as a new list.
+        #expect(whole.filter { $0.codeBlock == 1 && $0.fill == nil }.count == 4_200)
+        #expect(whole.filter { $0.codeBlock != nil && $0.fill != nil }.count == 2)
+        let cut = OutputDocument.maximumTailLines
+        let at = whole.firstIndex { $0.text.hasSuffix("item \(cut)") }
+        #expect(at.map { whole[$0 - 1] == RenderedLine() } == true)
+        #expect(whole.filter { $0.text.contains("item ") }.count == 600)
     }
 
     /// The CommonMark and GFM spec examples (`spec-*` in the markdown fuzz corpus).

@@ -40,6 +40,13 @@ struct MarkdownNode: Sendable, Equatable {
     var endLine = 0
 }
 
+/// Bytes handed to the parser (`MarkdownParser.meter`).
+final class ParseMeter: Sendable {
+    private let total = Atomic<Int>(0)
+    var bytes: Int { total.load(ordering: .relaxed) }
+    func add(_ n: Int) { total.add(n, ordering: .relaxed) }
+}
+
 /// Parses markdown with cmark-gfm (tables, strikethrough, task lists, autolinks).
 enum MarkdownParser {
     /// cmark-gfm keeps process-wide state that parsers change: the registered extensions
@@ -52,8 +59,13 @@ enum MarkdownParser {
     /// The document node of `text`. cmark never fails on input; an allocation failure gives
     /// an empty document.
     static func parse(_ text: String) -> MarkdownNode {
-        cmarkState.withLock { _ in parseAlone(text) }
+        meter?.add(text.utf8.count)
+        return cmarkState.withLock { _ in parseAlone(text) }
     }
+
+    /// Counts the bytes parsed inside `$meter.withValue`: a test's measure of the work one more
+    /// piece of output costs, whatever else parses at the same time.
+    @TaskLocal static var meter: ParseMeter?
 
     private static func parseAlone(_ text: String) -> MarkdownNode {
         guard let parser = mk_cmark_gfm_parser() else { return MarkdownNode(kind: .document) }

@@ -13,6 +13,10 @@ struct MarkdownRenderer: Sendable {
 
     init(glyphs: Glyphs) { self.glyphs = glyphs }
 
+    /// The next code block takes the last one's number: a code block cut at the open tail's
+    /// bound (`OutputDocument`) goes on as the same block, copied whole by its number.
+    mutating func continueCodeBlock() { codeBlocks = max(0, codeBlocks - 1) }
+
     /// The lines of `block` (a child of the document).
     mutating func render(_ block: MarkdownNode) -> [RenderedLine] {
         let before = links.count

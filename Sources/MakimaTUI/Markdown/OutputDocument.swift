@@ -26,7 +26,8 @@ struct OutputDocument {
     private enum Segment {
         case none
         /// Finished markdown lines since the last closed block; `first` is the first one's index.
-        case markdown(lines: [String], first: Int)
+        /// A block cut at its bound goes on in `joins`: `lines[0]` is then its stand-in.
+        case markdown(lines: [String], first: Int, joins: Continuation? = nil)
         case tool(stream: String)
         case gate(lines: [String], first: Int)
     }
@@ -40,10 +41,15 @@ struct OutputDocument {
     /// event repeats it and is not drawn again.
     private var gateFromText = false
 
-    /// A markdown unit this long (in lines or bytes) is closed even if its last block is not
-    /// (an unterminated code fence), so re-parsing the tail stays bounded.
-    static let maximumTailLines = 4000
-    static let maximumTailBytes = 256 * 1024
+    /// What is parsed again as the open tail grows is bounded, whatever has streamed and
+    /// however long a block stays open: an open paragraph is cut every
+    /// `maximumOpenParagraphLines` lines and an open fenced code block every
+    /// `maximumOpenCodeLines`, each going on as the same block (`Continuation`); any other
+    /// unit this long (in lines or bytes) is closed even if its last block is not.
+    static let maximumOpenParagraphLines = 48
+    static let maximumOpenCodeLines = 64
+    static let maximumTailLines = 512
+    static let maximumTailBytes = 64 * 1024
     /// Bytes of the markdown segment's lines (newlines counted).
     private var tailBytes = 0
     /// A gate longer than this without its closing tag is read as ordinary text.
@@ -116,12 +122,14 @@ struct OutputDocument {
             } else {
                 segment = .gate(lines: lines, first: first)
             }
-        } else if case .markdown = segment, !Self.startsGate(text) {
+        } else if case .markdown(_, _, let joins) = segment, !Self.startsGate(text) {
             var (lines, first) = takeSegmentLines()
             lines.append(text)
             tailBytes += text.utf8.count + 1
-            segment = .markdown(lines: lines, first: first)
-            if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { boundTail(upTo: index) }
+            segment = .markdown(lines: lines, first: first, joins: joins)
+            if lines.count >= Self.maximumOpenParagraphLines || tailBytes >= Self.maximumTailBytes {
+                boundTail(upTo: index)
+            }
         } else {
             closeSegment()
             if Self.startsGate(text) {
@@ -155,11 +163,11 @@ struct OutputDocument {
     /// whole: a link reference definition therefore reaches only the links of its own unit,
     /// and one arriving later never changes what was drawn.
     mutating func settle() {
-        guard case .markdown(var lines, var first) = segment, lines.count > 1 else { return }
+        guard case .markdown(var lines, var first, let joins) = segment, lines.count > 1 else { return }
         let starts = Self.unitStarts(lines)
         guard let last = starts.last else { return }
         segment = .none
-        emitUnits(lines, first: first, bounds: starts)
+        emitUnits(lines, first: first, bounds: starts, joins: joins)
         lines.removeFirst(last - 1)
         first += last - 1
         segment = .markdown(lines: lines, first: first)
@@ -171,8 +179,19 @@ struct OutputDocument {
     /// place however it arrived); the unit left is closed if it alone is over the bound.
     private mutating func boundTail(upTo index: Int) {
         settle()
-        guard case .markdown(let lines, _) = segment else { return }
-        if lines.count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes { closeSegment(upTo: index) }
+        guard case .markdown(let lines, let first, let joins) = segment else { return }
+        let count = lines.count - (joins == nil ? 0 : 1)
+        guard count >= Self.maximumOpenParagraphLines || tailBytes >= Self.maximumTailBytes else { return }
+        if let cut = Self.openBlockCut(lines, count: count, bytes: tailBytes) {
+            // The block so far is drawn as it stands (a code block without its bottom edge);
+            // the lines after this one go on under the stand-in, as the same block.
+            segment = .none
+            emitUnits(lines, first: first, bounds: [lines.count + 1], joins: joins, openEnd: cut != .paragraph)
+            segment = .markdown(lines: [cut.standIn], first: index, joins: cut)
+            tailBytes = 0
+        } else if count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes {
+            closeSegment(upTo: index)
+        }
     }
 
     private static func bytes(of lines: [String]) -> Int { lines.reduce(0) { $0 + $1.utf8.count + 1 } }
@@ -182,7 +201,7 @@ struct OutputDocument {
     private mutating func takeSegmentLines() -> (lines: [String], first: Int) {
         let taken: (lines: [String], first: Int)
         switch segment {
-        case .markdown(let lines, let first), .gate(let lines, let first): taken = (lines, first)
+        case .markdown(let lines, let first, _), .gate(let lines, let first): taken = (lines, first)
         case .tool, .none: taken = ([], 0)
         }
         segment = .none
@@ -289,17 +308,35 @@ struct OutputDocument {
 
     /// Renders `lines` unit by unit up to the last of `bounds`: each bound (1-based) is the
     /// line after a unit. `first` is the buffer index of `lines[0]`.
-    private mutating func emitUnits(_ lines: [String], first: Int, bounds: [Int]) {
+    /// With `joins`, `lines[0]` is a cut block's stand-in: the first block goes on from it
+    /// (`renderBlocks`). With `openEnd`, the last block is cut open: its bottom edge is not drawn.
+    private mutating func emitUnits(
+        _ lines: [String], first: Int, bounds: [Int], joins: Continuation? = nil, openEnd: Bool = false
+    ) {
         var from = 1
-        for next in bounds {
+        for (u, next) in bounds.enumerated() {
             let unit = lines[(from - 1)..<(next - 1)]
             let blocks = Self.parseUnit(unit)
-            for (block, span) in zip(blocks, Self.sourceLines(of: blocks)) {
+            let rendered = renderBlocks(blocks, joins: u == 0 ? joins : nil)
+            for (b, (rows, span)) in zip(rendered, Self.sourceLines(of: blocks)).enumerated() {
+                var rows = rows
+                if openEnd && u == bounds.count - 1 && b == rendered.count - 1 && !rows.isEmpty { rows.removeLast() }
                 emit(
-                    renderer.render(block),
-                    source: (first + from + span.lowerBound - 2)...(first + from + span.upperBound - 2))
+                    rows, source: (first + from + span.lowerBound - 2)...(first + from + span.upperBound - 2),
+                    continuing: b == 0 && u == 0 && joins != nil)
             }
             from = next
+        }
+    }
+
+    /// Each block's lines. The first goes on from a cut block when `joins` says so: a code
+    /// block keeps the cut one's number, and the stand-in's row (the fence's top edge, the
+    /// paragraph's `x`) is not drawn.
+    private mutating func renderBlocks(_ blocks: [MarkdownNode], joins: Continuation?) -> [[RenderedLine]] {
+        blocks.enumerated().map { i, block in
+            guard i == 0, let joins else { return renderer.render(block) }
+            if case .code = joins { renderer.continueCodeBlock() }
+            return Array(renderer.render(block).dropFirst())
         }
     }
 
@@ -369,9 +406,9 @@ struct OutputDocument {
         let current = segment
         segment = .none
         switch current {
-        case .markdown(let lines, let first):
-            guard !lines.isEmpty else { return }
-            emitUnits(lines, first: first, bounds: Self.unitStarts(lines) + [lines.count + 1])
+        case .markdown(let lines, let first, let joins):
+            guard lines.count > (joins == nil ? 0 : 1) else { return }
+            emitUnits(lines, first: first, bounds: Self.unitStarts(lines) + [lines.count + 1], joins: joins)
         case .gate(let lines, let first):
             emit(
                 OutputCards.gate(OutputCards.parseGate(lines.joined(separator: "\n")), glyphs: glyphs),
@@ -386,7 +423,7 @@ struct OutputDocument {
     /// (`shown`): its renderer numbers the tail's links after the closed blocks' ones.
     private mutating func tail(open: String?) -> [RenderedLine] {
         switch segment {
-        case .markdown(let lines, _):
+        case .markdown(let lines, _, let joins):
             var out: [RenderedLine] = []
             var emitted = emittedAny
             var source = lines
@@ -394,10 +431,10 @@ struct OutputDocument {
             if let open {
                 if Self.mayStartGate(open) { pendingGate = open } else { source.append(open) }
             }
-            if !source.isEmpty {
-                for block in Self.parseUnit(source[...]) {
-                    if emitted { out.append(RenderedLine()) }
-                    out += renderer.render(block)
+            if source.count > (joins == nil ? 0 : 1) {
+                for (i, rows) in renderBlocks(Self.parseUnit(source[...]), joins: joins).enumerated() {
+                    if emitted && !(i == 0 && joins != nil) { out.append(RenderedLine()) }
+                    out += rows
                     emitted = true
                 }
             }
