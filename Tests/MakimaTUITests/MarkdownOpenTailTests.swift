@@ -65,7 +65,9 @@ struct MarkdownOpenTailTests {
         let code = whole.filter { $0.codeBlock != nil }
         #expect(Set(code.map(\.codeBlock)) == [1])
         #expect(code.filter { $0.fill != nil }.count == 2)
-        #expect(code.filter { $0.fill == nil }.map { $0.content.text.trimmingCharacters(in: .whitespaces) }.first == "let value0 = compute(0) // step 0")
+        #expect(
+            code.filter { $0.fill == nil }.map { $0.content.text.trimmingCharacters(in: .whitespaces) }.first
+                == "let value0 = compute(0) // step 0")
         #expect(code.filter { $0.fill == nil }.count == 1_000)
         #expect(whole.last?.text == "after")
         #expect(Self.streamed(Self.pieces(text, seed: 4), frameEvery: 3) == whole)
