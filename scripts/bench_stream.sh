@@ -57,7 +57,7 @@ stream_run() {
     "MAKIMA_API_KEY=$KEY $BIN $target"
   for _ in $(seq 200); do grep -q READY "$WORK/client.err" 2>/dev/null && break; sleep 0.05; done
   sleep 4  # the dashboard connected, its first lists read
-  dash=$(bench_tmux_pid "$name" makima-tui)
+  dash=$(bench_tmux_pid "$name" "$(basename "$BIN")" || true)
   client=$CLIENT
   [ -n "$dash" ] || { echo "bench-stream: the dashboard did not start"; exit 1; }
   local d0 c0 w0 x0 d10 dl dend cend w1 x1
