@@ -10,7 +10,8 @@ enum BenchCommand {
     static let kinds = ["render", "cache", "cache-stream", "grep", "scale", "task-ingest", "ingest", "memory", "idle"]
     static let spec = CommandSpec(
         name: "bench",
-        summary: "benchmarks: render, cache, grep, scale, task-ingest; ingest, memory, idle (these need a dev server)",
+        summary:
+            "benchmarks: render, cache, cache-stream, grep, scale, task-ingest; ingest, memory, idle (these need a dev server)",
         flags: [
             FlagSpec(
                 "--events", value: "N", help: "events: ingest burst (default 100000), memory run (default 1000000)"),

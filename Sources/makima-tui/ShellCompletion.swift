@@ -85,7 +85,11 @@ enum ShellCompletion {
         switch values {
         case .text: "COMPREPLY=();"
         case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"));"
-        case .profileName: "COMPREPLY=($(compgen -W \"$(\(profileNamesCommand))\" -- \"$cur\"));"
+        // The names are read as lines (`mapfile`), never as words for `compgen -W`, which
+        // would expand what they hold (`$(…)`) as the shell completes.
+        case .profileName:
+            "local -a names; mapfile -t names < <(\(profileNamesCommand)); COMPREPLY=(); local n; "
+                + "for n in \"${names[@]}\"; do [[ $n == \"$cur\"* ]] && COMPREPLY+=(\"$n\"); done;"
         case .wordsOrFile(let w): "COMPREPLY=($(compgen -W '\(shellWords(w))' -- \"$cur\") $(compgen -f -- \"$cur\"));"
         case .words, .commandName: "COMPREPLY=($(compgen -W '\(shellWords(words(values) ?? []))' -- \"$cur\"));"
         }

@@ -35,7 +35,7 @@ done
 man_txt="$SCRATCH/man-C.UTF-8.txt"
 missing=""
 for cmd in $("$BIN" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
-  grep -q "makima-tui $cmd" "$man_txt" || missing="$missing command:$cmd"
+  grep -qE "makima-tui +$cmd" "$man_txt" || missing="$missing command:$cmd"
 done
 for flag in $("$BIN" --help | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
   grep -q -- "$flag" "$man_txt" || missing="$missing $flag"
@@ -104,6 +104,24 @@ out=$(zsh_complete "makima-tui --profile ")
 check "zsh: --profile completes the stored profiles' names" test "$out" = $'prod\nstaging'
 out=$(fish_complete "makima-tui logout --name ")
 check "fish: logout --name completes the stored profiles' names" test "$out" = $'prod\nstaging'
+
+# A name that breaks the rules is refused as the config is read (`profiles --names` prints
+# nothing but the error), and whatever the binary prints, bash never expands it.
+printf '{"version":1,"profiles":[{"id":"%s","label":"$(touch %s/pwned)","base_url":"https://prod.example","credential_id":"%s"}]}' \
+  "$(cat /proc/sys/kernel/random/uuid)" "$SCRATCH" "$(cat /proc/sys/kernel/random/uuid)" >"$MAKIMA_CONFIG_DIR/config.json"
+err=$("$BIN" profiles --names 2>&1 >/dev/null) && st=0 || st=$?
+check "a label breaking the name rules is refused when config.json is read" test "$st" -ne 0
+check "… with a message naming the profile and the rule" grep -q 'is named "$(touch.*: a profile name' <<<"$err"
+out=$(bash_complete makima-tui --profile "")
+check "bash: completing --profile over a hostile config runs nothing" test ! -e "$SCRATCH/pwned"
+fake="$SCRATCH/fakebin"
+mkdir -p "$fake"
+printf '#!/bin/sh\nprintf "%%s\\n" %s "two words" plain\n' "'\$(touch $SCRATCH/pwned2)'" >"$fake/makima-tui"
+chmod +x "$fake/makima-tui"
+out=$(PATH="$fake:$PATH" bash_complete makima-tui --profile "")
+check "bash: names are completed as the lines printed, never expanded" test ! -e "$SCRATCH/pwned2"
+check "… each line one candidate, spaces and \$( kept as text" has "$out" "two words"
+check "… the command substitution a literal word" has "$out" "\$(touch $SCRATCH/pwned2)"
 
 # --- install layout ------------------------------------------------------------------------------
 dest="$SCRATCH/dest"

@@ -4,6 +4,9 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case writeFailed(path: String, reason: String)
     case insecurePermissions(path: String, mode: UInt32)
+    /// A file or directory the key's use depends on that another user could change (and so
+    /// name the server the stored key is sent to); `fix` is the command that makes it ours alone.
+    case writableByOthers(path: String, mode: UInt32, fix: String)
     case invalidStoredKey(path: String, reason: String)
     case invalidEnvironmentKey(reason: String)
     case notConfigured
@@ -20,6 +23,9 @@ public enum ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
         case .insecurePermissions(let path, let mode):
             return "\(path) is readable by other users (mode \(String(mode, radix: 8))); run: chmod 600 '\(path)'"
+        case .writableByOthers(let path, let mode, let fix):
+            return
+                "\(path) can be changed by other users (mode \(String(mode, radix: 8))), so it cannot say where the key goes; run: \(fix)"
         case .invalidStoredKey(let path, let reason):
             return "the key stored in \(path) is not valid (\(reason)); log in again"
         case .invalidEnvironmentKey(let reason): return "MAKIMA_API_KEY is not a valid key: \(reason)"

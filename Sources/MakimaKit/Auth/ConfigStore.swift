@@ -6,9 +6,14 @@ public struct ConfigStore: Sendable {
 
     public init(location: ConfigLocation) { self.location = location }
 
-    /// The stored configuration; an empty one when the file does not exist yet.
+    /// The stored configuration; an empty one when the file does not exist yet. It names the
+    /// server the stored key is sent to, so neither it nor its directory may be another
+    /// user's to change (`SecureFile.trustDirectory`, `read(trusted:)`).
     public func load() throws(ConfigError) -> AppConfig {
-        guard let data = try SecureFile.read(location.configFile, requirePrivate: false) else { return AppConfig() }
+        try SecureFile.trustDirectory(location.directory)
+        guard let data = try SecureFile.read(location.configFile, requirePrivate: false, trusted: true) else {
+            return AppConfig()
+        }
         do {
             return try MakimaJSON.decoder().decode(AppConfig.self, from: data)
         } catch {

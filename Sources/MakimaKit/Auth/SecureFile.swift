@@ -31,6 +31,40 @@ enum SecureFile {
         if chmod(path, mode) != 0 { throw .writeFailed(path: path, reason: errnoText()) }  // umask may have narrowed it
     }
 
+    /// A directory the configuration is read from, made trustworthy before anything in it is:
+    /// ours and writable by others, it is tightened to 0700 (a umask of 000, a restored
+    /// backup); another user's, or writable by others when it cannot be tightened, it is
+    /// refused, since whoever can write it can replace `config.json` and name the server the
+    /// stored key is sent to. Its parent must not be writable by others either (unless it is
+    /// sticky, like /tmp: others can then add entries but not replace ours). A missing
+    /// directory is fine (nothing is read from it).
+    static func trustDirectory(_ path: String) throws(ConfigError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return }
+            throw .unreadable(path: path, reason: errnoText())
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .unreadable(path: path, reason: "not a directory") }
+        try refuseForeignOwner(path, st)
+        if st.st_mode & 0o022 != 0 && chmod(path, 0o700) != 0 {
+            throw .writableByOthers(path: path, mode: UInt32(st.st_mode & 0o7777), fix: "chmod 700 '\(path)'")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        var up = stat()
+        if !parent.isEmpty, parent != path, stat(parent, &up) == 0, up.st_mode & 0o022 != 0, up.st_mode & S_ISVTX == 0 {
+            throw .writableByOthers(path: parent, mode: UInt32(up.st_mode & 0o7777), fix: "chmod go-w '\(parent)'")
+        }
+    }
+
+    /// Ours, or root's.
+    private static func refuseForeignOwner(_ path: String, _ st: stat) throws(ConfigError) {
+        if st.st_uid != getuid() && st.st_uid != 0 {
+            throw .unreadable(
+                path: path,
+                reason: "owned by another user (uid \(st.st_uid)), who could name the server the key goes to")
+        }
+    }
+
     /// Writes `data` to a fresh temporary file with `mode` beside `path`, then renames it over `path`.
     static func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws(ConfigError) {
         let dir = (path as NSString).deletingLastPathComponent
@@ -71,8 +105,12 @@ enum SecureFile {
     }
 
     /// The file's bytes, or nil when it does not exist. With `requirePrivate`, a file that
-    /// group or others can read (or that another user owns) is refused.
-    static func read(_ path: String, requirePrivate: Bool, limit: Int = 1 << 20) throws(ConfigError) -> Data? {
+    /// group or others can read (or that another user owns) is refused. With `trusted`, a file
+    /// others could write is tightened to 0600 when it is ours (through the descriptor read,
+    /// so it is this file that is tightened) and refused otherwise, like another user's.
+    static func read(
+        _ path: String, requirePrivate: Bool, trusted: Bool = false, limit: Int = 1 << 20
+    ) throws(ConfigError) -> Data? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -85,6 +123,12 @@ enum SecureFile {
         if requirePrivate {
             if st.st_uid != getuid() { throw .unreadable(path: path, reason: "owned by another user") }
             if st.st_mode & 0o077 != 0 { throw .insecurePermissions(path: path, mode: UInt32(st.st_mode & 0o777)) }
+        }
+        if trusted {
+            try refuseForeignOwner(path, st)
+            if st.st_mode & 0o022 != 0 && fchmod(fd, 0o600) != 0 {
+                throw .writableByOthers(path: path, mode: UInt32(st.st_mode & 0o7777), fix: "chmod 600 '\(path)'")
+            }
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16384)

@@ -101,6 +101,14 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         // and by `profiles`) is cleaned like server text as it is read.
         label = UntrustedText.clean(
             try c.decodeIfPresent(String.self, forKey: .label) ?? ServerProfile.defaultLabel(for: baseURL))
+        // A name is completed by shells and typed after --profile: one that breaks the rules
+        // (`$(…)`, spaces, quotes) is refused here, not handed to a completion script.
+        if label != ServerProfile.defaultLabel(for: baseURL), let problem = ProfileName.problem(label) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .label, in: c,
+                debugDescription:
+                    "the profile for \(baseURL.absoluteString) is named \(label.debugDescription): \(problem)")
+        }
         lastConnected = try c.decodeIfPresent(Date.self, forKey: .lastConnected)
     }
 
