@@ -60,6 +60,8 @@ enum ExitCode: Int32, CaseIterable {
             }
         case is ServerURLError, is UsageError:
             return .usage
+        case is StatusAll.MeshTooSlow:
+            return .unreachable
         default:
             return .serverError
         }

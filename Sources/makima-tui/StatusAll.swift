@@ -5,7 +5,12 @@ import MakimaKit
 /// (never MAKIMA_API_KEY: one key from the environment must not go to every server), at most
 /// four meshes at once. Exits 0 when every mesh answered, else with the first failure's code.
 enum StatusAll {
-    static let meshesAtOnce = 4
+    /// Meshes read at once: every stored one, up to this (a mesh waiting for a slot still
+    /// counts its deadline from the start, so one that never answers costs its slot only).
+    static let meshesAtOnce = 16
+    /// How long a mesh has to answer: a status line for tmux is redrawn every few seconds.
+    static let deadline = Duration.seconds(10)
+    static let tmuxDeadline = Duration.seconds(3)
 
     struct Outcome {
         let name: String
@@ -24,7 +29,9 @@ enum StatusAll {
         let config: AppConfig
         do { config = try ConfigStore(location: location).load() } catch { return Console.fail(error) }
         guard !config.profiles.isEmpty else { return Console.fail(ConfigError.notConfigured) }
-        let outcomes = await read(config, credentials: CredentialStore(location: location))
+        let outcomes = await read(
+            config, credentials: CredentialStore(location: location),
+            deadline: inv.has("--tmux") ? tmuxDeadline : deadline)
         if inv.has("--json") {
             Console.json(StatusFormat.encode(["profiles": outcomes.map(jsonObject)]))
         } else if inv.has("--tmux") {
@@ -36,25 +43,41 @@ enum StatusAll {
         return failure.first.map { ExitCode.of($0).rawValue } ?? ExitCode.ok.rawValue
     }
 
-    /// Every profile's summary, in the config's order.
-    static func read(_ config: AppConfig, credentials: CredentialStore) async -> [Outcome] {
+    /// Every profile's summary, in the config's order. Each mesh has until `deadline` to answer
+    /// (counted from the start): one that accepts the connection and never answers, or sends a
+    /// byte a second, is said late (`MeshTooSlow`) and does not hold up the others. Its request
+    /// is left to its own timeouts on its own thread; the command exits without waiting for it.
+    static func read(_ config: AppConfig, credentials: CredentialStore, deadline: Duration) async -> [Outcome] {
         let profiles = config.profiles
         var results = [Outcome?](repeating: nil, count: profiles.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var next = 0
-            func start() {
-                guard next < profiles.count else { return }
-                let (i, profile) = (next, profiles[next])
-                next += 1
-                group.addTask { (i, await summary(of: profile, credentials: credentials)) }
-            }
-            for _ in 0..<meshesAtOnce { start() }
-            for await (i, outcome) in group {
-                results[i] = outcome
-                start()
-            }
+        let (answers, answered) = AsyncStream<(Int, Outcome)?>.makeStream()
+        let clock = Task {
+            try? await Task.sleep(for: deadline)
+            answered.yield(nil)
         }
-        return results.compactMap { $0 }
+        var next = 0
+        func start() {
+            guard next < profiles.count else { return }
+            let (i, profile) = (next, profiles[next])
+            next += 1
+            Task.detached { answered.yield((i, await summary(of: profile, credentials: credentials))) }
+        }
+        for _ in 0..<meshesAtOnce { start() }
+        var waiting = profiles.count
+        for await answer in answers {
+            guard let (i, outcome) = answer else { break }
+            results[i] = outcome
+            waiting -= 1
+            if waiting == 0 { break }
+            start()
+        }
+        clock.cancel()
+        return profiles.indices.map { i in
+            results[i]
+                ?? Outcome(
+                    name: profiles[i].label, server: profiles[i].baseURL.absoluteString,
+                    result: .failure(MeshTooSlow(deadline: deadline)))
+        }
     }
 
     static func summary(of profile: ServerProfile, credentials: CredentialStore) async -> Outcome {
@@ -89,9 +112,16 @@ enum StatusAll {
                 switch o.result {
                 case .success(let s):
                     o.name + " ▶\(s.runningTasks)" + (s.pendingQuestions > 0 ? " ?\(s.pendingQuestions)" : "")
+                case .failure(let e) where e is MeshTooSlow: o.name + " !slow"
                 case .failure(let e): o.name + " " + StatusFormat.tmuxFailure(ExitCode.of(e)).dropFirst(3)
                 }
             }.joined(separator: " · ")
+    }
+
+    /// A mesh that had not answered by the deadline.
+    struct MeshTooSlow: Error, CustomStringConvertible {
+        let deadline: Duration
+        var description: String { "no answer within \(deadline.components.seconds) s (the mesh is slow or hangs)" }
     }
 
     static func humanBlock(_ o: Outcome) -> String {

@@ -155,4 +155,20 @@ import Testing
         #expect(try s.run(["status", "--all", "--profile", "prod"]).status == 2)
         #expect(s.neverPrinted(staging.apiKey.secret) && s.neverPrinted(prod.apiKey.secret))
     }
+
+    @Test("status --all --tmux: a mesh that never answers is said !slow, the healthy one printed beside it")
+    func statusAllWithAHangingMesh() throws {
+        let good = try DevServer(demoKey: "mk_profile_good_00000001")
+        let hang = try DevServer(demoKey: "mk_profile_hang_00000002")
+        let s = Session()
+        #expect(try login(s, "good", good).status == 0)
+        #expect(try login(s, "hang", hang).status == 0)
+        // Accepts every request and holds it for an hour: curl's own timeouts would take 30 s.
+        _ = try hang.controlJSON(path: "/_dev/latency", query: ["ms": "3600000"])
+        let tmux = try s.run(["status", "--all", "--tmux"])
+        let line = tmux.stdout.trimmingCharacters(in: .newlines)
+        #expect(line.hasPrefix("MK good ▶") && line.hasSuffix(" · hang !slow"), "\(line)")
+        #expect(tmux.status == 5)
+        #expect(s.neverPrinted(good.apiKey.secret) && s.neverPrinted(hang.apiKey.secret))
+    }
 }
