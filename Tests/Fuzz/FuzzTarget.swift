@@ -23,6 +23,8 @@ enum FuzzTargets {
         FuzzTarget(name: "search", check: SearchFuzz.check, replayMutations: 500),
         FuzzTarget(name: "table", check: TableLayoutFuzz.check, replayMutations: 200),
         FuzzTarget(name: "input", check: InputFuzz.check, replayMutations: 300),
+        FuzzTarget(name: "config", check: ConfigFuzz.check),
+        FuzzTarget(name: "date", check: DateHeaderFuzz.check),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
