@@ -1,7 +1,11 @@
 import Foundation
 
 /// The cache's writer thread (`makima-cache`): applied events are appended to the cache in
-/// batches, on a thread of its own, so a burst never waits on the disk.
+/// batches, on a thread of its own, so a burst never waits on the disk. A batch gathers for up
+/// to a second: at an agent's pace each commit rewrites the same hot pages (each task's end of
+/// the event table and its indexes, the WAL's pages for them), so ten commits a second wrote
+/// nearly four times the bytes of one. A `kill -9` loses at most that second, which the resume
+/// fetches again; a burst fills a batch (20,000) long before it.
 public final class CacheEventWriter: Sendable {
     private let writer: BatchWriter<TaskEvent>
 
@@ -11,7 +15,7 @@ public final class CacheEventWriter: Sendable {
         into store: CacheStore, serverClock: @escaping @Sendable () -> ClockOffset = { .zero },
         written: @escaping @Sendable (_ statuses: Bool, _ error: CacheError?) -> Void
     ) {
-        writer = BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 20_000, maxQueued: 20_000, linger: 0.1) {
+        writer = BatchWriter<TaskEvent>(name: "makima-cache", maxBatch: 20_000, maxQueued: 20_000, linger: 1.0) {
             batch in
             do throws(CacheError) {
                 try store.appendEvents(batch, serverClock: serverClock())
