@@ -52,6 +52,9 @@ struct OutputDocument {
     static let maximumTailBytes = 64 * 1024
     /// Bytes of the markdown segment's lines (newlines counted).
     private var tailBytes = 0
+    /// A finished markdown line came since the last `settle`: without one, settling again
+    /// would find what the last one did (a frame for the open line alone parses only once).
+    private var unsettled = false
     /// A gate longer than this without its closing tag is read as ordinary text.
     static let maximumGateLines = 60
 
@@ -109,6 +112,7 @@ struct OutputDocument {
     /// Adds a line of the markdown stream: to the open segment (a completion gate written as
     /// text, or markdown), or as the first line of a new one.
     private mutating func appendMarkdown(_ text: String, index: Int) {
+        unsettled = true
         if case .gate = segment {
             var (lines, first) = takeSegmentLines()
             lines.append(text)
@@ -163,6 +167,8 @@ struct OutputDocument {
     /// whole: a link reference definition therefore reaches only the links of its own unit,
     /// and one arriving later never changes what was drawn.
     mutating func settle() {
+        guard unsettled else { return }
+        unsettled = false
         guard case .markdown(var lines, var first, let joins) = segment, lines.count > 1 else { return }
         let starts = Self.unitStarts(lines)
         guard let last = starts.last else { return }
