@@ -55,9 +55,13 @@ public final class BatchWriter<Item: Sendable>: @unchecked Sendable {
         while (queue.count >= maxQueued || (!queue.isEmpty && queuedWeight + weight > maxQueuedWeight)) && !stopping {
             condition.wait()
         }
-        if queue.isEmpty { queue = items } else { queue.append(contentsOf: items) }  // no copy when empty
+        let wasEmpty = queue.isEmpty
+        if wasEmpty { queue = items } else { queue.append(contentsOf: items) }  // no copy when empty
         queuedWeight += weight
-        condition.broadcast()  // the writer, lingering or asleep (a flusher may wait too)
+        // Only a writer asleep on an empty queue, or lingering for a batch now full, has to be
+        // woken: a lingering writer woken by every arrival (a hundred a second at an agent's
+        // pace) only went back to sleep, a thread switch each time.
+        if wasEmpty || queue.count >= maxBatch { condition.broadcast() }
         condition.unlock()
     }
 
