@@ -31,6 +31,7 @@ package final class EventLoop {
     private let frameStale = StaleFlag()
     var dirty: Bool { needsFrame || frameStale.isSet }
     private var lastFrameAt = -Double.infinity
+    private var jobPace = JobPace()
     package static let frameInterval = 1.0 / 30
     private var exitCode: Int32?
     private var pill = PillCountdown()
@@ -93,7 +94,7 @@ package final class EventLoop {
             if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
             // A job's change to what the last frame read asks for the next one (observation):
             // a store change no pane on screen reads draws nothing.
-            bus.runPending()
+            if jobPace.isDue(now: clock()) && bus.runPending() > 0 { jobPace.ran(at: clock()) }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 exitCode = 1  // the terminal went away
                 break
@@ -134,6 +135,7 @@ package final class EventLoop {
         var deadline = timers.nextDeadline
         if let d = app.nextDeadline { deadline = min(deadline ?? d, d) }
         if let d = terminal.inputDeadline { deadline = min(deadline ?? d, d) }
+        if let d = jobPace.deadline(pending: bus.pendingCount > 0) { deadline = min(deadline ?? d, d) }
         if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + Self.frameInterval) }
         guard let deadline else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
