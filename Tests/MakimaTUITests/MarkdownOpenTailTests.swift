@@ -73,6 +73,16 @@ struct MarkdownOpenTailTests {
         #expect(Self.streamed(Self.pieces(text, seed: 4), frameEvery: 3) == whole)
     }
 
+    @Test("a code block cut at its bound and closed right there by other output keeps its bottom edge")
+    func codeCutThenClosedHasItsEdges() {
+        for n in (OutputDocument.maximumOpenCodeLines - 2)...(OutputDocument.maximumOpenCodeLines + 1) {
+            let events = [F.output(1, Self.code(n)), F.output(2, "$ make\n", stream: "tool")]
+            let code = F.lines(events).filter { $0.codeBlock != nil }
+            #expect(code.filter { $0.fill != nil }.count == 2, "\(n) lines")
+            #expect(code.filter { $0.fill == nil }.count == n, "\(n) lines")
+        }
+    }
+
     /// Bytes parsed for one more piece of `text`'s stream once `before` lines have streamed.
     static func workOfOnePiece(_ text: String, before: Int) -> Int {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0 + "\n" }

@@ -24,7 +24,7 @@ extension StoreHub {
     /// (`BoundedMap`) however many others are fetched meanwhile, until those panes close. Each
     /// kind says which links name its items (`ListKind.detailID`).
     /// Runs with every batch of updates, so the same links cost a comparison only: a store
-    /// made later pins its share as it is made (`store(_:)`), and nothing else unpins.
+    /// made later pins its share as it is registered (`register(_:for:)`), and nothing else unpins.
     public func keepDetails(of links: [DeepLink]) {
         guard links != pinnedLinks else { return }
         pinnedLinks = links

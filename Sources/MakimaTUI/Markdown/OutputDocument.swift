@@ -413,7 +413,8 @@ struct OutputDocument {
         segment = .none
         switch current {
         case .markdown(let lines, let first, let joins):
-            guard lines.count > (joins == nil ? 0 : 1) else { return }
+            // A cut code block's stand-in alone still closes it: its bottom edge is drawn.
+            guard !lines.isEmpty else { return }
             emitUnits(lines, first: first, bounds: Self.unitStarts(lines) + [lines.count + 1], joins: joins)
         case .gate(let lines, let first):
             emit(
@@ -437,7 +438,7 @@ struct OutputDocument {
             if let open {
                 if Self.mayStartGate(open) { pendingGate = open } else { source.append(open) }
             }
-            if source.count > (joins == nil ? 0 : 1) {
+            if !source.isEmpty {
                 for (i, rows) in renderBlocks(Self.parseUnit(source[...]), joins: joins).enumerated() {
                     if emitted && !(i == 0 && joins != nil) { out.append(RenderedLine()) }
                     out += rows
