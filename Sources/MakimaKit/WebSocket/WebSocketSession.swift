@@ -230,6 +230,9 @@ final class WebSocketSession {
         if wslay_event_get_close_received(ctx) != 0 || localClose != nil { return ended(ctx, localClose) }
         if wslay_event_get_close_sent(ctx) != 0 { return libraryClose(wslay_event_get_status_code_sent(ctx)) }
         if let transportFailure { return .transport(UntrustedText.clean(transportFailure)) }
+        if textRepair.forbiddenLengthSeen {
+            return .protocolError("the server announced a frame of 2^63 bytes or more, which RFC 6455 forbids")
+        }
         return .transport("WebSocket library error \(rc)")
     }
 

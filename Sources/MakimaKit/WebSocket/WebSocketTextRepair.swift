@@ -33,6 +33,9 @@ struct WebSocketTextRepair {
     /// Whether each data message begun (and not yet taken by `messageWasText`) is text.
     private var messageKinds: [Bool] = []
     private var nextMessage = 0
+    /// A frame announced a length with its top bit set (RFC 6455 forbids it). wslay fails such
+    /// a read with a bare callback error; this says what the peer did.
+    private(set) var forbiddenLengthSeen = false
 
     private var header: [UInt8] = []
     private var headerLength = 2
@@ -148,6 +151,7 @@ struct WebSocketTextRepair {
             length = 0
             for b in header[2..<(length7 == 126 ? 4 : 10)] { length = length << 8 | UInt64(b) }
         }
+        if length >> 63 != 0 { forbiddenLengthSeen = true }
         var text = false
         switch opcode {
         case 0x1:

@@ -244,13 +244,55 @@ async def drop(request):
     return ws
 
 
+async def announce_huge(request):
+    """A text frame whose header announces `size` bytes (64 MiB unless said), then 1 KiB of
+    it, then nothing: the client must refuse it on the header, not wait or allocate."""
+    size = int(request.query.get("size", str(64 * 1024 * 1024)))
+    head = bytes([0x80 | TEXT, 127]) + struct.pack("!Q", size)
+    await hijack(request, raw_upgrade(request, accept_for(request)) + frame(TEXT, b"before") + head + b"y" * 1024)
+
+
+async def odd_close(request):
+    """A close frame with the payload given in hex (`payload=03e8` is 1000, no reason)."""
+    payload = bytes.fromhex(request.query.get("payload", ""))
+    await hijack(request, raw_upgrade(request, accept_for(request)) + frame(TEXT, b"before") + frame(CLOSE, payload))
+
+
+async def bytewise(request):
+    """Every byte of the answer in a segment of its own: the 101 head, a small text, a text of
+    300 bytes (16-bit length), a message in fragments cut inside a character, a ping, a close."""
+    sock = request.transport.get_extra_info("socket")
+    if sock is not None:
+        import socket
+
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    word = "日本語".encode()
+    data = (
+        raw_upgrade(request, accept_for(request))
+        + frame(TEXT, b"split")
+        + frame(TEXT, b"z" * 300)
+        + frame(TEXT, word[:2], fin=False)
+        + frame(PING, b"mid")
+        + frame(CONT, word[2:])
+        + close_frame(1000, b"bytewise")
+    )
+    t = request.transport
+    for i in range(len(data)):
+        t.write(data[i : i + 1])
+        await asyncio.sleep(0.001)
+    await until_client_leaves(request)
+    t.close()
+    raise asyncio.CancelledError
+
+
 def make_app():
     app = web.Application()
     routes = {
         "/echo": echo, "/send": send_many, "/blast": blast, "/binary": binary, "/huge": huge, "/fragmented": fragmented,
         "/ping": server_ping, "/close4001": close_4001, "/reject": reject, "/badaccept": bad_accept,
         "/early": early_frame, "/silent": silent, "/invalid_utf8": invalid_utf8, "/headers": headers,
-        "/drop": drop, "/ping_flood": ping_flood,
+        "/drop": drop, "/ping_flood": ping_flood, "/announce_huge": announce_huge, "/odd_close": odd_close,
+        "/bytewise": bytewise,
     }
     for path, handler in routes.items():
         app.router.add_get(path, handler)
