@@ -88,3 +88,41 @@ import Testing
         #expect(try store.load().profiles.map(\.label) == ["makima.jp"])
     }
 }
+
+/// Links where the configuration and the key are read: a linked file is refused with a message
+/// that says so (it was "Too many levels of symbolic links"); a linked directory is judged
+/// where its target lives.
+@Suite struct ConfigLinkTests {
+    @Test("a config.json that is a symbolic link is refused with a message naming the link")
+    func linkedConfigFileIsRefused() throws {
+        let tmp = TempDirectory()
+        let store = ConfigStore(location: ConfigLocation(directory: tmp.sub("c")))
+        try store.save(AppConfig(profiles: [try ServerProfile(label: "prod", server: "makima.jp")]))
+        let real = tmp.path + "/real.json"
+        #expect(rename(store.location.configFile, real) == 0)
+        #expect(symlink(real, store.location.configFile) == 0)
+        #expect(throws: ConfigError.unreadable(path: store.location.configFile, reason: SecureFile.linkRefused)) {
+            try store.load()
+        }
+        #expect(ConfigError.unreadable(path: "p", reason: SecureFile.linkRefused).description.contains("symbolic link"))
+    }
+
+    @Test("a config directory linked into a directory others can write is refused, naming where the target lives")
+    func linkedDirectoryIsJudgedWhereItsTargetLives() throws {
+        let tmp = TempDirectory()
+        let shared = tmp.sub("shared")
+        let target = ConfigStore(location: ConfigLocation(directory: shared + "/makima-tui"))
+        try target.save(AppConfig(profiles: [try ServerProfile(label: "prod", server: "makima.jp")]))
+        let home = tmp.sub("home")
+        #expect(mkdir(home, 0o700) == 0)
+        let linked = home + "/makima-tui"
+        #expect(symlink(shared + "/makima-tui", linked) == 0)
+        let store = ConfigStore(location: ConfigLocation(directory: linked))
+        #expect(try store.load().profiles.map(\.label) == ["prod"])
+        chmod(shared, 0o777)
+        defer { chmod(shared, 0o700) }
+        #expect(throws: ConfigError.writableByOthers(path: shared, mode: 0o777, fix: "chmod go-w '\(shared)'")) {
+            try store.load()
+        }
+    }
+}

@@ -49,10 +49,18 @@ enum SecureFile {
         if st.st_mode & 0o022 != 0 && chmod(path, 0o700) != 0 {
             throw .writableByOthers(path: path, mode: UInt32(st.st_mode & 0o7777), fix: "chmod 700 '\(path)'")
         }
-        let parent = (path as NSString).deletingLastPathComponent
-        var up = stat()
-        if !parent.isEmpty, parent != path, stat(parent, &up) == 0, up.st_mode & 0o022 != 0, up.st_mode & S_ISVTX == 0 {
-            throw .writableByOthers(path: parent, mode: UInt32(up.st_mode & 0o7777), fix: "chmod go-w '\(parent)'")
+        // A linked directory (dotfiles kept elsewhere) is judged where it lives: whoever can
+        // write the parent of its target can swap the target, whatever the link's parent is.
+        var parents = [(path as NSString).deletingLastPathComponent]
+        if let real = realpath(path, nil) {
+            parents.append((String(cString: real) as NSString).deletingLastPathComponent)
+            free(real)
+        }
+        for parent in parents where !parent.isEmpty && parent != path {
+            var up = stat()
+            if stat(parent, &up) == 0, up.st_mode & 0o022 != 0, up.st_mode & S_ISVTX == 0 {
+                throw .writableByOthers(path: parent, mode: UInt32(up.st_mode & 0o7777), fix: "chmod go-w '\(parent)'")
+            }
         }
     }
 
@@ -114,6 +122,8 @@ enum SecureFile {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
+            // O_NOFOLLOW says ELOOP ("too many levels of symbolic links") for any link.
+            if errno == ELOOP { throw .unreadable(path: path, reason: linkRefused) }
             throw .unreadable(path: path, reason: errnoText())
         }
         defer { close(fd) }
@@ -144,6 +154,11 @@ enum SecureFile {
         }
         return data
     }
+
+    /// Why a linked file is not read: a link can be turned to another file (a config naming
+    /// another server, a key that is not ours) between our checks and the read.
+    static let linkRefused =
+        "it is a symbolic link; only a regular file is read here (replace the link with a copy of its file)"
 
     /// Removes `path`; a missing file is not an error.
     static func remove(_ path: String) throws(ConfigError) {
