@@ -42,6 +42,10 @@ class FaultState:
     # While above 0, GET /mesh/tasks pages forever, one new task of this many KiB a page.
     endless_list_kib: int = 0
     endless_pages_served: int = 0
+    # How every /api/v1 request is answered instead (hostile.py `rest_answer`): "" (normally),
+    # "redirect" (302 to `rest_redirect_to`), "huge" (an endless JSON body), "malformed".
+    rest_answer: str = ""
+    rest_redirect_to: str = ""
 
 
 def _status_param(request: web.Request, name: str, default: int) -> int:

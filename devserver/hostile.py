@@ -4,8 +4,11 @@ absurd sequence numbers, output pages that ignore `after_seq` or start past it, 
 tasks with gaps, events whose bytes are not UTF-8 on every replay, a status event under another
 event's id, replays that never end,
 a task list that pages forever with large items, output text chosen by the test, output of
-one huge line or one very wide table."""
+one huge line or one very wide table, and every API request answered by a redirect, an endless
+body or malformed JSON."""
 from __future__ import annotations
+
+import asyncio
 
 from aiohttp import WSMsgType, web
 
@@ -183,6 +186,39 @@ async def huge_output(request: web.Request) -> web.Response:
     hub.publish(pending)
     return json_response({"task_id": task_id, "bytes": len(text.encode()), "events": len(pending)})
 
+REST_ANSWERS = ("", "redirect", "huge", "malformed")
+
+
+async def rest_answer(request: web.Request) -> web.Response:
+    """How every /api/v1 request (the WebSocket aside) is answered from now on: `redirect`
+    (302 to `to`, the key header be followed or not), `huge` (200, a JSON body that never ends),
+    `malformed` (200, a body that is not JSON), or normally (no mode)."""
+    faults = request.app["faults"]
+    mode = request.query.get("mode", "")
+    if mode not in REST_ANSWERS:
+        raise BadRequest("mode must be one of redirect, huge, malformed (or none)")
+    faults.rest_answer = mode
+    faults.rest_redirect_to = request.query.get("to", "")
+    return json_response({"mode": mode, "to": faults.rest_redirect_to})
+
+
+async def rest_answer_for(request: web.Request, faults) -> web.StreamResponse:
+    if faults.rest_answer == "redirect":
+        return web.Response(status=302, headers={"Location": faults.rest_redirect_to + request.path_qs})
+    if faults.rest_answer == "malformed":
+        return web.Response(status=200, content_type="application/json", text='{"items": [{"id": "t1", "title": ')
+    response = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+    await response.prepare(request)
+    await response.write(b'{"items": [{"id": "huge", "title": "')
+    chunk = b"x" * (1 << 20)
+    # Up to 1 GiB, while the client keeps reading: it is expected to stop at its own bound.
+    for _ in range(1024):
+        try:
+            await response.write(chunk)
+        except ConnectionError:
+            break
+    return response
+
 
 def add_routes(app: web.Application) -> None:
     r = app.router
@@ -196,3 +232,4 @@ def add_routes(app: web.Application) -> None:
     r.add_get("/_dev/hostile/endless_list", endless_stats)
     r.add_post("/_dev/hostile/output_text", output_text)
     r.add_post("/_dev/hostile/huge_output", huge_output)
+    r.add_post("/_dev/hostile/rest", rest_answer)

@@ -10,6 +10,7 @@ from collections import deque
 from aiohttp import web
 
 from api import BadRequest, error
+from hostile import rest_answer_for
 from mesh import NotFound
 from util import is_loopback_peer
 
@@ -98,6 +99,8 @@ async def gates(request: web.Request, handler):
         await asyncio.sleep(faults.latency_ms / 1000)
     if faults.unauthorized:
         return error(401, "unauthorized")
+    if faults.rest_answer and not is_ws:
+        return await rest_answer_for(request, faults)
     if is_ws and faults.ws_reject_count > 0:
         faults.ws_reject_count -= 1
         response = error(faults.ws_reject_status, "websocket upgrade rejected by test control")

@@ -172,3 +172,46 @@ import Testing
         #expect(s.neverPrinted(good.apiKey.secret) && s.neverPrinted(hang.apiKey.secret))
     }
 }
+
+/// A second mesh that answers every request with a redirect to another host, a body that never
+/// ends, or a body that is not JSON: `status --all` prints the healthy mesh as ever, says the
+/// hostile one in its place with a clear error, and nothing (the key least of all) reaches the
+/// host the redirect names.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CLIHostileSecondMeshTests {
+    typealias Session = CLITests.Session
+
+    @Test(arguments: ["redirect", "huge", "malformed"])
+    func aHostileSecondMeshLeavesTheFirstLive(mode: String) throws {
+        let good = try DevServer(demoKey: "mk_profile_good_00000001")
+        let bad = try DevServer(demoKey: "mk_profile_bad_000000002")
+        let elsewhere = try DevServer(demoKey: "mk_profile_else_00000003")
+        let s = Session()
+        for (name, server) in [("good", good), ("bad", bad)] {
+            let login = try s.run(
+                ["login", "--name", name, "--server", server.baseURL.absoluteString],
+                stdin: server.apiKey.secret + "\n")
+            #expect(login.status == 0)
+        }
+        // Another host name for the same loopback: what a redirect to another host looks like.
+        let target = "http://localhost:\(elsewhere.baseURL.port ?? 0)"
+        _ = try bad.controlJSON(path: "/_dev/hostile/rest", query: ["mode": mode, "to": target])
+        _ = try elsewhere.controlJSON(path: "/_dev/requests/reset")
+        let json = try s.run(["status", "--all", "--json"])
+        #expect(json.status == 6, "stderr: \(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: [[String: Any]]]
+        let rows = try #require(object?["profiles"])
+        #expect(rows.map { $0["profile"] as? String } == ["good", "bad"])
+        #expect(rows[0]["running_tasks"] is Int)
+        #expect(rows[1]["running_tasks"] == nil)
+        let error = try #require(rows[1]["error"] as? String)
+        let said =
+            [
+                "redirect": "redirect (HTTP 302), which is not followed", "huge": "larger than",
+                "malformed": "unexpected answer",
+            ][mode] ?? "?"
+        #expect(error.contains(said), "\(error)")
+        let reached = try elsewhere.controlJSON(method: .get, path: "/_dev/requests")
+        #expect(reached["total"] as? Int == 0)
+        #expect(s.neverPrinted(good.apiKey.secret) && s.neverPrinted(bad.apiKey.secret))
+    }
+}

@@ -24,6 +24,10 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible, Local
         switch self {
         case .unauthorized(let status): return "unauthorized (HTTP \(status)): the server rejected the API key"
         case .notFound: return "not found (HTTP 404)"
+        case .http(let status, _) where (300...399).contains(status):
+            // Never followed (CURLOPT_FOLLOWLOCATION off): the key goes to the configured server only.
+            return "the server answered with a redirect (HTTP \(status)), which is not followed: "
+                + "the key is sent only to the server configured; set the profile's server to where it moved"
         case .http(let status, let message):
             return message.isEmpty ? "server error (HTTP \(status))" : "server error (HTTP \(status)): \(message)"
         case .throttled(let status, let after, let message):
