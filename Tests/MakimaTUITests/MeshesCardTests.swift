@@ -105,6 +105,30 @@ struct MeshesCardTests {
         #expect(!prod.contains("…") && !prod.contains("fail"), "\(prod)")
     }
 
+    /// A hostile or broken mesh: figures at Int.max, ten thousand failures, an answer dated
+    /// hours ahead of this machine (a skewed server), a failure dated 1970. Each line stays one
+    /// line within the card, no age is negative, nothing overflows.
+    @Test("a hostile mesh: absurd figures and dates keep each line bounded, no negative age")
+    func hostileMesh() {
+        let hub = hub()
+        let failures = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("t\($0)", "build \($0)") })
+        hub.meshes.answered(
+            "staging",
+            MeshGlance(running: Int.max, questions: Int.max, failureTitles: failures, atLeast: [.running]),
+            at: now.addingTimeInterval(3 * 3_600))
+        hub.meshes.failed("eu", "connection refused", at: Date(timeIntervalSince1970: 0))
+        let m = HomeMeshModel.from(hub, now: now)
+        // Ahead of this machine is "0s ago", never a negative age; the first failure still counts.
+        #expect(m.meshes.map(\.freshness) == ["0s ago", "0s ago", "unreachable · 3m", "no key stored"])
+        let (_, b) = home(hub)
+        let staging = b.lines.first { $0.contains("● staging") } ?? "no staging line"
+        // Before: "9223372036854775807+ run · 1…", the rest of the line cut away.
+        #expect(staging.contains("999M+ run · 10k fail · 999M+"), "\(staging)")
+        #expect(staging.contains("0s ago"), "\(staging)")
+        #expect(HomeCards.short(9_999, atLeast: false) == "9999" && HomeCards.short(12_345, atLeast: true) == "12k+")
+        #expect(HomeCards.short(-5, atLeast: false) == "0" && HomeCards.short(2_500_000, atLeast: false) == "2M")
+    }
+
     @Test("a click on a line selects it, as on the other cards")
     func click() {
         var (pane, _) = home(hub())

@@ -28,10 +28,22 @@ extension HomeCards {
         for (figure, value, label, hot) in figures where value != nil || !line.shown {
             left.append(first ? "  " : " " + g.separatorDot + " ", CellStyle(fg: .foregroundMuted))
             first = false
-            let count = value.map { "\($0)" + (line.atLeast.contains(figure) ? "+" : "") } ?? g.ellipsis
+            let count = value.map { short($0, atLeast: line.atLeast.contains(figure)) } ?? g.ellipsis
             left.append(count + " " + label, CellStyle(fg: (value ?? 0) > 0 ? hot : .foregroundMuted))
         }
         return left
+    }
+
+    /// A figure in at most five cells: a mesh (or a server lying about it) can count past what
+    /// the line has room for, and the freshness at the right must stay in view.
+    static func short(_ n: Int, atLeast: Bool) -> String {
+        let more = atLeast ? "+" : ""
+        switch max(0, n) {
+        case ..<10_000: return "\(max(0, n))" + more
+        case ..<1_000_000: return "\(n / 1_000)k" + more
+        case ..<1_000_000_000: return "\(n / 1_000_000)M" + more
+        default: return "999M+"
+        }
     }
 
     static func meshRight(_ line: HomeMeshModel.MeshLine) -> StyledLine {
