@@ -122,6 +122,14 @@ out=$(PATH="$fake:$PATH" bash_complete makima-tui --profile "")
 check "bash: names are completed as the lines printed, never expanded" test ! -e "$SCRATCH/pwned2"
 check "… each line one candidate, spaces and \$( kept as text" has "$out" "two words"
 check "… the command substitution a literal word" has "$out" "\$(touch $SCRATCH/pwned2)"
+out=$(PATH="$fake:$PATH" zsh_complete "makima-tui --profile ")
+check "zsh: names are completed as the lines printed, never expanded" test ! -e "$SCRATCH/pwned2"
+check "… each line one candidate (zsh)" has "$out" "two words"
+check "… the command substitution a literal word (zsh)" has "$out" "\$(touch $SCRATCH/pwned2)"
+out=$(PATH="$fake:$PATH" fish_complete "makima-tui --profile ")
+check "fish: names are completed as the lines printed, never expanded" test ! -e "$SCRATCH/pwned2"
+check "… each line one candidate (fish)" has "$out" "two words"
+check "… the command substitution a literal word (fish)" has "$out" "\$(touch $SCRATCH/pwned2)"
 
 # --- install layout ------------------------------------------------------------------------------
 dest="$SCRATCH/dest"
