@@ -8,41 +8,16 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct ProxyPolicyCLITests {
     /// `recording_proxy.py`: records what reaches it, refuses everything.
     final class RecordingProxy {
-        let port: Int
         let logPath: String
-        private let process = Process()
-        private let stdin = Pipe()
+        private let fixture: FixtureProcess
+        var port: Int { fixture.port }
 
         init(in dir: TempDirectory) throws {
             logPath = dir.sub("proxy.log")
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/recording_proxy.py").path
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, logPath]
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardInput = stdin
-            try process.run()
-            var line = Data()
-            while true {
-                let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data("\n".utf8) { break }
-                line.append(byte)
-            }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("READY "), let port = Int(text.dropFirst(6)) else {
-                process.terminate()
-                throw DevServer.StartFailure(description: "recording_proxy.py did not start: \(text)")
-            }
-            self.port = port
+            fixture = try FixtureProcess(script: "recording_proxy.py", arguments: [logPath])
         }
 
         var received: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-        deinit {
-            try? stdin.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
     }
 
     @Test func watchAgainstLoopbackNeverTouchesTheProxy() async throws {

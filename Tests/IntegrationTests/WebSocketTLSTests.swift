@@ -9,6 +9,7 @@ import Testing
     final class Fixture {
         let directory: URL
         let certificatePath: String
+        let keyPath: String
         let peer: WebSocketPeer
 
         init() throws {
@@ -27,6 +28,7 @@ import Testing
             try openssl.run()
             openssl.waitUntilExit()
             certificatePath = cert
+            keyPath = key
             peer = try WebSocketPeer(certificate: (cert, key))
         }
 

@@ -15,17 +15,27 @@ public final class APIClient: Sendable {
     /// the sync engine, from live events).
     public let serverClock: ServerClock
     private let key: APIKey
+    /// Stops this client's blocking transfers (`sendBlocking`) at their next callback when set.
+    private let blockingCancellation: CancellationFlag?
 
     public init(
         profile: ServerProfile, key: APIKey, transport: HTTPTransport = HTTPTransport(),
-        serverClock: ServerClock = ServerClock()
+        serverClock: ServerClock = ServerClock(), blockingCancellation: CancellationFlag? = nil
     ) {
         self.profile = profile
         self.key = key
+        self.blockingCancellation = blockingCancellation
         self.transport = transport
         self.serverClock = serverClock
         // From here on the key is masked in any server text that holds it.
         ArrivalMask.add(key)
+    }
+
+    /// This client, its blocking transfers stopped when `flag` is cancelled: for a group of
+    /// blocking reads on threads of their own that must all end when one fails.
+    public func cancelled(by flag: CancellationFlag) -> APIClient {
+        APIClient(
+            profile: profile, key: key, transport: transport, serverClock: serverClock, blockingCancellation: flag)
     }
 
     /// Sends `method` to `<api base>/<segments…>?query` with the key header and maps the status.
@@ -45,7 +55,7 @@ public final class APIClient: Sendable {
         body: Data? = nil, base: URL? = nil
     ) throws -> HTTPResponse {
         let request = try makeRequest(method, segments, query: query, body: body, base: base)
-        return try checked(try transport.perform(request))
+        return try checked(try transport.perform(request, cancellation: blockingCancellation))
     }
 
     /// `get` of an `Endpoint`.

@@ -35,13 +35,26 @@ public struct MeshSummary: Sendable, Equatable {
     /// every page of a list counted from, docs/api.md "Paging") and counts them (`counting`).
     @MainActor
     public static func fetch(using client: APIClient) async throws -> MeshSummary {
-        let lists = try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
-            for (i, query) in queries.enumerated() {
-                group.addTask { (i, try await onDedicatedThread("summary") { try list(query, using: client) }) }
+        // The first failure stops the other reads at their next callback: the group waits for
+        // its children, and a read held by a silent server would keep it until its timeout.
+        let stop = CancellationFlag()
+        let reader = client.cancelled(by: stop)
+        let lists = try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: (Int, ListPayload).self) { group in
+                for (i, query) in queries.enumerated() {
+                    group.addTask { (i, try await onDedicatedThread("summary") { try list(query, using: reader) }) }
+                }
+                var payloads: [Int: ListPayload] = [:]
+                do {
+                    for try await (i, payload) in group { payloads[i] = payload }
+                } catch {
+                    stop.cancel()
+                    throw error
+                }
+                return queries.indices.compactMap { i in payloads[i].map { (queries[i], $0) } }
             }
-            var payloads: [Int: ListPayload] = [:]
-            for try await (i, payload) in group { payloads[i] = payload }
-            return queries.indices.compactMap { i in payloads[i].map { (queries[i], $0) } }
+        } onCancel: {
+            stop.cancel()
         }
         return counting(lists, at: Date())
     }
