@@ -11,12 +11,6 @@ import Testing
 /// reader's thread, never the mesh on screen. The clock is the test's: moving it and `poke()`
 /// brings the next read, no test waits a minute.
 @Suite(.timeLimit(.minutes(4))) struct BackgroundMeshesTests {
-    final class TestClock: Sendable {
-        let now = Mutex(Date())
-        func advance(_ s: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(s) } }
-        var read: Date { now.withLock { $0 } }
-    }
-
     /// Stored profiles (keys from `login --name`) for `servers`, as `MeshProfiles` lists them.
     func profiles(_ servers: [(String, DevServer)]) throws -> (CLITests.Session, [MeshProfile]) {
         let s = CLITests.Session()

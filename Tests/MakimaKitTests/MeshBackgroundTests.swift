@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MakimaKit
@@ -181,13 +182,6 @@ import Testing
     }
 
     // MARK: The reader's thread
-
-    final class TestClock: Sendable {
-        let now: Mutex<Date>
-        init(_ t: Date) { now = Mutex(t) }
-        func advance(_ s: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(s) } }
-        var read: Date { now.withLock { $0 } }
-    }
 
     func profile(_ name: String, key: Bool = true) throws -> MeshProfile {
         MeshProfile(profile: try ServerProfile(label: name, server: "https://\(name).example"), keyStored: key)

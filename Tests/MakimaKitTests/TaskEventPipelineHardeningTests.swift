@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MakimaKit
@@ -21,6 +22,12 @@ import Testing
             Thread.sleep(forTimeInterval: 0.005)
         }
         return true
+    }
+
+    /// Moves `clock` on by `seconds` and lets the pipeline's delayed work that became due run.
+    static func advance(_ clock: TestClock, _ seconds: TimeInterval, _ pipeline: TaskEventPipeline) {
+        clock.advance(seconds)
+        pipeline.clockMoved()
     }
 
     static func emptyPage() -> TaskOutputPage { EventLog().page("none", after: 0, limit: 1) }
@@ -93,34 +100,45 @@ import Testing
     }
 
     /// A server that ignores `after_seq` (always the first page) made the fill re-request at
-    /// full speed, forever.
+    /// full speed, forever. On the test's clock: each retry waits until the clock is moved, and
+    /// once the fill gives up the pipeline is quiet (nothing queued or running), so no loop can
+    /// be counting behind the test's back.
     @Test func aFillAgainstAServerIgnoringAfterSeqBacksOffAndGivesUpVisibly() {
         let log = Locked(EventLog())
         let requests = Locked(0)
         let problems = Recorder<String>()
+        let clock = TestClock()
         let pipeline = TaskEventPipeline(
             lastSeen: [:], pageSize: 2, limits: Self.quickLimits(),
             fetchPage: { task, _, limit in
                 requests.withLock { $0 += 1 }
                 return log.withLock { $0.page(task, after: 0, limit: limit) }
             },
-            onApplied: { _ in }, onProblem: { problems.add($0) })
+            onApplied: { _ in }, onProblem: { problems.add($0) }, now: { clock.read })
         _ = pipeline.resyncRequest()
         pipeline.receive(frame: #"{"type":"resync.done"}"#)
         let events = log.withLock { l in (1...10).map { _ in l.emit("t", "x") } }
         pipeline.receive(frame: frame(events[9]))
-        #expect(Self.wait { !pipeline.hasGaps })
-        Thread.sleep(forTimeInterval: 0.3)  // a hot loop would keep counting meanwhile
         let limits = pipeline.limits
-        #expect(requests.withLock { $0 } <= limits.attempts + 1)
+        // The first page applies seqs 1-2; each later one moves nothing and is a setback.
+        for setback in 1..<limits.attempts {
+            // The retry waits out its backoff: not one request more until the clock moves.
+            #expect(
+                Self.wait { requests.withLock { $0 } == setback + 1 && pipeline.waitingFetches.contains("fill t") })
+            #expect(requests.withLock { $0 } == setback + 1)
+            Self.advance(clock, limits.backoffCap, pipeline)
+        }
+        // Given up: no fill queued or running, so none can be counting behind the test's back.
+        #expect(Self.wait { !pipeline.pendingFetches.contains("fill t") && !pipeline.hasGaps })
+        #expect(requests.withLock { $0 } == limits.attempts + 1)
         #expect(pipeline.lastSeen["t"] == 2, "the first page applied, then nothing moved")
         #expect(pipeline.counters.fetchesAbandoned == 1)
         #expect(problems.all.count == 1)
         #expect(problems.all.first?.contains("task t") == true)
         // The next gap of that task waits out its backoff instead of firing at the event rate.
-        let before = requests.withLock { $0 }
         pipeline.receive(frame: frame(log.withLock { $0.emit("t", "x") }))
-        #expect(requests.withLock { $0 } == before)
+        #expect(pipeline.waitingFetches.contains("fill t"))
+        #expect(requests.withLock { $0 } == limits.attempts + 1)
         pipeline.stop()
     }
 
@@ -173,15 +191,21 @@ import Testing
     @Test func aReplayThatNeverEndsTimesOutAndGapsAreFilledOverREST() {
         let log = Locked(EventLog())
         var limits = Self.quickLimits()
-        limits.replayTimeout = 0.2
+        limits.replayTimeout = 20
+        let clock = TestClock()
         let pipeline = TaskEventPipeline(
             lastSeen: [:], limits: limits,
             fetchPage: { task, after, limit in log.withLock { $0.page(task, after: after, limit: limit) } },
-            onApplied: { _ in })
+            onApplied: { _ in }, now: { clock.read })
         _ = pipeline.resyncRequest()
         let events = log.withLock { l in (1...5).map { _ in l.emit("t", "x") } }
         pipeline.receive(frame: frame(events[4]))
         #expect(pipeline.heldCount == 1)
+        // Short of the timeout the events wait for the replay (the sweep is due, not run).
+        #expect(Self.wait { pipeline.waitingFetches == ["sweep"] })
+        #expect(pipeline.lastSeen["t"] == nil && pipeline.counters.resyncTimeouts == 0)
+        // Each sweep looks again a quarter of the timeout later (at most a second).
+        for _ in 0..<20 { Self.advance(clock, 1, pipeline) }
         #expect(Self.wait { pipeline.lastSeen["t"] == 5 })
         #expect(pipeline.heldCount == 0)
         #expect(pipeline.counters.resyncTimeouts == 1)
@@ -196,22 +220,29 @@ import Testing
         var limits = Self.quickLimits()
         limits.heldTimeout = 0.2
         limits.attempts = 2
+        let clock = TestClock()
         let pipeline = TaskEventPipeline(
             lastSeen: [:], limits: limits,
             fetchPage: { task, after, limit in
                 if failing.withLock({ $0 }) { throw APIError.http(status: 500, message: "down") }
                 return log.withLock { $0.page(task, after: after, limit: limit) }
             },
-            onApplied: { _ in })
+            onApplied: { _ in }, now: { clock.read })
         _ = pipeline.resyncRequest()
         let events = log.withLock { l in (1...4).map { _ in l.emit("t", "x") } }
         pipeline.receive(frame: #"{"type":"resync.done"}"#)
         pipeline.receive(frame: frame(events[2]))
         pipeline.receive(frame: frame(events[3]))
+        // The failed first attempt backs off; the clock moving lets the second (and last) run.
+        #expect(Self.wait { pipeline.waitingFetches.contains("fill t") })
+        Self.advance(clock, limits.backoffCap, pipeline)
         #expect(Self.wait { pipeline.counters.fetchesAbandoned == 1 })
         #expect(pipeline.heldCount == 0, "a fill that gave up lets its held events go")
         failing.withLock { $0 = false }
         pipeline.receive(frame: frame(log.withLock { $0.emit("t", "x") }))
+        // The task's next fill still waits out the backoff of its failures.
+        #expect(pipeline.waitingFetches.contains("fill t"))
+        Self.advance(clock, limits.backoffCap, pipeline)
         #expect(Self.wait { pipeline.lastSeen["t"] == 5 })
         pipeline.stop()
     }
@@ -235,28 +266,35 @@ import Testing
         pipeline.stop()
     }
 
+    /// A 429 asking for half a second is waited out on the clock: moved 0.4 s nothing is
+    /// fetched, moved past 0.5 s the fill runs.
     @Test func aFillHonoursRetryAfter() {
         let log = Locked(EventLog())
-        let times = Locked<[Date]>([])
+        let requests = Locked(0)
+        let clock = TestClock()
         let pipeline = TaskEventPipeline(
             lastSeen: [:], limits: Self.quickLimits(),
             fetchPage: { task, after, limit in
-                let n = times.withLock { t -> Int in
-                    t.append(Date())
-                    return t.count
+                let n = requests.withLock { n -> Int in
+                    n += 1
+                    return n
                 }
                 if n == 1 { throw APIError.throttled(status: 429, retryAfter: 0.5, message: "") }
                 return log.withLock { $0.page(task, after: after, limit: limit) }
             },
-            onApplied: { _ in })
+            onApplied: { _ in }, now: { clock.read })
         _ = pipeline.resyncRequest()
         pipeline.receive(frame: #"{"type":"resync.done"}"#)
         let events = log.withLock { l in (1...3).map { _ in l.emit("t", "x") } }
         pipeline.receive(frame: frame(events[2]))
+        #expect(Self.wait { requests.withLock { $0 } == 1 && pipeline.waitingFetches.contains("fill t") })
+        // Past the backoff (at most 0.05 s here) but short of what the server asked.
+        Self.advance(clock, 0.4, pipeline)
+        #expect(pipeline.waitingFetches.contains("fill t"))
+        #expect(requests.withLock { $0 } == 1)
+        Self.advance(clock, 0.11, pipeline)
         #expect(Self.wait { pipeline.lastSeen["t"] == 3 })
-        let t = times.withLock { $0 }
-        #expect(t.count == 2)
-        if t.count == 2 { #expect(t[1].timeIntervalSince(t[0]) >= 0.45) }
+        #expect(requests.withLock { $0 } == 2)
         pipeline.stop()
     }
 }

@@ -147,7 +147,8 @@ public final class TaskEventPipeline: Sendable {
         self.retryAfter = retryAfter
         self.now = now
         self.serverClock = serverClock
-        pool = WorkerPool(name: "makima-fill", maxWorkers: limits.workers, maxQueued: limits.maxQueuedFetches)
+        pool = WorkerPool(
+            name: "makima-fill", maxWorkers: limits.workers, maxQueued: limits.maxQueuedFetches, now: now)
     }
 
     public var counters: StreamCounters { state.withLock { $0.counters } }
@@ -155,6 +156,15 @@ public final class TaskEventPipeline: Sendable {
     public var hasGaps: Bool { state.withLock { !$0.sequencer.tasksWithGaps.isEmpty || !$0.filling.isEmpty } }
     /// Events held behind gaps right now, all tasks together.
     public var heldCount: Int { state.withLock { $0.sequencer.heldCount } }
+    /// Fetches (and sweeps) queued or running, by their pool key: one not here happens only
+    /// after the next frame or request.
+    public var pendingFetches: Set<String> { pool.pendingKeys }
+    /// Fetches queued and waiting out a delay (a backoff, a `Retry-After`), by their pool key
+    /// (`fill <task>`, `catch-up <task>`, `sweep`).
+    public var waitingFetches: Set<String> { pool.waitingKeys }
+    /// The `now` given at init has moved on: delayed work that is now due runs.
+    public func clockMoved() { pool.wake() }
+
     /// Threads fetching pages now, and the most there ever were.
     public var fetchThreads: (now: Int, peak: Int) { (pool.workerCount, pool.currentStats.peakWorkers) }
 

@@ -86,6 +86,30 @@ public final class WorkerPool: @unchecked Sendable {
         return queued[key] != nil || running.contains(key)
     }
 
+    /// Keys of the jobs queued or running: a key not among them cannot run until it is
+    /// submitted again (what a test on a fake clock checks to know a loop has stopped, instead
+    /// of sleeping).
+    public var pendingKeys: Set<String> {
+        condition.lock()
+        defer { condition.unlock() }
+        return Set(queued.keys).union(running)
+    }
+
+    /// Keys of the jobs queued and not due by `now` (waiting out a delay).
+    public var waitingKeys: Set<String> {
+        condition.lock()
+        defer { condition.unlock() }
+        let t = now()
+        return Set(queued.filter { $0.value.due > t }.keys)
+    }
+
+    /// Makes sleeping workers look at the clock again (after a fake clock moved).
+    public func wake() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     public var currentStats: Stats {
         condition.lock()
         defer { condition.unlock() }
