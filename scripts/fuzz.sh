@@ -19,7 +19,7 @@ export SWIFT_BACKTRACE=enable=no
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 TIMEOUT=${FUZZ_TIMEOUT:-60}
 SCRATCH=.build/fuzz
-ALL_TARGETS="handshake events models markdown sanitizer theme search table input config date"
+ALL_TARGETS="handshake events models markdown sanitizer theme search table input config date frames"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 mkdir -p "$SCRATCH/artifacts" "$SCRATCH/logs"
 

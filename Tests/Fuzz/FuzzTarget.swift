@@ -25,6 +25,7 @@ enum FuzzTargets {
         FuzzTarget(name: "input", check: InputFuzz.check, replayMutations: 300),
         FuzzTarget(name: "config", check: ConfigFuzz.check),
         FuzzTarget(name: "date", check: DateHeaderFuzz.check),
+        FuzzTarget(name: "frames", check: FramesFuzz.check),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

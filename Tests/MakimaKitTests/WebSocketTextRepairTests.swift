@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MakimaKit
+@_spi(Fuzzing) @testable import MakimaKit
 
 /// Server frames (unmasked), as wslay would read them off the socket.
 private func serverFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = false) -> [UInt8] {

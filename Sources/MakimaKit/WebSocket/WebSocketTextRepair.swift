@@ -25,17 +25,19 @@
 /// with the smallest valid ones, which completes the character (lossy, but only for a server
 /// that sent garbage). The one case left to wslay: a message whose last fragment is empty
 /// after a cut character.
-struct WebSocketTextRepair {
+@_spi(Fuzzing) public struct WebSocketTextRepair {
     /// Bytes replaced so far.
-    private(set) var repairedBytes = 0
+    @_spi(Fuzzing) public private(set) var repairedBytes = 0
     /// Bytes held back from the last `filter`, to go in front of the next read.
-    private(set) var carry: [UInt8] = []
+    @_spi(Fuzzing) public private(set) var carry: [UInt8] = []
     /// Whether each data message begun (and not yet taken by `messageWasText`) is text.
     private var messageKinds: [Bool] = []
     private var nextMessage = 0
     /// A frame announced a length with its top bit set (RFC 6455 forbids it). wslay fails such
     /// a read with a bare callback error; this says what the peer did.
-    private(set) var forbiddenLengthSeen = false
+    @_spi(Fuzzing) public private(set) var forbiddenLengthSeen = false
+
+    @_spi(Fuzzing) public init() {}
 
     private var header: [UInt8] = []
     private var headerLength = 2
@@ -56,7 +58,7 @@ struct WebSocketTextRepair {
 
     /// Copies the held-back bytes to the front of `buf`; returns how many. They stay held
     /// until the next `filter` takes them.
-    func restoreCarry(into buf: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
+    @_spi(Fuzzing) public func restoreCarry(into buf: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
         let n = min(carry.count, capacity)
         for i in 0..<n { buf[i] = carry[i] }
         return n
@@ -65,7 +67,7 @@ struct WebSocketTextRepair {
     /// Checks and repairs `count` bytes read into `buf` (starting with what `restoreCarry`
     /// put there) in place. Returns how many to hand on; the rest (an unfinished sequence at
     /// the end) is held in `carry`.
-    mutating func filter(_ buf: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+    @_spi(Fuzzing) public mutating func filter(_ buf: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         carry.removeAll(keepingCapacity: true)
         var i = 0
         while i < count {
@@ -111,7 +113,7 @@ struct WebSocketTextRepair {
 
     /// Whether the next complete data message wslay hands over was sent as text: wslay
     /// delivers data messages whole and in the order they began.
-    mutating func messageWasText() -> Bool {
+    @_spi(Fuzzing) public mutating func messageWasText() -> Bool {
         guard nextMessage < messageKinds.count else { return false }
         let text = messageKinds[nextMessage]
         nextMessage += 1
