@@ -215,3 +215,27 @@ import Testing
         #expect(s.neverPrinted(good.apiKey.secret) && s.neverPrinted(bad.apiKey.secret))
     }
 }
+
+/// Names typed on the command line carrying escape sequences, newlines and shell syntax: each
+/// refusal names what was typed as text, never as a control sequence a terminal would act on.
+@Suite(.timeLimit(.minutes(1))) struct CLIHostileNamesTests {
+    typealias Session = CLITests.Session
+
+    @Test(arguments: [
+        ["--profile", "\u{1B}]0;pwned\u{07}$(id)", "status"], ["logout", "--name", "\u{1B}[31mred\u{1B}[0m"],
+        ["login", "--name", "a\nb\u{9B}2J", "--server", "http://127.0.0.1:1"], ["open", "\u{1B}[2Jx"],
+        ["status", "--profile", "`id`;\u{7F}"],
+    ])
+    func aHostileNameIsRefusedAsText(args: [String]) throws {
+        let s = Session()
+        let result = try s.run(args, stdin: "")
+        #expect(result.status != 0)
+        for text in [result.stdout, result.stderr] {
+            let controls = text.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || (0x80...0x9F).contains($0.value)
+            }
+            #expect(controls.isEmpty, "\(args): \(text.debugDescription)")
+        }
+        #expect(!result.stderr.isEmpty, "\(args): a refusal says why")
+    }
+}
