@@ -6,7 +6,8 @@ import Synchronization
 
 /// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
 /// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
-/// changed, at most 30 frames a second. An idle dashboard wakes once a minute for its clock.
+/// changed, at most 30 frames a second (15 for changes no input asked for, `dataFrameInterval`).
+/// An idle dashboard wakes once a minute for its clock.
 ///
 /// What changed is known by observation: each frame is rendered inside
 /// `withObservationTracking`, so a later change to anything it read (the chrome store, and
@@ -33,8 +34,15 @@ package final class EventLoop {
     private var lastFrameAt = -Double.infinity
     private var jobPace = JobPace()
     package static let frameInterval = 1.0 / 30
+    /// Frames no input asked for (the stores changed: streamed output, a list read) come at
+    /// most 15 a second: a stream of pieces changes the screen with every one, and half the
+    /// frames halve the drawing it costs; what a key changes is drawn at the full rate.
+    package static let dataFrameInterval = 1.0 / 15
+    /// An input (a key, a click, a paste, a resize) changed what is shown since the last frame.
+    private var inputAsked = true
+    private var dueInterval: Double { inputAsked ? Self.frameInterval : Self.dataFrameInterval }
     private var exitCode: Int32?
-    private var pill = PillCountdown()
+    var pill = PillCountdown()
     private var chrome: ChromeStore { app.chrome }
     /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
@@ -124,7 +132,7 @@ package final class EventLoop {
 
     @discardableResult
     private func drawIfDue(now: Double) -> Bool {
-        guard dirty && now - lastFrameAt >= Self.frameInterval else { return false }
+        guard dirty && now - lastFrameAt >= dueInterval else { return false }
         draw()
         lastFrameAt = now
         return true
@@ -136,7 +144,7 @@ package final class EventLoop {
         if let d = app.nextDeadline { deadline = min(deadline ?? d, d) }
         if let d = terminal.inputDeadline { deadline = min(deadline ?? d, d) }
         if let d = jobPace.deadline(pending: bus.pendingCount > 0) { deadline = min(deadline ?? d, d) }
-        if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + Self.frameInterval) }
+        if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + dueInterval) }
         guard let deadline else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return Int32(max(0, min(ms, 3_600_000)))
@@ -155,6 +163,7 @@ package final class EventLoop {
         terminal.flush(frame)
         if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack) }
         needsFrame = false
+        inputAsked = false
         frames += 1
         if frames == 1 {
             let actions = firstFrameActions
@@ -190,6 +199,7 @@ package final class EventLoop {
         var batch: [TerminalInput] = []
         while batch.count < Self.inputsPerTurn, let input = terminal.read() { batch.append(input) }
         let inputs = batch.reduce(0) { $1 == .resize ? $0 : $0 + 1 }
+        if !batch.isEmpty { inputAsked = true }
         let deliberate = burst.deliberate(
             characters: terminal.charactersRead &- charactersBefore, inputs: inputs, now: clock())
         for input in batch {
@@ -240,6 +250,7 @@ package final class EventLoop {
         terminal.syncSize()
         terminal.invalidate()
         needsFrame = true
+        inputAsked = true
     }
 
     // MARK: Clocks and connection pill
@@ -266,39 +277,4 @@ package final class EventLoop {
             self.needsFrame = true
         }
     }
-
-    /// The masthead's clock, kept in the chrome store (observed: a new minute draws a frame).
-    private func tickClock() {
-        let clock = Clocks.wallClock()
-        app.masthead.clock = clock.text
-        timers.schedule("clock", at: self.clock() + clock.secondsToNextMinute) { [unowned self] in
-            self.tickClock()
-        }
-    }
-
-    /// Shows `state`; an offline countdown is then kept by the loop itself (one wake-up a
-    /// second while it runs, writing the pill to the chrome store), so the sync engine posts
-    /// only state changes.
-    func setConnectionPill(_ state: ConnectionPillState) {
-        pill.set(state, now: clock())
-        refreshPill()
-    }
-
-    private func refreshPill() {
-        let now = clock()
-        app.masthead.pill = pill.pill(at: now)
-        if let next = pill.nextChange(after: now) {
-            timers.schedule("pill", at: next) { [unowned self] in self.refreshPill() }
-        } else {
-            timers.cancel("pill")
-        }
-    }
-}
-
-/// Set from an observation callback (`@Sendable`), read by the loop before each turn's frame.
-final class StaleFlag: Sendable {
-    private let value = Atomic<Bool>(true)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    func set() { value.store(true, ordering: .relaxed) }
-    func clear() { value.store(false, ordering: .relaxed) }
 }
