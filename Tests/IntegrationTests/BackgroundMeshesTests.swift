@@ -156,6 +156,35 @@ import Testing
         #expect(Set(reading.failures.map(\.id)) == expected, "offset \(offset)")
     }
 
+    /// A background mesh answering every request with a redirect to another host, a body that
+    /// never ends, or one that is not JSON: its read fails with a clear message (the card says
+    /// it), nothing reaches the host the redirect names, and the shown mesh reads as ever.
+    @Test(arguments: ["redirect", "huge", "malformed"])
+    func aHostileBackgroundMeshFailsAloneAndClearly(mode: String) async throws {
+        let shown = try DevServer(seed: 25, demoKey: "mk_mesh_shown_000000003")
+        let bad = try DevServer(seed: 26, demoKey: "mk_mesh_bad_00000000004")
+        let elsewhere = try DevServer(demoKey: "mk_mesh_else_0000000005")
+        let (s, meshes) = try profiles([("shown", shown), ("bad", bad)])
+        _ = try bad.controlJSON(
+            path: "/_dev/hostile/rest", query: ["mode": mode, "to": "http://localhost:\(elsewhere.baseURL.port ?? 0)"])
+        _ = try elsewhere.controlJSON(path: "/_dev/requests/reset")
+        var (reader, its) = reader(s, meshes.filter { $0.name == "bad" }, clock: TestClock())
+        defer { reader.stop() }
+        reader.start()
+        guard case .failure(let failure) = try #require(await its["bad"]?.next()) else {
+            Issue.record("a hostile mesh's read succeeded")
+            return
+        }
+        let said = ["redirect": "not followed", "huge": "larger than", "malformed": "unexpected answer"][mode] ?? "?"
+        #expect(failure.message.contains(said), "\(failure.message)")
+        #expect(!failure.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        let client = try MeshProfiles.client(
+            for: meshes[0].profile, credentials: CredentialStore(location: ConfigLocation(directory: s.configDir)))
+        let summary = try await MeshSummary.fetch(using: client)
+        #expect(summary.daemonsOnline + summary.daemonsOffline > 0)
+        #expect(try elsewhere.controlJSON(method: .get, path: "/_dev/requests")["total"] as? Int == 0)
+    }
+
     @Test func aServerThatNeverAnswersHoldsOnlyTheBackgroundReader() async throws {
         let shown = try DevServer(seed: 22, demoKey: "mk_mesh_shown_000000001")
         let slow = try DevServer(seed: 23, demoKey: "mk_mesh_slow_0000000002")
