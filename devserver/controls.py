@@ -15,7 +15,7 @@ import stream
 import textgen
 import util
 import views
-from api import BadRequest, bool_param, int_param, json_response, raw_json, whole_param
+from responses import BadRequest, bool_param, int_param, json_response, raw_json, whole_param
 from mesh import LIVE_FIRST_ITEMS, MAX_LIVE_FIRST_ITEMS, NotFound
 from util import dumps, rfc3339
 

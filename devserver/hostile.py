@@ -13,7 +13,7 @@ import asyncio
 from aiohttp import WSMsgType, web
 
 import util
-from api import BadRequest, int_param, json_response, raw_json, whole_param
+from responses import BadRequest, int_param, json_response, raw_json, whole_param
 from util import dumps, rfc3339
 
 OUTPUT_MODES = ("normal", "ignore_after_seq", "skip_ahead", "empty")

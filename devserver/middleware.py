@@ -9,7 +9,7 @@ from collections import deque
 
 from aiohttp import web
 
-from api import BadRequest, error
+from responses import BadRequest, error
 from hostile import rest_answer_for
 from mesh import NotFound
 from util import is_loopback_peer
