@@ -19,7 +19,7 @@ public struct AppState {
     public internal(set) var helpScroll = 0
     /// The stored profiles' names, handed to the command line for `:profile`'s completion.
     public var profileNames: [String] = []
-    public private(set) var commandLine: CommandLineState?
+    public internal(set) var commandLine: CommandLineState?
     public private(set) var quitRequested = false
     /// `q` on the first pane asks `Quit? y/n` instead of quitting (Q, `:q` and Ctrl-C quit at once).
     public private(set) var quitPromptOpen = false
@@ -178,49 +178,6 @@ public struct AppState {
             requests.append(.toast("copied " + what))
             return true
         }
-    }
-
-    func textEdit(for key: Key) -> TextEdit? {
-        switch keyMap.action(for: key, in: [.commandLine, .textInput]) {
-        case .submit: return .submit
-        case .cancel: return .cancel
-        case .complete: return .complete
-        case .deleteBackward: return .deleteBackward
-        default:
-            if case .char(let c) = key { return .insert(c) }
-            return nil
-        }
-    }
-
-    mutating func apply(_ edit: TextEdit) -> Bool {
-        // In place: a copy taken out and stored back would copy the whole text at each key.
-        guard let outcome = commandLine?.apply(edit) else { return respond(stack.withTop { $0.edit(edit) }) }
-        switch outcome {
-        case .editing, .unknown: break
-        case .cancelled: commandLine = nil
-        case .jump(let pane):
-            commandLine = nil
-            stack.jump(to: pane)
-        case .openLink(let number):
-            commandLine = nil
-            _ = respond(stack.withTop { $0.handle(.openLink(number)) })
-        case .openDeepLink(let link):
-            commandLine = nil
-            requests.append(.open(link))
-        case .quit:
-            commandLine = nil
-            requestQuit()
-        case .notifications:
-            commandLine = nil
-            requests.append(.showNotifications)
-        case .grep(let pattern):
-            commandLine = nil
-            requests.append(.grep(pattern))
-        case .profile(let name):
-            commandLine = nil
-            requests.append(.switchProfile(name))
-        }
-        return true
     }
 
     /// `y` quits; Ctrl-C and Q too; anything else keeps the dashboard open.

@@ -13,12 +13,12 @@ import MakimaKit
 final class SignInController {
     /// A sign-in check is running (one at a time).
     var busy = false
-    /// Engines and caches replaced by a sign-in (a refused key, another server): stopped and
-    /// closed at quit, when blocking is allowed.
-    var retired: [(engine: (any DashboardEngine)?, cache: CacheStore?)] = []
+    /// Engines and caches replaced by a sign-in, until they have stopped.
+    let retiredEngines: RetiredEngines
+    var retired: [RetiredEngines.Retired] { retiredEngines.all }
 
     /// Nil: the dashboard only says how to run `makima-tui login`.
-    private let service: (any SignInService)?
+    let service: (any SignInService)?
     /// Whether a desktop session is there to show a browser (the key help).
     private let environment: [String: String]
     private unowned let servers: any SessionSwitching
@@ -31,9 +31,9 @@ final class SignInController {
     private let show: (any Pane) -> Void
     /// A pane is on screen again once the sign-in pane goes (`NavigationController.shown`).
     private let shown: (PaneID) -> Void
-    private let toast: (NoticeLine) -> Void
+    let toast: (NoticeLine) -> Void
     /// The stored profiles' names changed (`:profile`'s completion).
-    private let profileNamesChanged: ([String]) -> Void
+    let profileNamesChanged: ([String]) -> Void
 
     init(
         service: (any SignInService)?, environment: [String: String], servers: any SessionSwitching,
@@ -52,6 +52,7 @@ final class SignInController {
         self.shown = shown
         self.toast = toast
         self.profileNamesChanged = profileNamesChanged
+        retiredEngines = RetiredEngines(timers: screen)
     }
 
     func handle(_ request: SignInRequest) {
@@ -177,38 +178,9 @@ final class SignInController {
         }
     }
 
-    /// `:profile NAME`: the dashboard moves to that stored profile's mesh in place (its key is
-    /// checked first; the engine reconnects, the stores and the cache become that profile's).
-    /// On any failure the mesh on screen stays, and a toast says why.
-    func switchToProfile(named name: String) {
-        guard let service else {
-            return toast(NoticeLine(Self.noSignIn, level: .warn))
-        }
-        guard !busy else { return }
-        guard service.profileNames.contains(name) else {
-            let known = service.profileNames.joined(separator: ", ")
-            return toast(
-                NoticeLine("no profile named \(name)" + (known.isEmpty ? "" : " (stored: \(known))"), level: .warn))
-        }
-        toast(NoticeLine("switching to \(name) …", level: .ok))
-        whileBusy {
-            service.storedSignIn(profileNamed: name, done: $0)
-        } answered: { me, result in
-            switch result {
-            case nil:
-                me.toast(NoticeLine("no key stored for \(name): makima-tui login --name \(name)", level: .warn))
-            case .failure(let problem)?:
-                me.toast(NoticeLine("\(name): \(problem.description)", level: .danger))
-            case .success(let signedIn)?:
-                me.adopt(signedIn, message: "switched to \(name) (\(signedIn.client.profile.displayHost))")
-            }
-            me.profileNamesChanged(service.profileNames)
-        }
-    }
-
     /// Runs a call of the sign-in service with the controller busy (one at a time); `answered`
     /// gets its answer on the UI thread, the controller no longer busy.
-    private func whileBusy<Answer: Sendable>(
+    func whileBusy<Answer: Sendable>(
         _ call: (@escaping @Sendable (Answer) -> Void) -> Void,
         answered: @escaping @MainActor (SignInController, Answer) -> Void
     ) {
@@ -307,44 +279,7 @@ final class SignInController {
         chrome.homeNotice = NoticeLine("signed out", level: .warn)
         showOnboarding(server: used)
     }
-
-    /// Halts `engine` (it stops on a thread of its own) and keeps it, with a cache no engine
-    /// uses any more, until it has stopped: then the cache is closed and both are let go, so
-    /// any number of sign-ins (or recoveries from a refused key) leaves no thread or open file
-    /// behind. Quit stops what is left.
     func retire(_ old: (any DashboardEngine)?, cache oldCache: CacheStore?) {
-        old?.halt()
-        if old != nil || oldCache != nil { retired.append((old, oldCache)) }
-        releaseStoppedEngines()
+        retiredEngines.retire(old, cache: oldCache)
     }
-
-    /// Lets go of the retired engines that have stopped, closing their caches; looks again a
-    /// second later while one is still stopping (one timer, so at most one look a second).
-    private func releaseStoppedEngines() {
-        retired.removeAll { r in
-            guard r.engine?.hasStopped ?? true else { return false }
-            r.cache?.close()
-            return true
-        }
-        guard !retired.isEmpty else { return }
-        screen.schedule(after: 1, id: "retired") { [weak self] in self?.releaseStoppedEngines() }
-    }
-}
-
-extension SignInController {
-    /// The keys this controller answers (`KeyMap.standard` composes them): `K`, and the sign-in
-    /// pane's (the pane keeps its fields; checking them is this controller's).
-    nonisolated static let keyBindings: [KeyBinding] = [
-        KeyBinding(
-            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
-            context: .global),
-        KeyBinding(
-            [.ctrl("k")], .keyHelp,
-            "where do I get a key? shows and copies <server>/settings",
-            context: .signIn, footer: "get a key"),
-        KeyBinding(
-            [.ctrl("y")], .confirmInsecure, "allow plain http:// to another host (insecure mode)",
-            context: .signIn),
-        KeyBinding([.ctrl("u")], .clearField, "clear the field", context: .signIn, footer: "clear"),
-    ]
 }
