@@ -4,53 +4,18 @@ import Synchronization
 
 /// The Python peer in Fixtures/ws_peer.py, started for one test on a loopback port 0.
 final class WebSocketPeer: Sendable {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/ws_peer.py").path
-
     /// One plain peer for every test that needs nothing special; it exits with the test
     /// process (its stdin closes).
     static let shared = Result { try WebSocketPeer() }
 
-    let port: Int
     let secure: Bool
-    private let process: Process
-    private let stdin: Pipe
-
-    struct StartFailure: Error, CustomStringConvertible { let description: String }
+    private let fixture: FixtureProcess
+    var port: Int { fixture.port }
 
     init(certificate: (cert: String, key: String)? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", WebSocketPeer.script] + (certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? [])
-        let stdout = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = stdin
-        try process.run()
-        // The peer prints one line once it listens; EOF means it died (its stderr shows why).
-        var line = Data()
-        while true {
-            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("READY "), let port = Int(text.dropFirst(6)) else {
-            process.terminate()
-            throw StartFailure(description: "ws_peer.py did not start: \(text)")
-        }
-        self.port = port
-        self.secure = certificate != nil
-        self.process = process
-        self.stdin = stdin
-    }
-
-    deinit {
-        // Closing its stdin ends the peer; terminate is the fallback.
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        fixture = try FixtureProcess(
+            script: "ws_peer.py", arguments: certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? [])
+        secure = certificate != nil
     }
 
     func url(_ pathAndQuery: String, host: String = "127.0.0.1") -> URL {

@@ -2,7 +2,10 @@ import Foundation
 
 /// A Python fixture from Fixtures/ that prints `READY <port>` once it listens and ends when its
 /// stdin closes (so it never outlives the test that started it).
-final class FixtureProcess {
+///
+/// @unchecked Sendable: every property is set once in init and only read after (`Process` and
+/// `Pipe` are not marked Sendable); the process ends in deinit.
+final class FixtureProcess: @unchecked Sendable {
     let port: Int
     private let process = Process()
     private let stdin = Pipe()
