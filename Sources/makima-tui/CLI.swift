@@ -8,6 +8,7 @@ enum CLI {
         StatusCommand.spec,
         LogsCommand.spec,
         WatchCommand.spec,
+        WaitCommand.spec,
         GrepCommand.spec,
         BenchCommand.spec,
         LoginCommand.spec,

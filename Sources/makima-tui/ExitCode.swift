@@ -17,6 +17,10 @@ enum ExitCode: Int32, CaseIterable {
     /// The dashboard cannot be drawn: the terminal has no cursor addressing (TERM=dumb;
     /// `TerminalError.exitStatus`).
     case terminalUnusable = 8
+    /// `wait --timeout` passed before the condition held.
+    case timedOut = 9
+    /// `wait --task`: the task ended with another final status than the one waited for.
+    case endedOtherwise = 10
 
     /// What the code means, as `--help` and the man page say it.
     var meaning: String {
@@ -30,6 +34,8 @@ enum ExitCode: Int32, CaseIterable {
         case .serverError: "server error (or a damaged answer)"
         case .notFound: "not found (no such task)"
         case .terminalUnusable: "the dashboard cannot be drawn (a terminal without cursor addressing, TERM=dumb)"
+        case .timedOut: "wait: the timeout passed before the condition held"
+        case .endedOtherwise: "wait: the task ended with another status than the one waited for"
         }
     }
 
