@@ -105,7 +105,9 @@ struct HomeSnapshotTests {
         let b = screen(.data, width: 200, height: 50)
         let titles = b.lines.first { $0.contains("5 DAEMONS//") }!
         #expect(titles.cells(before: "2 CONTRACTS//") > 60)
-        let tasksRows = b.lines.filter { $0.contains("Rotate keys") || $0.contains("Backfill metrics") }
+        let tasksRows = b.lines.filter {
+            ($0.contains("Rotate keys") || $0.contains("Backfill metrics")) && !$0.contains("FAILED  ")
+        }
         #expect(tasksRows.count == 2, "every recent task is listed when there is room")
         let small = screen(.data, width: 80, height: 24)
         #expect(!small.lines.contains { $0.contains("Backfill metrics") })

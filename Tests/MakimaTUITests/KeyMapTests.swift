@@ -79,7 +79,7 @@ struct KeyMapTests {
         #expect(keyMap.action(for: .char("g"), in: [.global]) == .gloss)
         #expect(keyMap.action(for: .char("5"), in: [.list, .global]) == .jumpByNumber)
         #expect(keyMap.action(for: .escape, in: [.textInput]) == .cancel)
-        #expect(keyMap.action(for: .char("x"), in: [.list, .global]) == nil)
+        #expect(keyMap.action(for: .char("z"), in: [.list, .global]) == nil)
         #expect(!keyMap.footerHints(in: [.list, .global]).contains { $0.action == .gloss })
     }
 

@@ -24,8 +24,9 @@ struct MouseControllerTests {
         h.settle()
     }
 
-    func click(_ h: ControllerHarness, on text: String) throws {
-        let at = try #require(h.terminal.backend.find(text), "\(text) is not on screen: \(h.screen)")
+    func click(_ h: ControllerHarness, on text: String, under title: String? = nil) throws {
+        let from = title.flatMap { h.terminal.backend.find($0)?.y } ?? 0
+        let at = try #require(h.terminal.backend.find(text, from: from), "\(text) is not on screen: \(h.screen)")
         send(h, Self.click(at.x, at.y))
     }
 
@@ -77,9 +78,9 @@ struct MouseControllerTests {
     func homeQuestionLine() throws {
         let h = try seeded()
         defer { h.cleanUp() }
-        try click(h, on: "May I migrate")
+        try click(h, on: "May I migrate", under: "4 DIRECTIVES//")
         #expect(h.shows("▸ Ship payments"), "the directive is selected in its focused card: \(h.screen)")
-        try click(h, on: "May I migrate")
+        try click(h, on: "May I migrate", under: "4 DIRECTIVES//")
         #expect(h.shows("NAV// │ HOME › DIRECTIVE Ship payments"), "\(h.screen)")
     }
 

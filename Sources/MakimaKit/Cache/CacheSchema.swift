@@ -101,6 +101,11 @@ enum CacheSchema {
         DROP INDEX IF EXISTS tasks_by_id;
         DROP TABLE IF EXISTS tasks;
         """,
+        // 8 -> 9: what needs the operator and was acknowledged (`x`), kept across restarts
+        // (`NeedsYouItem.id`, when; see CacheStore+Acknowledged).
+        """
+        CREATE TABLE acknowledged (item TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -108,7 +113,7 @@ enum CacheSchema {
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
         "collections", "list_items", "task_events", "task_lines", "task_activity", "activity_minutes",
-        "task_rows",
+        "task_rows", "acknowledged",
     ]
 
     enum Problem: Error {

@@ -15,6 +15,7 @@ extension StoreHub {
     public func forgetServer() {
         for (_, store) in listStores { store.forget() }
         missing.links.removeAll()
+        needsYou.reset()
         connection.link = .idle
     }
 }

@@ -16,6 +16,8 @@ public final class StoreHub {
     public let missing = MissingStore()
     /// The other profiles' meshes (the MESHES// card); not one server's data: kept on a switch.
     public let meshes = MeshesStore()
+    /// What waits on the operator, learnt from the updates below (`NeedsYouStore`).
+    public let needsYou = NeedsYouStore()
     /// Every kind's store, by kind name.
     private var kindStores: [String: (kind: any AnyListKind, store: any ListKindStore)] = [:]
     /// What the panes on the stack read (`keepDetails`): a store made later pins its share too.
@@ -53,6 +55,7 @@ public final class StoreHub {
         switch update {
         case .list(let query, let payload, let fetchedAt, let fromCache):
             applyList(query, payload, fetchedAt: fetchedAt, fromCache: fromCache)
+            learnNeedsYou(query, payload, fetchedAt: fetchedAt)
         case .listFailed(let query, let message):
             mutateList(query) { (s: inout ListStateAny) in s.fail(message) }
         case .listLoading(let query):
@@ -62,10 +65,17 @@ public final class StoreHub {
         case .detail(let link, let payload):
             link.kind.list.keepDetail(payload, in: self)
             missing.links[link] = nil
+            if let task = payload.items(as: MeshTask.self)?.first {
+                needsYou.taskKnown(task, clock: connection.serverClock, now: Date())
+            }
         case .detailNotFound(let link): missing.links[link] = true
-        case .events(let events): tasks.apply(events: events)
+        case .events(let events):
+            tasks.apply(events: events)
+            needsYou.events(events, clock: connection.serverClock, now: Date())
         case .taskRowsChanged: tasks.tableChanged()
-        case .tasksNamed(let named): tasks.named(named)
+        case .tasksNamed(let named):
+            tasks.named(named)
+            needsYou.tasksListed(named, clock: connection.serverClock, now: Date())
         case .olderOutput(let taskID, let events, let from):
             var older = TaskOutputBuffer(capacity: Int.max)
             older.append(events)
@@ -106,6 +116,26 @@ public final class StoreHub {
     }
 
     public static let namesCheckedPerBatch = 64
+    /// The newest failed tasks a task list's arrival reads from the table for `needsYou`.
+    static let failedRowsRead = 100
+
+    /// A list's rows that say what needs the operator: any task list, the pending directives,
+    /// the whole daemons list.
+    private func learnNeedsYou(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date) {
+        let clock = connection.serverClock
+        switch query.kind.name {
+        case ListKinds.tasks.name:
+            // A list's rows go to the task table (the payload may carry none): the newest failed
+            // rows are read back once per list read, not per event (status events keep it current).
+            let failed = tasks.table.rows(TasksStore.Filter(status: .failed), offset: 0, limit: Self.failedRowsRead)
+            needsYou.tasksListed(failed + (payload.items(as: MeshTask.self) ?? []), clock: clock, now: Date())
+        case ListKinds.directives.name:
+            needsYou.questionsListed(directives.pendingQuestions, fetchedAt: fetchedAt, clock: clock)
+        case ListKinds.daemons.name where query == .daemons:
+            needsYou.daemonsListed(payload.items(as: Daemon.self) ?? [], clock: clock, now: Date())
+        default: break
+        }
+    }
 
     private func applyList(_ query: ListQuery, _ payload: ListPayload, fetchedAt: Date, fromCache: Bool) {
         guard query.kind.apply(payload, to: self, query: query, fetchedAt: fetchedAt, fromCache: fromCache) else {

@@ -5,6 +5,8 @@ public struct MastheadModel: Equatable, Sendable {
     public var pill: ConnectionPillState
     /// Wall-clock time as HH:MM, or "" to hide it.
     public var clock: String
+    /// How many items wait on the operator (`NeedsYouItem`): `NEEDS YOU 3` in amber; 0 says nothing.
+    public var needsYou = 0
 
     public init(serverLabel: String, version: String, pill: ConnectionPillState, clock: String) {
         self.serverLabel = serverLabel
@@ -17,7 +19,7 @@ public struct MastheadModel: Equatable, Sendable {
 /// The top line: ring glyph, MAKIMA, then on the right the WS pill, server, version and clock
 /// (docs/design.md, "Masthead"). When the line is too narrow the less important parts go first,
 /// in the order of `Part`: version, ring glyph, clock, server label (shortened before it goes),
-/// MAKIMA. The pill always stays.
+/// MAKIMA. The pill and `NEEDS YOU n` always stay.
 public enum MastheadBar {
     public static let background: ColorRole = .backgroundDeep
     static let minimumServerCells = 6
@@ -48,10 +50,20 @@ public enum MastheadBar {
         var left = StyledLine()
         if parts.shows(.logo) { left.append(g.logoMark + " ", CellStyle(fg: .accent)) }
         if parts.shows(.brand) { left.append(Typography.brand.apply(to: "Makima"), Typography.brand.cellStyle()) }
+        if let count = needsYouText(model) {
+            left.append(left.width > 0 ? "  " : "", CellStyle(fg: .body))
+            left.append(count, CellStyle(fg: .warn, attributes: .bold))
+        }
         buffer.write(left, x: inner.x, y: y, maxX: inner.maxX)
 
         let right = parts.right(model, g).truncated(to: inner.width, ellipsis: g.ellipsis)
         buffer.write(right, x: inner.maxX - right.width, y: y, maxX: inner.maxX)
+    }
+
+    /// `NEEDS YOU 3` (past 999, `999+`: the figure never pushes the pill off a narrow line).
+    static func needsYouText(_ model: MastheadModel) -> String? {
+        guard model.needsYou > 0 else { return nil }
+        return "NEEDS YOU " + (model.needsYou > 999 ? "999+" : String(model.needsYou))
     }
 
     /// The parts that can go, least important first (the order they go in).
@@ -88,7 +100,8 @@ public enum MastheadBar {
         }
 
         func width(_ m: MastheadModel, _ g: Glyphs) -> Int {
-            let l = leftWidth(g)
+            let count = needsYouText(m).map { CellWidth.of($0) } ?? 0
+            let l = leftWidth(g) + (count > 0 && leftWidth(g) > 0 ? 2 : 0) + count
             return l + (l > 0 ? 2 : 0) + right(m, g).width
         }
     }

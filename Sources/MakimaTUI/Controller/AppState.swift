@@ -154,6 +154,17 @@ public struct AppState {
         case .openNotification:
             requests.append(.openLatestNotification)
             return false
+        case .nextNeedsYou, .previousNeedsYou:
+            requests.append(.needsYou(action == .nextNeedsYou ? .next : .previous))
+            return false
+        case .acknowledge:
+            // The pane first (Home's selected NEEDS YOU// line), else the item opened last.
+            let response = stack.withTop { $0.handle(.acknowledge) }
+            if case .ignored = response {
+                requests.append(.needsYou(.acknowledge(nil)))
+                return false
+            }
+            return respond(response)
         default:
             return respond(stack.withTop { $0.handle(action) })
         }

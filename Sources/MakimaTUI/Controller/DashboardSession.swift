@@ -27,6 +27,11 @@ public final class DashboardSession {
 
     public func setServerLabel(_ label: String) { loop.app.masthead.serverLabel = label }
 
+    /// `NEEDS YOU n` in the masthead (set only when it changes: the masthead is observed).
+    public func setNeedsYouCount(_ count: Int) {
+        if loop.app.masthead.needsYou != count { loop.app.masthead.needsYou = count }
+    }
+
     /// What the screen shows beside the stores; observed (no frame is asked for by hand).
     public var chrome: ChromeStore { loop.app.chrome }
 

@@ -70,6 +70,7 @@ public final class LiveDashboard {
         now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
         loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
         explainNoConnection: { [unowned self] in self.explainNoConnection() })
+    private(set) lazy var needsYouController = NeedsYouController(store: hub.needsYou)
     private(set) lazy var meshes: MeshesController = MeshesController(
         store: hub.meshes, profiles: setup.profiles, server: self, bus: session.bus,
         toast: { [unowned self] in self.notificationController.toast($0) })
@@ -143,6 +144,7 @@ public final class LiveDashboard {
         // Task lists are windows over the cache's task table, read through a connection of
         // the UI thread's own; without a cache the store keeps a table in memory.
         hub.tasks.useTable(cache.map { TaskTable.reading($0.file) } ?? TaskTable.inMemory())
+        hub.needsYou.restore(acknowledged: (try? cache?.acknowledged()) ?? [:])
         let sink = OutboxSink()
         let bus = session.bus
         let outbox = SyncOutbox(wake: { bus.post { sink.drain() } })
@@ -213,6 +215,7 @@ public final class LiveDashboard {
         case .openGrepHit(let task, let pattern, let line):
             taskOutput.openGrepHit(taskID: task, pattern: pattern, line: line)
         case .openLatestNotification: notificationController.openLatestNotification()
+        case .needsYou(let request): perform(needsYouController.handle(request))
         case .nextFilter(let pane): navigation.nextFilter(pane)
         case .pickScope(let pane): navigation.go(to: .picker, subject: pane.rawValue)
         case .setScope(let pane, let value): navigation.setScope(pane, value)

@@ -37,6 +37,10 @@ public enum KeyAction: Hashable, Sendable {
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
     case focusNext, focusPrevious
+    /// `n` / `N` outside a search: open the next / previous item that needs the operator.
+    case nextNeedsYou, previousNeedsYou
+    /// `x`: acknowledge a needs-you item.
+    case acknowledge
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
     /// Enter a new API key (after the server refused the key in use).
@@ -238,6 +242,7 @@ public struct KeyMap: Sendable {
         composing: [
             NavigationController.keyBindings, appAndPaneKeys, RefreshController.keyBindings,
             SignInController.keyBindings, NotificationController.keyBindings, TaskOutputController.keyBindings,
+            NeedsYouController.keyBindings,
         ], contextOrder: contextOrder)
 
     /// The order of the sections of the help and docs/keys.md.

@@ -52,6 +52,8 @@ public enum DashboardRequest: Equatable, Sendable {
     case openGrepHit(taskID: String, pattern: String, line: String)
     /// `o`: open what the newest notification is about.
     case openLatestNotification
+    /// `n`, `N`, `x`, Enter on NEEDS YOU//.
+    case needsYou(NeedsYouRequest)
     /// Signing in: the sign-in pane's steps and the key re-entry after a refused key.
     case signIn(SignInRequest)
 }

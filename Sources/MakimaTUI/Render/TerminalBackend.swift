@@ -48,9 +48,9 @@ public final class MemoryBackend: TerminalBackend {
     public func trimmedLine(_ y: Int) -> String { buffer.trimmedLine(y) }
     public func style(atX x: Int, y: Int) -> CellStyle { buffer.style(atX: x, y: y) }
 
-    /// The first (x, y) where `text` appears, measured in cells.
-    public func find(_ text: String) -> (x: Int, y: Int)? {
-        for y in 0..<height {
+    /// The first (x, y) where `text` appears at or below row `from`, measured in cells.
+    public func find(_ text: String, from: Int = 0) -> (x: Int, y: Int)? {
+        for y in max(0, from)..<height {
             let row = buffer.line(y)
             guard let r = row.range(of: text) else { continue }
             return (CellWidth.of(String(row[row.startIndex..<r.lowerBound])), y)

@@ -74,15 +74,23 @@ public struct HomeCard: Equatable, Sendable {
 /// its line switches to that mesh.
 public enum HomeCardKind: Int, CaseIterable, Sendable {
     case daemons, tasks, contracts, directives, listen, meshes
+    /// NEEDS YOU//: drawn across the top, above the grid, while anything waits (not a data
+    /// card of the grid: `shown` leaves it out; it leads the focus order, `focusOrder`).
+    case needsYou
 
-    /// The cards a model has: MESHES// only with its lines.
+    /// The grid's cards a model has: MESHES// only with its lines.
     static func shown(in m: HomeMeshModel) -> [HomeCardKind] {
-        m.meshes.isEmpty ? allCases.filter { $0 != .meshes } : allCases
+        allCases.filter { $0 != .needsYou && ($0 != .meshes || !m.meshes.isEmpty) }
+    }
+
+    /// Tab's order: NEEDS YOU// first while anything waits, then the grid's cards.
+    static func focusOrder(_ m: HomeMeshModel, grid: [HomeCardKind]) -> [HomeCardKind] {
+        (m.needsYou.isEmpty ? [] : [.needsYou]) + grid
     }
 
     public var pane: PaneID {
         switch self {
-        case .meshes: return .home
+        case .meshes, .needsYou: return .home
         case .daemons: return .daemons
         case .tasks: return .tasks
         case .contracts: return .contracts
@@ -92,7 +100,13 @@ public enum HomeCardKind: Int, CaseIterable, Sendable {
     }
 
     /// `5 Daemons`: the number key that jumps to the card's pane, then its name.
-    var title: String { self == .meshes ? "Meshes" : "\(pane.number) \(pane.rawValue.capitalized)" }
+    var title: String {
+        switch self {
+        case .meshes: "Meshes"
+        case .needsYou: "Needs you"
+        default: "\(pane.number) \(pane.rawValue.capitalized)"
+        }
+    }
 
     func card(_ m: HomeMeshModel, _ g: Glyphs) -> HomeCard {
         switch self {
@@ -102,6 +116,7 @@ public enum HomeCardKind: Int, CaseIterable, Sendable {
         case .directives: return HomeCards.directives(m)
         case .listen: return HomeCards.listen(m)
         case .meshes: return HomeCards.meshes(m, g)
+        case .needsYou: return HomeCards.needsYou(m)
         }
     }
 }
@@ -173,6 +188,22 @@ enum HomeCards {
                     target: c.id.isEmpty ? nil : c.id))
         }
         return card(.contracts, m.contracts, rows)
+    }
+
+    /// Oldest first: what it is (amber; a failure in red), its words, its age on the right.
+    static func needsYou(_ m: HomeMeshModel) -> HomeCard {
+        let rows = m.needsYou.map { line in
+            HomeCard.Row(
+                StyledLine(
+                    line.label.uppercased() + "  ",
+                    CellStyle(fg: line.kind == .failed ? .danger : .warn, attributes: .bold))
+                    + StyledLine(line.text, CellStyle(fg: .foreground)),
+                right: line.age.isEmpty ? nil : StyledLine(line.age, CellStyle(fg: .foregroundMuted)), target: line.id)
+        }
+        var card = HomeCard(
+            title: HomeCardKind.needsYou.title, accessory: "\(m.needsYouCount) · n next · x done", rows: rows)
+        card.accessoryRole = .warn
+        return card
     }
 
     static func directives(_ m: HomeMeshModel) -> HomeCard {

@@ -52,6 +52,13 @@ extension HomeMeshModel {
             hub.listen.latest.hasLoaded || !hub.listen.list.hasLoaded ? hub.listen.latest : hub.listen.list, now: now)
 
         m.meshes = meshLines(hub, summary: summary, now: now)
+        let waiting = hub.needsYou.items
+        m.needsYouCount = waiting.count
+        m.needsYou = waiting.prefix(Self.needsYouShown).map { item in
+            NeedsYouLine(
+                id: item.id, kind: item.kind, label: item.label, text: item.text,
+                age: item.since.map { shortAge(max(0, now.timeIntervalSince($0))) } ?? "")
+        }
         m.summary = summaryLine([m.daemons, m.tasks, m.contracts, m.directives, m.listen])
         return m
     }

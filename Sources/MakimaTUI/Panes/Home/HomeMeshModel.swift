@@ -130,5 +130,19 @@ public struct HomeMeshModel: Equatable, Sendable {
     /// The MESHES// card (empty: fewer than two profiles, no card).
     public var meshes: [MeshLine] = []
 
+    /// One line of the NEEDS YOU// card: what waits, oldest first.
+    public struct NeedsYouLine: Equatable, Sendable {
+        public var id: String
+        public var kind: NeedsYouItem.Kind
+        public var label: String
+        public var text: String
+        /// `3m`, or "" when nothing says since when.
+        public var age: String
+    }
+    /// What waits on the operator (`NeedsYouStore`), at most `needsYouShown`; the count is all of them.
+    public var needsYou: [NeedsYouLine] = []
+    public var needsYouCount = 0
+    public static let needsYouShown = 50
+
     public init() {}
 }

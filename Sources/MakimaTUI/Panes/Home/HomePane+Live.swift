@@ -20,6 +20,9 @@ extension HomePane {
     {
         let mesh = withShownFailures(mesh)
         let g = context.glyphs
+        var region = region
+        shownCards = []
+        renderNeedsYou(mesh, into: &buffer, region: &region, context: context)
         let system = HomeCard(
             title: "System", accessory: model.statusAccessory,
             rows: model.statusRows.map { row in
@@ -57,7 +60,6 @@ extension HomePane {
         } else if layout.showBadge {
             centre(StyledLine(model.tagline, CellStyle(fg: .foregroundMuted)), y: &y, in: region, buffer: &buffer)
         }
-        shownCards = []
         for p in layout.placed {
             if p.card < data.count {
                 let kind = HomeCardKind.allCases[p.card]
@@ -69,6 +71,26 @@ extension HomePane {
                 extras[p.card - data.count].render(into: &buffer, rect: p.rect, context: context)
             }
         }
+    }
+
+    /// NEEDS YOU// across the top while anything waits: up to `needsYouRows` lines (oldest
+    /// first; the count in its title says how many in all), the grid below it. Left out when
+    /// the screen is too short to keep a row for each data card too.
+    static let needsYouRows = 5
+
+    mutating func renderNeedsYou(
+        _ mesh: HomeMeshModel, into buffer: inout CellBuffer, region: inout Rect, context: RenderContext
+    ) {
+        guard !mesh.needsYou.isEmpty else { return }
+        let card = HomeCards.needsYou(mesh)
+        let height = min(card.rows.count, Self.needsYouRows) + 2
+        guard region.height - height >= 12, region.width >= 20 else { return }
+        let rect = Rect(x: region.x + 1, y: region.y, width: region.width - 2, height: height)
+        card.render(
+            into: &buffer, rect: rect, context: context, focused: focus == .needsYou,
+            selected: selection[.needsYou], kind: .needsYou)
+        shownCards.append(.needsYou)
+        region = Rect(x: region.x, y: region.y + height, width: region.width, height: region.height - height)
     }
 
     func glossaryCardModel(context: RenderContext) -> HomeCard {
@@ -85,8 +107,8 @@ extension HomePane {
     /// on its first row), j / k between a card's rows (above the first row nothing is
     /// selected), Enter opens the selected row, or the card's pane when none is.
     mutating func handleLive(_ mesh: HomeMeshModel, _ action: KeyAction) -> PaneResponse {
-        let order =
-            shownCards.isEmpty ? HomeCardKind.shown(in: mesh) : HomeCardKind.allCases.filter(shownCards.contains)
+        let grid = shownCards.isEmpty ? HomeCardKind.shown(in: mesh) : HomeCardKind.allCases.filter(shownCards.contains)
+        let order = HomeCardKind.focusOrder(mesh, grid: grid.filter { $0 != .needsYou })
         switch action {
         case .focusNext, .focusPrevious:
             let i = order.firstIndex(of: focus) ?? -1
@@ -115,10 +137,20 @@ extension HomePane {
         case .open:
             let targets = focus.card(mesh, .unicode).targets
             let row = selection[focus].flatMap { targets.contains($0) ? $0 : nil }
+            if focus == .needsYou { return row.map { .request(.needsYou(.open($0))) } ?? .handled }
             // A MESHES// line switches to its mesh (as `:profile NAME` does).
             if focus == .meshes { return row.map { .request(.switchProfile($0)) } ?? .handled }
             if let row { return .request(.openRow(pane: focus.pane, rowID: row)) }
             return .open(focus.pane)
+        case .acknowledge:
+            guard focus == .needsYou, let row = selection[.needsYou] else { return .ignored }
+            let targets = HomeCards.needsYou(mesh).targets
+            if let i = targets.firstIndex(of: row) {
+                // The selection moves to the line that takes its place.
+                let rest = targets.filter { $0 != row }
+                selection[.needsYou] = rest.isEmpty ? nil : rest[min(i, rest.count - 1)]
+            }
+            return .request(.needsYou(.acknowledge(row)))
         default:
             return .ignored
         }
