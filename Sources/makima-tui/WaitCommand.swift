@@ -21,6 +21,11 @@ enum WaitCommand {
                 "--status", value: "STATUS", values: .words(statuses),
                 help: "the status --task waits for: completed, failed, cancelled, or done (any final one, the default)"),
             FlagSpec("--question", help: "wait until a supervisor question is waiting"),
+            FlagSpec(
+                "--needs-you",
+                help:
+                    "wait until something needs you (a question, a gate ready, a recent failure, a daemon offline with tasks)"
+            ),
             FlagSpec("--timeout", value: "SECONDS", help: "give up after this long (exit 9)"),
             .json,
         ],
@@ -35,10 +40,12 @@ enum WaitCommand {
     enum Condition: Sendable {
         case task(id: String, status: String)
         case question
+        /// Anything `NeedsYouRules` counts, less what was acknowledged (`x`) in this server's cache.
+        case needsYou(acknowledged: Set<String>)
     }
 
     static func run(_ inv: Invocation) async -> Int32 {
-        let condition: Condition
+        var condition: Condition
         let timeout: TimeInterval?
         do {
             (condition, timeout) = try parse(inv)
@@ -48,9 +55,15 @@ enum WaitCommand {
         let json = inv.has("--json")
         do {
             let (client, key) = try Session.credentials(inv.global)
+            if case .needsYou = condition {
+                // Read once: what the operator acknowledged in the dashboard (`x`) ends no wait.
+                let kept = (try? CacheSession.reading(client.profile) { try $0.acknowledged() }) ?? nil
+                condition = .needsYou(acknowledged: Set((kept ?? [:]).keys))
+            }
+            let waited = condition
             let deadline = timeout.map { Date().addingTimeInterval($0) }
             return try await onDedicatedThread("makima-wait") {
-                try waitFor(condition, fetcher: MeshFetcher(client: client), deadline: deadline, json: json, key: key)
+                try waitFor(waited, fetcher: MeshFetcher(client: client), deadline: deadline, json: json, key: key)
             }
         } catch {
             return Console.fail(error)
@@ -65,6 +78,12 @@ enum WaitCommand {
             }
             timeout = seconds
         }
+        if inv.has("--needs-you") {
+            guard inv.values["--task"] == nil, !inv.has("--question"), inv.values["--status"] == nil else {
+                throw UsageError("--needs-you goes alone (not with --task, --status or --question)")
+            }
+            return (.needsYou(acknowledged: []), timeout)
+        }
         switch (inv.values["--task"], inv.has("--question")) {
         case (let id?, false):
             guard !id.isEmpty else { throw UsageError("--task needs a task id") }
@@ -77,7 +96,7 @@ enum WaitCommand {
             if inv.values["--status"] != nil { throw UsageError("--status goes with --task") }
             return (.question, timeout)
         default:
-            throw UsageError("wait takes --task ID or --question (one of them)")
+            throw UsageError("wait takes --task ID, --question or --needs-you (one of them)")
         }
     }
 
@@ -126,6 +145,7 @@ enum WaitCommand {
         switch condition {
         case .task(let id, let status): Console.error("task \(id) did not reach \(status) in time")
         case .question: Console.error("no question waited in time")
+        case .needsYou: Console.error("nothing needed you in time")
         }
         return ExitCode.timedOut.rawValue
     }
@@ -153,6 +173,31 @@ enum WaitCommand {
             ]
             if let task = question.taskID { object["task_id"] = task }
             return .done(ExitCode.ok.rawValue, line: "\(directive.id)\t\(question.id)\t\(text)", json: object)
+        case .needsYou(let acknowledged):
+            guard let item = try needsYou(fetcher).first(where: { !acknowledged.contains($0.id) }) else {
+                return .waiting
+            }
+            let text = UntrustedText.clean(item.text).replacingOccurrences(of: "\n", with: " ")
+            var object: [String: Any] = ["kind": item.kind.rawValue, "id": item.id, "text": text]
+            if let link = item.link { object["link"] = link.description }
+            if let since = item.since { object["since"] = RFC3339.format(since) }
+            return .done(ExitCode.ok.rawValue, line: "\(item.kind.rawValue)\t\(item.subjectID)\t\(text)", json: object)
         }
+    }
+
+    /// What needs the operator now, oldest first, by the dashboard's rules: three light reads
+    /// (the pending directives, the newest failed tasks, the daemons). A gate is known only
+    /// from the live stream, which a script's wait does not open.
+    static func needsYou(_ fetcher: MeshFetcher) throws -> [NeedsYouItem] {
+        let questions = (try fetcher.list(.directives(pendingOnly: true)).items(as: Directive.self) ?? [])
+        let failed = try fetcher.list(.newestFailedTasks).items(as: MeshTask.self) ?? []
+        let daemons = try fetcher.list(.daemons).items(as: Daemon.self) ?? []
+        let clock = fetcher.client.serverClock.offset
+        let now = Date()
+        let items =
+            questions.compactMap { NeedsYouRules.question($0, clock: clock) }
+            + failed.compactMap { NeedsYouRules.failure($0, clock: clock, now: now) }
+            + daemons.compactMap { NeedsYouRules.offline($0, since: $0.lastHeartbeat.map(clock.local)) }
+        return NeedsYouRules.ordered(items)
     }
 }

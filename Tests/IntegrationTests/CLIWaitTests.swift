@@ -53,6 +53,22 @@ import Testing
         #expect(object?["question"] as? String == fields.last.map(String.init))
     }
 
+    /// The seeded mesh has questions waiting: `--needs-you` returns at once with the oldest item
+    /// by the dashboard's rules, as a line and as JSON; it goes alone.
+    @Test func somethingAlreadyNeedingYouEndsTheWaitAtOnce() throws {
+        let plain = try wait(["--needs-you", "--timeout", "60"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let fields = plain.stdout.trimmingCharacters(in: .newlines).split(
+            separator: "\t", omittingEmptySubsequences: false)
+        #expect(fields.count == 3, "\(plain.stdout)")
+        #expect(["question", "gate", "failed", "offline"].contains(fields.first.map(String.init) ?? ""))
+        let json = try wait(["--needs-you", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["id"] as? String == "\(fields[0]):\(fields[1])", "\(json.stdout)")
+        let mixed = try wait(["--needs-you", "--question"])
+        #expect(mixed.status == 2 && mixed.stdout.isEmpty)
+    }
+
     @Test func aTaskReachingTheStatusWhileWaitedForEndsTheWait() throws {
         let task = try newTask("nightly build")
         _ = try server.controlJSON(path: "/_dev/requests/reset")

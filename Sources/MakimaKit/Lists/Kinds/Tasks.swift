@@ -43,6 +43,11 @@ extension ListQuery {
         ListKinds.tasks.query([ListParameter("status", status?.rawValue), ListParameter("contract_id", contractID)])
     }
 
+    /// The newest failed tasks, one page (what `wait --needs-you` reads every few seconds:
+    /// never a large mesh's every failure).
+    public static let newestFailedTasks = ListKinds.tasks.query(
+        [ListParameter("status", "failed"), ListParameter("limit", "100")], onePage: true)
+
     /// The newest `limit` tasks, one page (Home's recent tasks: a large mesh's every task would
     /// be read, cached and sorted to show a few).
     public static func recentTasks(limit: Int) -> ListQuery {
