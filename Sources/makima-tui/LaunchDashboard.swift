@@ -37,6 +37,7 @@ func launchDashboard(_ launch: DashboardLaunch) -> Int32 {
     options.mouse = !launch.global.noMouse && config?.mouse != false
     var setup = LiveSetup(access: access, deepLink: link)
     setup.notificationPreferences = config?.notificationPreferences ?? NotificationPreferences()
+    setup.notifyCommand = config?.notifyCommand ?? .success(nil)
     setup.themeFile = config?.theme
     setup.profiles = Session.location(launch.global)
     // Signing in from inside the dashboard uses the same files and checks as `login`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MakimaKit
@@ -80,4 +81,50 @@ struct NeedsYouControllerTests {
 extension DashboardSession {
     /// Whether Home is on top with `focus` on that card (a test's view of the pane's state).
     func topPaneIs(focus: HomeCardKind) -> Bool { (topPane as? HomePane)?.focus == focus }
+}
+
+/// `settings.notify_command` through the real launcher: a script of the test's own records
+/// what it was given, once per new item, never for what was there before the start.
+@MainActor @Suite("Needs you: the operator's notify_command")
+struct NotifyCommandTests {
+    @Test("a new failure runs the command once, with the item as arguments and JSON on stdin")
+    func runsOncePerItem() throws {
+        let dir = TempDirectory()
+        let out = dir.sub("calls.txt")
+        let script = dir.sub("hook.sh")
+        try "#!/bin/sh\n{ printf 'ARGS'; printf ' [%s]' \"$@\"; echo; cat; } >> '\(out)'\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o700)
+        let h = try ControllerHarness(configure: {
+            $0.notifyCommand = .success(NotifyCommand(words: [script, "--from-makima"]))
+        })
+        defer { h.cleanUp() }
+        let failed = TaskEvent(
+            eventID: 9, taskID: "t-new", seq: 1, type: .status, ts: Date(),
+            payload: .status(status: .failed, previous: .running, reason: "exit 1"), arrivedAt: Date())
+        h.post(.events([failed]))
+        h.post(.events([failed]))
+        // The child runs on the launcher's thread: wait (bounded) until it has written.
+        let giveUp = Date().addingTimeInterval(30)
+        while Date() < giveUp, h.live.children.isBusy || !FileManager.default.fileExists(atPath: out) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let calls = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(calls.components(separatedBy: "ARGS").count == 2, "one call: \(calls)")
+        #expect(calls.contains("[--from-makima] [failed] [failed:t-new] [t-new] [makima://task/t-new]"), "\(calls)")
+        let json = try #require(calls.split(separator: "\n").first { $0.hasPrefix("{") })
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
+        #expect(object?["id"] == "failed:t-new" && object?["kind"] == "failed")
+        #expect(!calls.contains("mk_controller_test_0001"), "the key never reaches the command")
+    }
+
+    @Test("a config value that is not a list of words is refused with a clear message")
+    func refusesMalformed() {
+        #expect(throws: NotifyCommand.Problem.notAList) { try NotifyCommand.from(.string("notify-send hi")) }
+        #expect(throws: NotifyCommand.Problem.badWord(1)) {
+            try NotifyCommand.from(.array([.string("notify-send"), .string("a\u{1B}[2J")]))
+        }
+        #expect(throws: NotifyCommand.Problem.notAList) { try NotifyCommand.from(.array([])) }
+        #expect((try? NotifyCommand.from(nil)) == .some(nil))
+    }
 }

@@ -81,6 +81,13 @@ enum CacheBounds {
                 + "fetched go with their rows in list_items",
             prune: { db, _ in try pruneCollections(db) }),
         BoundedTable(table: "list_items", bound: "the rows of the collections kept", prune: { _, _ in 0 }),
+        BoundedTable(
+            table: "acknowledged",
+            bound: "the newest \(CacheStore.acknowledgedKept) acknowledged needs-you items",
+            prune: { db, _ in
+                try deleteBeyond(
+                    CacheStore.acknowledgedKept, from: "acknowledged", order: "at DESC", key: "item", in: db)
+            }),
     ]
 
     /// Applies every table's rule; returns the rows removed.

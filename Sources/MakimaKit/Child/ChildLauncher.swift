@@ -18,11 +18,15 @@ public final class ChildLauncher: Sendable {
         public var path: String
         public var arguments: [String]
         public var timeout: Double
+        /// What the child reads on its stdin (at most `ChildProcess.longestInput` bytes, which
+        /// a pipe holds whole: writing it never waits on the child); empty: /dev/null.
+        public var input: [UInt8]
 
-        public init(_ path: String, _ arguments: [String], timeout: Double) {
+        public init(_ path: String, _ arguments: [String], timeout: Double, input: [UInt8] = []) {
             self.path = path
             self.arguments = arguments
             self.timeout = timeout
+            self.input = Array(input.prefix(ChildProcess.longestInput))
         }
     }
 
@@ -162,7 +166,7 @@ public final class ChildLauncher: Sendable {
         }
         // A helper that fails is not worth more: the toast (and the bell) told the operator.
         let outcome = ChildProcess.run(
-            command.path, command.arguments, environment: environment, timeout: command.timeout)
+            command.path, command.arguments, environment: environment, timeout: command.timeout, input: command.input)
         state.withLock {
             $0.children -= 1
             switch outcome {

@@ -15,12 +15,29 @@ enum ChildProcess {
         case couldNotStart(Int32)
     }
 
-    static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Double) -> Outcome {
+    /// The most a child is given on stdin: below a pipe's smallest capacity (4 KiB pages, 16 of
+    /// them by default), so the whole input is written before the child runs and a child that
+    /// never reads cannot hold the launcher.
+    static let longestInput = 16 * 1024
+
+    static func run(
+        _ path: String, _ arguments: [String], environment: [String: String], timeout: Double, input: [UInt8] = []
+    ) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        var pipeEnds: [Int32] = [-1, -1]
+        if !input.isEmpty, pipe(&pipeEnds) == 0 {
+            // Ours only: the child gets the read end as its stdin, never the write end.
+            for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+        } else {
+            pipeEnds = [-1, -1]
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        defer { for fd in pipeEnds where fd >= 0 { close(fd) } }
+        for fd: Int32 in 1...2 {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
         }
         if let closeFrom3 { _ = closeFrom3(&actions, 3) } else { markInheritedDescriptorsCloseOnExec() }
         var attributes = posix_spawnattr_t()
@@ -46,6 +63,21 @@ enum ChildProcess {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard status == 0 else { return .couldNotStart(status) }
+        if pipeEnds[1] >= 0 {
+            close(pipeEnds[0])
+            pipeEnds[0] = -1
+            let bytes = Array(input.prefix(longestInput))
+            var written = 0
+            // A child gone already (EPIPE: the dashboard, the one program that gives input, ignores SIGPIPE) just gets less.
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress! + written, bytes.count - written) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                written += n
+            }
+            close(pipeEnds[1])
+            pipeEnds[1] = -1
+        }
         return wait(pid, timeout: timeout)
     }
 

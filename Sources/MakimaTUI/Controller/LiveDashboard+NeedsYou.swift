@@ -18,10 +18,30 @@ extension LiveDashboard {
     /// or a failed task runs again), so they hold across restarts.
     func saveAcknowledged() {
         session.setNeedsYouCount(hub.needsYou.items.count)
+        runNotifyCommand()
         let unsaved = hub.needsYou.takeUnsaved()
         guard !unsaved.isEmpty, let cache else { return }
         do { try cache.setAcknowledged(unsaved) } catch {
             notificationController.toast(NoticeLine("could not keep the acknowledgement: \(error)", level: .warn))
         }
+    }
+
+    /// The operator's `notify_command`, once per item that arose while the dashboard runs (by
+    /// its time: what was there before it started was there when they last looked), through
+    /// the one child launcher (one at a time, its queue bounded).
+    func runNotifyCommand() {
+        guard case .success(let hook?) = setup.notifyCommand else { return }
+        guard case .configured(let client, _, _, _) = setup.access else { return }
+        let server = client.profile.baseURL.absoluteString
+        for item in hub.needsYou.items where notifiedItems.insert(item.id).inserted {
+            guard let since = item.since, since >= notifySince else { continue }
+            guard let command = hook.command(for: item, server: server, launcher: children) else {
+                notificationController.toast(NoticeLine("notify_command: \(hook.words[0]) is not found", level: .warn))
+                continue
+            }
+            children.submit(key: "notify:" + item.id, command)
+        }
+        // Bounded: past this, only what is listed now is remembered.
+        if notifiedItems.count > 4 * NeedsYouRules.keptPerKind { notifiedItems = Set(hub.needsYou.items.map(\.id)) }
     }
 }

@@ -37,6 +37,10 @@ public final class LiveDashboard {
     var now: @MainActor () -> Date = { Date() }
     /// The connection was lost since it was last online (a reconnect refreshes the screen).
     var lostConnection = false
+    /// Needs-you items already handed to `notify_command` (`runNotifyCommand`), and since when
+    /// an item counts as new.
+    var notifiedItems: Set<String> = []
+    lazy var notifySince = now().addingTimeInterval(-60)
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
     private(set) lazy var navigation: NavigationController = NavigationController(
         session: session, hub: hub, bindings: bindings, lists: refreshing, destinations: self,
@@ -123,6 +127,10 @@ public final class LiveDashboard {
         }
         connectEngine()
         if let link = setup.deepLink { navigation.openDeepLink(link) }
+        _ = notifySince
+        if case .failure(let problem) = setup.notifyCommand {
+            notificationController.toast(NoticeLine(problem.description, level: .warn))
+        }
     }
 
     /// Opens the cache of the configured server and starts its engine (at start, and again

@@ -17,6 +17,9 @@ public struct LiveSetup: Sendable {
     public var environment: [String: String]
     /// Which notifications to announce, and how (the config file's `settings.notifications`).
     public var notificationPreferences = NotificationPreferences()
+    /// The operator's command for each new needs-you item (`settings.notify_command`), or why
+    /// the config's value is not one (said at start; nothing runs).
+    public var notifyCommand: Result<NotifyCommand?, NotifyCommand.Problem> = .success(nil)
     /// Signing in from inside the dashboard (onboarding, a re-entered key, Settings' actions);
     /// nil: the dashboard only says how to run `makima-tui login`.
     public var signIn: (any SignInService)?
