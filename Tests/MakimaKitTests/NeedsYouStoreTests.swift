@@ -76,6 +76,18 @@ import Testing
         #expect(store.items[0].since == t0 - 3_600)
     }
 
+    /// History (a cached or replayed status event, no arrival time) counts by the same window
+    /// as a list: a failure of three days ago is not waiting on anyone.
+    @Test func aReplayedOldFailureIsHistory() {
+        let store = NeedsYouStore()
+        let old = TaskEvent(
+            eventID: 1, taskID: "t", seq: 4, type: .status, ts: t0 - 3 * 86_400,
+            payload: .status(status: .failed, previous: .running, reason: nil))
+        store.events([old], clock: .zero, now: t0)
+        #expect(store.items.isEmpty)
+        #expect(store.version == 0)
+    }
+
     @Test func questionsFollowTheListButKeepWhatArrivedLiveAfterIt() {
         let hub = StoreHub()
         let asked = Directive(

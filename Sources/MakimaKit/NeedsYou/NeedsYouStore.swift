@@ -9,6 +9,9 @@ import Observation
 public final class NeedsYouStore {
     /// Oldest first, acknowledged ones left out.
     public private(set) var items: [NeedsYouItem] = []
+    /// Counts changes of `items`: what reacts to them (the masthead count, the notify command)
+    /// does its work once per change, not once per batch.
+    @ObservationIgnored public private(set) var version: UInt64 = 0
 
     @ObservationIgnored private var questions: [String: (item: NeedsYouItem, learnt: Date)] = [:]
     @ObservationIgnored private var gates: [String: NeedsYouItem] = [:]
@@ -136,6 +139,9 @@ public final class NeedsYouStore {
 
     private func taskStatus(_ id: String, _ status: TaskStatus, title: String?, at: Date?, now: Date) {
         if status == .failed {
+            // A failure replayed from history (the cache, a reconnect's resync) counts by the
+            // same window as one read from a list.
+            if let at, now.timeIntervalSince(at) > NeedsYouRules.failureWindow { return }
             if failures[id] == nil {
                 put(
                     NeedsYouItem(
@@ -174,6 +180,9 @@ public final class NeedsYouStore {
         changed = false
         let all = questions.values.map(\.item) + gates.values + failures.values + offline.values
         let shown = NeedsYouRules.ordered(all.filter { acknowledged[$0.id] == nil })
-        if shown != items { items = shown }
+        if shown != items {
+            items = shown
+            version &+= 1
+        }
     }
 }

@@ -59,7 +59,7 @@ extension LiveDashboard {
         if let engine, case let unknown = hub.unnamedTasks(in: updates), !unknown.isEmpty { engine.nameTasks(unknown) }
         for n in notices { notificationController.toast(NoticeLine(oneLine(n), level: .muted)) }
         notificationController.announce(hub.notifications.takeToasts())
-        saveAcknowledged()
+        needsYouChanged()
     }
 
     /// Rebuilds the pane on screen if the stores it read changed since its last build (called

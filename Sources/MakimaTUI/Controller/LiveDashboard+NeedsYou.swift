@@ -8,17 +8,21 @@ extension LiveDashboard {
         case .open(let link): navigation.open(link)
         case .openRow(let pane, let id): navigation.openRow(pane, id)
         case .acknowledged(let item):
-            saveAcknowledged()
+            needsYouChanged()
             notificationController.toast(NoticeLine(oneLine("done: \(item.label) · \(item.text)"), level: .ok))
         case .nothing(let why): notificationController.toast(NoticeLine(why, level: .muted))
         }
     }
 
-    /// Acknowledgements made or forgotten go to the cache (a few rows, when the operator acts
-    /// or a failed task runs again), so they hold across restarts.
-    func saveAcknowledged() {
-        session.setNeedsYouCount(hub.needsYou.items.count)
-        runNotifyCommand()
+    /// After a batch or an action: the masthead count and the notify command when the list
+    /// changed; acknowledgements made or forgotten go to the cache (a few rows, when the
+    /// operator acts or a failed task runs again), so they hold across restarts.
+    func needsYouChanged() {
+        if hub.needsYou.version != needsYouVersionSeen {
+            needsYouVersionSeen = hub.needsYou.version
+            session.setNeedsYouCount(hub.needsYou.items.count)
+            runNotifyCommand()
+        }
         let unsaved = hub.needsYou.takeUnsaved()
         guard !unsaved.isEmpty, let cache else { return }
         do { try cache.setAcknowledged(unsaved) } catch {

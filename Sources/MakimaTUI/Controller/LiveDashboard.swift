@@ -40,6 +40,8 @@ public final class LiveDashboard {
     /// Needs-you items already handed to `notify_command` (`runNotifyCommand`), and since when
     /// an item counts as new.
     var notifiedItems: Set<String> = []
+    /// The needs-you list's `version` the masthead and the notify command last saw.
+    var needsYouVersionSeen: UInt64 = 0
     lazy var notifySince = now().addingTimeInterval(-60)
     // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
     private(set) lazy var navigation: NavigationController = NavigationController(
