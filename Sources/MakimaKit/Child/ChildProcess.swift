@@ -16,11 +16,61 @@ enum ChildProcess {
     }
 
     static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Double) -> Outcome {
+        switch spawn(path, arguments, environment: environment, stdout: nil) {
+        case .failure(let e): return .couldNotStart(e.status)
+        case .success(let pid): return wait(pid, timeout: timeout)
+        }
+    }
+
+    /// As `run`, with the child's stdout read into memory (at most `limit` bytes kept; the
+    /// rest is read and dropped, so a chatty child never blocks on a full pipe).
+    static func capture(
+        _ path: String, _ arguments: [String], environment: [String: String], timeout: Double, limit: Int = 4096
+    ) -> (Outcome, [UInt8]) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (.couldNotStart(errno), []) }
+        // Close-on-exec, so no other child inherits either end (the spawn dup2s the write end).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let spawned = spawn(path, arguments, environment: environment, stdout: fds[1])
+        close(fds[1])
+        defer { close(fds[0]) }
+        let pid: pid_t
+        switch spawned {
+        case .failure(let e): return (.couldNotStart(e.status), [])
+        case .success(let p): pid = p
+        }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        var kept: [UInt8] = []
+        let outcome = wait(pid, timeout: timeout) { drain(fds[0], into: &kept, limit: limit) }
+        drain(fds[0], into: &kept, limit: limit)
+        return (outcome, kept)
+    }
+
+    /// Reads what the pipe holds now (non-blocking), keeping up to `limit` bytes.
+    private static func drain(_ fd: Int32, into kept: inout [UInt8], limit: Int) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            kept += buffer.prefix(min(n, max(0, limit - kept.count)))
+        }
+    }
+
+    /// Starts the child in a process group of its own with /dev/null on 0 and 2 (and on 1,
+    /// unless `stdout` names the descriptor to put there).
+    private static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], stdout: Int32?
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            if fd == 1, let stdout {
+                posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
         }
         if let closeFrom3 { _ = closeFrom3(&actions, 3) } else { markInheritedDescriptorsCloseOnExec() }
         var attributes = posix_spawnattr_t()
@@ -45,16 +95,18 @@ enum ChildProcess {
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard status == 0 else { return .couldNotStart(status) }
-        return wait(pid, timeout: timeout)
+        return status == 0 ? .success(pid) : .failure(SpawnError(status: status))
     }
+
+    struct SpawnError: Error { let status: Int32 }
 
     /// Polls for the child's exit (10 ms steps, so a stuck child costs no busy loop); past the
     /// timeout its whole process group is killed and reaped.
-    private static func wait(_ pid: pid_t, timeout: Double) -> Outcome {
+    private static func wait(_ pid: pid_t, timeout: Double, eachStep: () -> Void = {}) -> Outcome {
         let steps = max(1, Int((timeout * 100).rounded(.up)))
         var status: Int32 = 0
         for _ in 0..<steps {
+            eachStep()
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { return .exited(status) }
             if r < 0 && errno != EINTR { return .exited(-1) }
