@@ -72,7 +72,8 @@ struct DesktopNotificationControllerTests {
         #expect(h.terminal.backend.controlBytes == [0x07])
         // Turned on since (the pane's own value): the OSC goes out again, and the row goes.
         h.live.tmuxPassthroughAnswered(global: "off", pane: "on")
-        #expect((h.live.session.topPane as? HomePane)?.model.statusRows.contains { $0.label == "Notifications" } == false)
+        let rows = (h.live.session.topPane as? HomePane)?.model.statusRows ?? []
+        #expect(!rows.contains { $0.label == "Notifications" })
         h.post(.notifications([Self.failed(2, "t1")]))
         h.advance(DesktopNotifier.minimumInterval + 0.1)
         #expect(Self.text(h.terminal.backend.controlBytes).contains("\u{1B}Ptmux;"))
