@@ -129,9 +129,26 @@ enum WatchCommand {
     /// Desktop notifications the way this terminal (or notify-send) takes them.
     private static func desktopNotifier(preferences: NotificationPreferences) -> DesktopNotifier {
         let environment = ProcessInfo.processInfo.environment
-        return DesktopNotifier(
+        let notifier = DesktopNotifier(
             route: .detect(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1),
             preferences: preferences, environment: environment, launcher: children)
+        askTmuxPassthrough(notifier)
+        return notifier
+    }
+
+    /// Inside tmux, waits (bounded) for tmux's word on passthrough before the first
+    /// notification, and says on stderr when the OSC will not be sent.
+    private static func askTmuxPassthrough(_ notifier: DesktopNotifier) {
+        let answer = Mutex<(String?, String?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let asked = notifier.askTmuxPassthrough { global, pane in
+            answer.withLock { $0 = (global, pane) }
+            done.signal()
+        }
+        guard asked, done.wait(timeout: .now() + 3 * notifier.childTimeout) == .success,
+            let (global, pane) = answer.withLock({ $0 })
+        else { return }
+        if let notice = notifier.passthroughAnswered(global: global, pane: pane) { Console.error(notice) }
     }
 
     /// The sync engine on this mesh's cache (opened, its notice printed), started.

@@ -39,7 +39,7 @@ enum InputFuzz {
                     changed = app.handle(e, now: now)
                 case .key(let key):
                     changed = app.handle(key, now: now)
-                case .resize:
+                case .resize, .focus:
                     break
                 }
                 _ = app.takeRequests()

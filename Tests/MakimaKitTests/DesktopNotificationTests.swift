@@ -22,7 +22,10 @@ import Testing
         let wrapped = String(decoding: TerminalNotification.bytes(for: m, insideTmux: true), as: UTF8.self)
         #expect(
             wrapped == "\u{1B}Ptmux;\u{1B}\u{1B}]777;notify;Task failed;deploy api\u{07}\u{1B}\\"
-                + "\u{1B}Ptmux;\u{1B}\u{1B}]9;Task failed: deploy api\u{07}\u{1B}\\")
+                + "\u{1B}Ptmux;\u{1B}\u{1B}]9;Task failed: deploy api\u{07}\u{1B}\\" + "\u{07}")
+        // Passthrough off: the wrapped sequences would be dropped, the BEL alone goes out.
+        #expect(TerminalNotification.bytes(for: m, insideTmux: true, passthrough: false) == [0x07])
+        #expect(TerminalNotification.bytes(for: m, insideTmux: false, passthrough: false) == plain)
     }
 
     @Test("nothing in the text can end the sequence or start another; the length is bounded")

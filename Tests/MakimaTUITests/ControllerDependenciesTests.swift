@@ -22,6 +22,7 @@ final class FakeScreen: PaneStackEditing, TimerScheduling, TerminalSignals {
     func cancelTimer(id: String) { cancelled.append(id) }
     func bell() {}
     func writeTerminalControl(_ bytes: [UInt8]) { controlBytes.append(bytes) }
+    var terminalFocused: Bool?
 }
 
 /// Records the list fetches navigation asks for.

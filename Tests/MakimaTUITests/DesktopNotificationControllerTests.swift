@@ -53,7 +53,30 @@ struct DesktopNotificationControllerTests {
         #expect(
             Self.text(h.terminal.backend.controlBytes)
                 == "\u{1B}Ptmux;\u{1B}\u{1B}]777;notify;Task failed;deploy api — exit 1\u{07}\u{1B}\\"
-                + "\u{1B}Ptmux;\u{1B}\u{1B}]9;Task failed: deploy api — exit 1\u{07}\u{1B}\\")
+                + "\u{1B}Ptmux;\u{1B}\u{1B}]9;Task failed: deploy api — exit 1\u{07}\u{1B}\\" + "\u{07}")
+    }
+
+    @Test("tmux says passthrough is off: the operator is told, and a failed task sends its BEL alone")
+    func passthroughOff() throws {
+        let h = try ControllerHarness(configure: Self.insideTmux)
+        defer { h.cleanUp() }
+        Self.know(h, 1...1)
+        h.live.tmuxPassthroughAnswered(global: "off\n", pane: "")
+        h.advance(0)
+        #expect(h.shows("allow-passthrough is off"), "\(h.screen)")
+        let home = try #require(h.live.session.topPane as? HomePane)
+        #expect(
+            home.model.statusRows.contains(StatusRow("Notifications", "bell + tmux message (no passthrough)", .warn)),
+            "SYSTEM// keeps saying it after the toast")
+        h.post(.notifications([Self.failed(1, "t1")]))
+        #expect(h.terminal.backend.controlBytes == [0x07])
+        // Turned on since (the pane's own value): the OSC goes out again, and the row goes.
+        h.live.tmuxPassthroughAnswered(global: "off", pane: "on")
+        let rows = (h.live.session.topPane as? HomePane)?.model.statusRows ?? []
+        #expect(!rows.contains { $0.label == "Notifications" })
+        h.post(.notifications([Self.failed(2, "t1")]))
+        h.advance(DesktopNotifier.minimumInterval + 0.1)
+        #expect(Self.text(h.terminal.backend.controlBytes).contains("\u{1B}Ptmux;"))
     }
 
     @Test("200 failures at once: one notification now, one summary after the interval, one bell per batch")

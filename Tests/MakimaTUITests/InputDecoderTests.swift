@@ -21,6 +21,12 @@ struct InputDecoderTests {
         return decode(text, decoder: &d)
     }
 
+    @Test("focus in and out (mode 1004) between keys; a focus report with parameters is dropped")
+    func focus() {
+        #expect(decode("a\u{1B}[Ib\u{1B}[O") == [.key(.char("a")), .focus(true), .key(.char("b")), .focus(false)])
+        #expect(decode("\u{1B}[1I\u{1B}[?O") == [])
+    }
+
     @Test("an SGR press, release and wheel notch; cells count from 0")
     func sgr() {
         #expect(decode("\u{1B}[<0;10;5M") == [.mouse(MouseEvent(button: .left, x: 9, y: 4))])

@@ -3,8 +3,8 @@
 # (seed 5, no simulation) and the real binary in tmux 120×40 with TERM=tmux-256color.
 # With COLORTERM=truecolor the dashboard starts curses on tmux-direct and paints the makima
 # navy (#0c1729) as a direct colour; a failed task writes OSC 777 and OSC 9 wrapped in tmux's
-# passthrough, read from the raw bytes the pane wrote (tmux pipe-pane -O). The API key must
-# never be in those bytes. `watch --notify` prints a failed task by its title (fetched when no
+# passthrough (allowed in this tmux's config) and one BEL, read from the raw bytes the pane
+# wrote (tmux pipe-pane -O). The API key must never be in those bytes. `watch --notify` prints a failed task by its title (fetched when no
 # list had it) and writes the same notification. Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,9 +13,12 @@ export LANG=C.UTF-8
 BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
 KEY=mk_demo_local_key_0001
 SOCKET="makima-notify-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
 TIMEOUT=${E2E_TIMEOUT:-15}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-notify-e2e.XXXXXX")
+# Passthrough on, as the operator who wants the OSC sets it: the client asks tmux at start and,
+# with tmux 3.3's default (off), sends no wrapped OSC (tmux_notify_reach_e2e.sh covers that).
+printf 'set -g allow-passthrough on\n' >"$SCRATCH/tmux.conf"
+TMUX_CMD=(tmux -L "$SOCKET" -f "$SCRATCH/tmux.conf")
 SERVER_PID=""
 URL=""
 NAVY_BG="48;2;12;23;41"
@@ -45,14 +48,15 @@ start() {
 }
 
 # osc_wrapped NAME TITLE: the pane's raw output holds the failed task's OSC 777 and OSC 9,
-# each whole inside tmux's passthrough wrapper (ESC P tmux; … ESC \, inner ESCs doubled).
+# each whole inside tmux's passthrough wrapper (ESC P tmux; … ESC \, inner ESCs doubled),
+# then the BEL that sets the window's bell flag.
 osc_wrapped() {
   python3 - "$SCRATCH/$1.raw" "$2" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
 title = sys.argv[2].encode()
 want = (b"\x1bPtmux;\x1b\x1b]777;notify;Task failed;" + title + b"\x07\x1b\\"
-        + b"\x1bPtmux;\x1b\x1b]9;Task failed: " + title + b"\x07\x1b\\")
+        + b"\x1bPtmux;\x1b\x1b]9;Task failed: " + title + b"\x07\x1b\\" + b"\x07")
 sys.exit(0 if want in data else 1)
 PY
 }

@@ -60,6 +60,8 @@ public final class ChildLauncher: Sendable {
     private struct Job {
         let key: String
         let commands: @Sendable () -> [Command]
+        /// Set for a job whose children's stdout is wanted (`submitCapturing`).
+        var finished: (@Sendable ([[UInt8]?]) -> Void)?
     }
 
     private struct State {
@@ -103,6 +105,11 @@ public final class ChildLauncher: Sendable {
     public func submit(key: String, coalescing: Coalescing, commands: @escaping @Sendable () -> [Command])
         -> Submission
     {
+        enqueue(Job(key: key, commands: commands), coalescing: coalescing)
+    }
+
+    private func enqueue(_ job: Job, coalescing: Coalescing) -> Submission {
+        let key = job.key
         let (submission, start) = state.withLock { s -> (Submission, Bool) in
             guard !s.stopped else { return (.stopped, false) }
             let running = coalescing == .whileWaitingOrRunning && s.runningKey == key
@@ -114,7 +121,7 @@ public final class ChildLauncher: Sendable {
                 s.stats.jobsDropped += 1
                 return (.dropped, false)
             }
-            s.waiting.append(Job(key: key, commands: commands))
+            s.waiting.append(job)
             guard !s.workerRunning else { return (.queued, false) }
             s.workerRunning = true
             return (.queued, true)
@@ -125,6 +132,16 @@ public final class ChildLauncher: Sendable {
             thread.start()
         }
         return submission
+    }
+
+    /// Queues `commands` under `key` with each child's stdout read; `finished` gets, on the
+    /// helper thread, one entry per command: what it printed, or nil when it did not exit 0
+    /// (not started, failed, or killed at its timeout). Not called for a job that never runs.
+    @discardableResult
+    public func submitCapturing(
+        key: String, _ commands: [Command], finished: @escaping @Sendable ([[UInt8]?]) -> Void
+    ) -> Submission {
+        enqueue(Job(key: key, commands: { commands }, finished: finished), coalescing: .whileWaitingOrRunning)
     }
 
     /// Nothing new starts after this; a running child finishes (or times out) on its own.
@@ -154,19 +171,24 @@ public final class ChildLauncher: Sendable {
                 return job
             }
             guard let job = next else { return }
-            for command in job.commands() { run(command) }
+            let outputs = job.commands().map { run($0, capture: job.finished != nil) }
+            job.finished?(outputs)
         }
     }
 
-    private func run(_ command: Command) {
+    /// Runs one child; what it printed when `capture` and it exited 0.
+    private func run(_ command: Command, capture: Bool) -> [UInt8]? {
         state.withLock {
             $0.children += 1
             $0.stats.childrenStarted += 1
             $0.stats.mostChildrenAtOnce = max($0.stats.mostChildrenAtOnce, $0.children)
         }
         // A helper that fails is not worth more: the toast (and the bell) told the operator.
-        let outcome = ChildProcess.run(
-            command.path, command.arguments, environment: environment, timeout: command.timeout, input: command.input)
+        let (path, arguments, timeout, input) = (command.path, command.arguments, command.timeout, command.input)
+        let (outcome, printed) =
+            capture
+            ? ChildProcess.capture(path, arguments, environment: environment, timeout: timeout, input: input)
+            : (ChildProcess.run(path, arguments, environment: environment, timeout: timeout, input: input), [])
         state.withLock {
             $0.children -= 1
             switch outcome {
@@ -175,5 +197,6 @@ public final class ChildLauncher: Sendable {
             case .exited: break
             }
         }
+        return capture && outcome == .exited(0) ? printed : nil
     }
 }

@@ -6,8 +6,9 @@ import Glibc
 /// Written on posix_spawn rather than Foundation's `Process`: the child must be in a process
 /// group of its own so a timeout can kill whatever it started, and `Process` neither offers
 /// that nor reports the child's exit while a grandchild still holds its descriptors (a timeout
-/// would then wait forever). The child gets /dev/null for stdin, stdout and stderr, no other
-/// descriptor of ours, and exactly the environment given.
+/// would then wait forever). The child gets /dev/null for stdin, stdout and stderr (its input
+/// on stdin and its stdout read back when the caller asks), no other descriptor of ours, and
+/// exactly the environment given.
 enum ChildProcess {
     enum Outcome: Equatable {
         case exited(Int32)
@@ -23,21 +24,69 @@ enum ChildProcess {
     static func run(
         _ path: String, _ arguments: [String], environment: [String: String], timeout: Double, input: [UInt8] = []
     ) -> Outcome {
+        let stdin = InputPipe(input)
+        defer { stdin?.close() }
+        switch spawn(path, arguments, environment: environment, stdin: stdin?.readEnd, stdout: nil) {
+        case .failure(let e): return .couldNotStart(e.status)
+        case .success(let pid):
+            stdin?.feed()
+            return wait(pid, timeout: timeout)
+        }
+    }
+
+    /// As `run`, with the child's stdout read into memory (at most `limit` bytes kept; the
+    /// rest is read and dropped, so a chatty child never blocks on a full pipe).
+    static func capture(
+        _ path: String, _ arguments: [String], environment: [String: String], timeout: Double,
+        input: [UInt8] = [], limit: Int = 4096
+    ) -> (Outcome, [UInt8]) {
+        let stdin = InputPipe(input)
+        defer { stdin?.close() }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (.couldNotStart(errno), []) }
+        // Close-on-exec, so no other child inherits either end (the spawn dup2s the write end).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let spawned = spawn(path, arguments, environment: environment, stdin: stdin?.readEnd, stdout: fds[1])
+        close(fds[1])
+        defer { close(fds[0]) }
+        let pid: pid_t
+        switch spawned {
+        case .failure(let e): return (.couldNotStart(e.status), [])
+        case .success(let p): pid = p
+        }
+        stdin?.feed()
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        var kept: [UInt8] = []
+        let outcome = wait(pid, timeout: timeout) { drain(fds[0], into: &kept, limit: limit) }
+        drain(fds[0], into: &kept, limit: limit)
+        return (outcome, kept)
+    }
+
+    /// Reads what the pipe holds now (non-blocking), keeping up to `limit` bytes.
+    private static func drain(_ fd: Int32, into kept: inout [UInt8], limit: Int) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            kept += buffer.prefix(min(n, max(0, limit - kept.count)))
+        }
+    }
+
+    /// Starts the child in a process group of its own with /dev/null on 0, 1 and 2, unless
+    /// `stdin` or `stdout` names the descriptor to put there.
+    private static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], stdin: Int32?, stdout: Int32?
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        var pipeEnds: [Int32] = [-1, -1]
-        if !input.isEmpty, pipe(&pipeEnds) == 0 {
-            // Ours only: the child gets the read end as its stdin, never the write end.
-            for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
-        } else {
-            pipeEnds = [-1, -1]
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        defer { for fd in pipeEnds where fd >= 0 { close(fd) } }
-        for fd: Int32 in 1...2 {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+        for fd: Int32 in 0...2 {
+            if let given = fd == 0 ? stdin : fd == 1 ? stdout : nil {
+                posix_spawn_file_actions_adddup2(&actions, given, fd)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
         }
         if let closeFrom3 { _ = closeFrom3(&actions, 3) } else { markInheritedDescriptorsCloseOnExec() }
         var attributes = posix_spawnattr_t()
@@ -62,31 +111,18 @@ enum ChildProcess {
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard status == 0 else { return .couldNotStart(status) }
-        if pipeEnds[1] >= 0 {
-            close(pipeEnds[0])
-            pipeEnds[0] = -1
-            let bytes = Array(input.prefix(longestInput))
-            var written = 0
-            // A child gone already (EPIPE: the dashboard, the one program that gives input, ignores SIGPIPE) just gets less.
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress! + written, bytes.count - written) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                written += n
-            }
-            close(pipeEnds[1])
-            pipeEnds[1] = -1
-        }
-        return wait(pid, timeout: timeout)
+        return status == 0 ? .success(pid) : .failure(SpawnError(status: status))
     }
+
+    struct SpawnError: Error { let status: Int32 }
 
     /// Polls for the child's exit (10 ms steps, so a stuck child costs no busy loop); past the
     /// timeout its whole process group is killed and reaped.
-    private static func wait(_ pid: pid_t, timeout: Double) -> Outcome {
+    private static func wait(_ pid: pid_t, timeout: Double, eachStep: () -> Void = {}) -> Outcome {
         let steps = max(1, Int((timeout * 100).rounded(.up)))
         var status: Int32 = 0
         for _ in 0..<steps {
+            eachStep()
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { return .exited(status) }
             if r < 0 && errno != EINTR { return .exited(-1) }
@@ -120,5 +156,46 @@ enum ChildProcess {
             guard let fd = Int32(name), fd > 2, fd != own else { continue }
             _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
         }
+    }
+}
+
+/// The child's stdin when it is given input: a pipe whose read end the spawn puts on 0 and
+/// whose write end is ours only. The input (at most `ChildProcess.longestInput`) fits the
+/// pipe, so `feed` never blocks on a child that does not read.
+private final class InputPipe {
+    private var ends: [Int32] = [-1, -1]
+    private let bytes: [UInt8]
+    var readEnd: Int32 { ends[0] }
+
+    init?(_ input: [UInt8]) {
+        guard !input.isEmpty else { return nil }
+        bytes = Array(input.prefix(ChildProcess.longestInput))
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    }
+
+    /// Writes the input and closes our end, so the child reads an end of file after it. A
+    /// child gone already (EPIPE: the dashboard, the one program that gives input, ignores
+    /// SIGPIPE) just gets less.
+    func feed() {
+        closeEnd(0)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            written += n
+        }
+        closeEnd(1)
+    }
+
+    func close() {
+        closeEnd(0)
+        closeEnd(1)
+    }
+
+    private func closeEnd(_ i: Int) {
+        if ends[i] >= 0 { Glibc.close(ends[i]) }
+        ends[i] = -1
     }
 }

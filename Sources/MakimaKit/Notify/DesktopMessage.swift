@@ -59,6 +59,8 @@ public struct NotificationDigest: Sendable, Equatable {
     public private(set) var failed = 0
     public private(set) var completed = 0
     public private(set) var questions = 0
+    public private(set) var gates = 0
+    public private(set) var offline = 0
     /// The only notification in the digest, while there is exactly one.
     public private(set) var single: MeshNotification?
 
@@ -68,16 +70,17 @@ public struct NotificationDigest: Sendable, Equatable {
         for n in notifications { add(n) }
     }
 
-    public var total: Int { failed + completed + questions }
+    public var total: Int { [failed, completed, questions, gates, offline].reduce(0, Self.sum) }
     public var isEmpty: Bool { total == 0 }
 
     public mutating func add(_ n: MeshNotification) {
         single = isEmpty ? n : nil
         switch n.kind {
-        case .taskFailed: failed = failed.addingReportingOverflow(1).overflow ? failed : failed + 1
-        case .taskCompleted: completed = completed.addingReportingOverflow(1).overflow ? completed : completed + 1
-        case .supervisorQuestion:
-            questions = questions.addingReportingOverflow(1).overflow ? questions : questions + 1
+        case .taskFailed: failed = Self.sum(failed, 1)
+        case .taskCompleted: completed = Self.sum(completed, 1)
+        case .supervisorQuestion: questions = Self.sum(questions, 1)
+        case .gateReady: gates = Self.sum(gates, 1)
+        case .daemonOffline: offline = Self.sum(offline, 1)
         }
     }
 
@@ -90,6 +93,8 @@ public struct NotificationDigest: Sendable, Equatable {
         failed = Self.sum(failed, other.failed)
         completed = Self.sum(completed, other.completed)
         questions = Self.sum(questions, other.questions)
+        gates = Self.sum(gates, other.gates)
+        offline = Self.sum(offline, other.offline)
         single = nil
     }
 
@@ -104,6 +109,8 @@ public struct NotificationDigest: Sendable, Equatable {
         var parts: [String] = []
         if failed > 0 { parts.append(Self.count(failed, "task failed", "tasks failed")) }
         if questions > 0 { parts.append(Self.count(questions, "supervisor question", "supervisor questions")) }
+        if offline > 0 { parts.append(Self.count(offline, "daemon offline", "daemons offline")) }
+        if gates > 0 { parts.append(Self.count(gates, "gate ready", "gates ready")) }
         if completed > 0 { parts.append(Self.count(completed, "task completed", "tasks completed")) }
         return DesktopMessage(title: parts.first ?? "Makima", body: parts.joined(separator: ", "))
     }

@@ -27,6 +27,13 @@ public final class DesktopNotifier {
     public var preferences: NotificationPreferences
     public static let minimumInterval = 2.0
     let worker: NotifierWorker?
+    /// The launcher the worker uses, and the pane tmux is asked about (`askTmuxPassthrough`).
+    let launcher: ChildLauncher?
+    let pane: String?
+    public let childTimeout: Double
+    /// What goes to the terminal; inside tmux narrowed by tmux's answer on passthrough
+    /// (until it answers, the OSC is sent as before the question was asked).
+    @ObservationIgnored public internal(set) var terminalRoutes: TmuxPassthrough.Routes
     @ObservationIgnored private var waiting = NotificationDigest()
     @ObservationIgnored private var lastDelivery = -Double.infinity
     /// Whether the terminal reads UTF-8 (`TerminalLocale`), asked at each delivery: under any
@@ -43,13 +50,18 @@ public final class DesktopNotifier {
         self.utf8Terminal = utf8Terminal
         self.route = route
         self.preferences = preferences
+        self.childTimeout = childTimeout
+        terminalRoutes = TmuxPassthrough.routes(insideTmux: route.insideTmux, global: nil, pane: nil)
+        let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }
+        self.pane = pane
         if route.tmux != nil || route.notifySend != nil {
-            let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : $0 }
             let launcher = launcher ?? ChildLauncher(environment: environment)
+            self.launcher = launcher
             worker = NotifierWorker(launcher: launcher, timeout: childTimeout) { digest in
                 Self.commands(for: digest, route: route, pane: pane)
             }
         } else {
+            self.launcher = nil
             worker = nil
         }
     }
@@ -77,7 +89,8 @@ public final class DesktopNotifier {
         guard route.terminal else { return Delivery() }
         return Delivery(
             terminalBytes: TerminalNotification.bytes(
-                for: digest.message, insideTmux: route.insideTmux, asciiOnly: !utf8Terminal()))
+                for: digest.message, insideTmux: route.insideTmux, asciiOnly: !utf8Terminal(),
+                passthrough: terminalRoutes.osc))
     }
 
     /// No helper program is started after this.

@@ -9,6 +9,10 @@ public struct EventIdentity: Hashable, Sendable, CustomStringConvertible {
     public var seq: Int
 
     public var description: String { "\(taskID)#\(seq)" }
+
+    /// What names a notification that no single event caused (a daemon gone offline, a gate
+    /// read from a list): the needs-you item's id, with seq 0, which no event has.
+    public static func needsYou(_ itemID: String) -> EventIdentity { EventIdentity(taskID: itemID, seq: 0) }
 }
 
 extension TaskEvent {
@@ -16,7 +20,7 @@ extension TaskEvent {
 }
 
 public struct MeshNotification: Sendable, Equatable, Identifiable {
-    public enum Kind: String, Sendable { case taskCompleted, taskFailed, supervisorQuestion }
+    public enum Kind: String, Sendable { case taskCompleted, taskFailed, supervisorQuestion, gateReady, daemonOffline }
     /// The event that caused it: the same event replayed cannot notify twice.
     public var id: EventIdentity
     public var kind: Kind

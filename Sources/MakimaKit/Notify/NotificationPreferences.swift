@@ -8,6 +8,8 @@ public struct NotificationPreferences: Sendable, Equatable {
     public var taskCompleted = true
     public var taskFailed = true
     public var supervisorQuestion = true
+    public var gateReady = true
+    public var daemonOffline = true
     /// The terminal bell for a batch of notifications.
     public var bell = true
     /// Desktop notifications (terminal OSC 777/9, tmux status line, or notify-send).
@@ -20,6 +22,8 @@ public struct NotificationPreferences: Sendable, Equatable {
         case .taskCompleted: return taskCompleted
         case .taskFailed: return taskFailed
         case .supervisorQuestion: return supervisorQuestion
+        case .gateReady: return gateReady
+        case .daemonOffline: return daemonOffline
         }
     }
 
@@ -35,6 +39,8 @@ public struct NotificationPreferences: Sendable, Equatable {
             ("task_completed", "Task completed", \.taskCompleted),
             ("task_failed", "Task failed", \.taskFailed),
             ("supervisor_question", "Supervisor question", \.supervisorQuestion),
+            ("gate_ready", "Completion gate ready", \.gateReady),
+            ("daemon_offline", "Daemon offline holding tasks", \.daemonOffline),
             ("bell", "Bell", \.bell),
             ("desktop", "Desktop notification", \.desktop),
         ]

@@ -7,7 +7,7 @@
 ///
 /// Both are sent: a terminal ignores the one it does not know. Inside tmux both are wrapped in
 /// tmux's passthrough (`ESC P tmux; … ESC \`, every ESC inside doubled), which tmux forwards to
-/// the outer terminal only with `set -g allow-passthrough on`.
+/// the outer terminal only with `set -g allow-passthrough on`; one BEL follows them there.
 ///
 /// Under a locale that is not UTF-8 the text is made ASCII (`AsciiFallback`), as everything
 /// else the client writes to that terminal: on an 8-bit terminal the UTF-8 bytes of `Ĝ` (C4 9C)
@@ -41,9 +41,15 @@ public enum TerminalNotification {
     }
 
     /// Both notifications, wrapped for tmux when `insideTmux`; ASCII only when `asciiOnly`.
-    public static func bytes(for m: DesktopMessage, insideTmux: Bool, asciiOnly: Bool = false) -> [UInt8] {
+    /// Inside tmux one BEL follows, outside any sequence, so tmux flags the window for an
+    /// operator looking at another one; `passthrough` false (tmux would drop the wrapped
+    /// sequences, `TmuxPassthrough`) leaves the BEL alone.
+    public static func bytes(
+        for m: DesktopMessage, insideTmux: Bool, asciiOnly: Bool = false, passthrough: Bool = true
+    ) -> [UInt8] {
         let shown = asciiOnly ? m.asciiOnly : m
         let sequences = [osc777(shown), osc9(shown)]
-        return sequences.flatMap { insideTmux ? tmuxPassthrough($0) : $0 }
+        guard insideTmux else { return sequences.flatMap { $0 } }
+        return (passthrough ? sequences.flatMap(tmuxPassthrough) : []) + [bel]
     }
 }

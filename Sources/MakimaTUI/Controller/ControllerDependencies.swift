@@ -23,6 +23,8 @@ import MakimaKit
 @MainActor protocol TerminalSignals: AnyObject {
     func bell()
     func writeTerminalControl(_ bytes: [UInt8])
+    /// True while the terminal says it has focus; nil when it never said.
+    var terminalFocused: Bool? { get }
 }
 
 /// The engine and cache in use, and whether the server refused the key: all three change

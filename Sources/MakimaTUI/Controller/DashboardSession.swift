@@ -100,6 +100,7 @@ public final class DashboardSession {
     /// wait, such as the network, does not hold up the first screen.
     public func afterFirstFrame(_ action: @escaping @MainActor () -> Void) { loop.afterFirstFrame(action) }
     public func bell() { loop.terminal.bell() }
+    public var terminalFocused: Bool? { loop.terminalFocused }
     /// The colour mode in use, for Settings › About (e.g. `TRUE COLOUR (tmux-direct)`).
     public internal(set) var colorMode = ""
     /// The theme on screen (the chrome's), and how to change it live (Settings): nil when the

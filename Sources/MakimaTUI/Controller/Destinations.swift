@@ -47,7 +47,7 @@ enum Destinations {
     static var linkKinds: [DeepLink.Kind] { current.all.compactMap(\.link) }
 
     private static let shipped: [Destination] = [
-        task, contract, directive, transcript, notifications, grep, picker, onboarding, notFound,
+        task, contract, directive, transcript, daemon, notifications, grep, picker, onboarding, notFound,
     ]
 
     static let task = Destination(
@@ -102,6 +102,10 @@ enum Destinations {
             let model = TranscriptViewModel.from(live.hub, sessionID: id, now: now)
             live.navigation.replaceTop(as: TranscriptPane.self) { $0.update(model) }
         })
+
+    /// A daemon has no detail of its own: its link shows its row in the Daemons list (a
+    /// notification of a daemon gone offline, `:open makima://daemon/…`).
+    static let daemon = Destination(pane: .daemons, noun: "daemon", link: .daemon, list: .daemons, landsOnList: true)
 
     /// `:notifications`: the recent notifications, built by `rebuild` before its first frame.
     static let notifications = Destination(

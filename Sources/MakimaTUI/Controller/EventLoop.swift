@@ -57,6 +57,10 @@ package final class EventLoop {
     private var firstFrameActions: [@MainActor () -> Void] = []
     /// Frames drawn and loop turns, for diagnostics.
     private(set) var frames = 0
+    /// What the terminal last said of its focus (mode 1004); nil until it says (a terminal or
+    /// a tmux without focus events never does).
+    private(set) var terminalFocused: Bool?
+    private var titleShown: String?
     private(set) var wakeups = 0
 
     init(
@@ -161,6 +165,11 @@ package final class EventLoop {
         // Rendered inside the age clock too: some panes measure ages as they draw.
         let (frame, agesChange) = AgeClock.tracking { renderObserved(size) }
         terminal.flush(frame)
+        let title = TerminalTitle.text(app.masthead)
+        if title != titleShown {
+            titleShown = title
+            terminal.setTitle(title)
+        }
         if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack) }
         needsFrame = false
         inputAsked = false
@@ -219,6 +228,9 @@ package final class EventLoop {
                 if app.handle(event, now: clock()) { needsFrame = true }
             case .paste(let text):
                 if app.paste(text) { needsFrame = true }
+            case .focus(let focused):
+                terminalFocused = focused
+                continue
             }
             if app.fullRedrawRequested { needsFrame = true }
             if app.quitRequested { return }

@@ -30,22 +30,33 @@ extension LiveDashboard {
         }
     }
 
-    /// The operator's `notify_command`, once per item that arose while the dashboard runs (by
-    /// its time: what was there before it started was there when they last looked), through
-    /// the one child launcher (one at a time, its queue bounded).
+    /// Each item that arose while the dashboard runs (by its time: what was there before it
+    /// started was there when they last looked), once: the operator's `notify_command`, and a
+    /// notification for the kinds no event announces (a gate read ready, a daemon gone offline
+    /// holding tasks; questions and failures come from their events).
     func runNotifyCommand() {
+        var arisen: [NeedsYouItem] = []
+        for item in hub.needsYou.items where notifiedItems.insert(item.id).inserted {
+            if let since = item.since, since >= notifySince { arisen.append(item) }
+        }
+        // Bounded: past this, only what is listed now is remembered.
+        if notifiedItems.count > 4 * NeedsYouRules.keptPerKind { notifiedItems = Set(hub.needsYou.items.map(\.id)) }
+        guard !arisen.isEmpty else { return }
+        notificationController.announce(arisen.compactMap(\.notification))
+        runHook(for: arisen)
+    }
+
+    /// Through the one child launcher (one at a time, its queue bounded).
+    private func runHook(for items: [NeedsYouItem]) {
         guard case .success(let hook?) = setup.notifyCommand else { return }
         guard case .configured(let client, _, _, _) = setup.access else { return }
         let server = client.profile.baseURL.absoluteString
-        for item in hub.needsYou.items where notifiedItems.insert(item.id).inserted {
-            guard let since = item.since, since >= notifySince else { continue }
+        for item in items {
             guard let command = hook.command(for: item, server: server, launcher: children) else {
                 notificationController.toast(NoticeLine("notify_command: \(hook.words[0]) is not found", level: .warn))
                 continue
             }
             children.submit(key: "notify:" + item.id, command)
         }
-        // Bounded: past this, only what is listed now is remembered.
-        if notifiedItems.count > 4 * NeedsYouRules.keptPerKind { notifiedItems = Set(hub.needsYou.items.map(\.id)) }
     }
 }

@@ -117,6 +117,7 @@ public final class LiveDashboard {
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
         if let service = setup.signIn { session.setProfileNames(service.profileNames) }
+        askTmuxPassthrough()
         meshes.start()
         guard case .configured = setup.access else {
             if case .notConfigured(let message) = setup.access {

@@ -72,8 +72,12 @@ final class NavigationController {
     func openRow(_ pane: PaneID, _ rowID: String) {
         if let action = pane.spec.rowAction(rowID) { return perform(action) }
         if let link = pane.spec.openRow(rowID) { return open(link) }
-        // Nothing to drill into (a daemon from Home's card): show the row in its pane.
-        guard session.topPane.section != pane else { return }
+        showRow(rowID, in: pane)
+    }
+
+    /// Nothing to drill into (a daemon from Home's card or its link): the row in its pane.
+    private func showRow(_ rowID: String, in pane: PaneID) {
+        guard session.topPane.section != pane else { return select(rowID, in: pane) }
         session.updatePanes { $0.jump(to: pane) }
         shown(pane)
         select(rowID, in: pane)
@@ -95,6 +99,7 @@ final class NavigationController {
     /// `Destinations` entry says how).
     func open(_ link: DeepLink) {
         guard let destination = Destinations.reached(by: link.kind) else { return }
+        if destination.open == nil, let list = destination.list { return showRow(link.id, in: list) }
         detailOpened[link] = now()
         go(to: destination.pane, subject: link.id)
     }

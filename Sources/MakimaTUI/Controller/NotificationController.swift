@@ -56,7 +56,7 @@ final class NotificationController {
             let digest = NotificationDigest(titled).message
             let failed = titled.contains { $0.kind == .taskFailed }
             toast(NoticeLine(oneLine(digest.body), level: failed ? .danger : .warn))
-            deliverDesktop(notifier.notify(titled, now: Clocks.monotonic()))
+            notifyDesktop(titled)
             return
         }
         for n in notifications {
@@ -75,7 +75,14 @@ final class NotificationController {
     private func show(_ notification: MeshNotification, title fallback: String? = nil) {
         let n = named(notification, fallback: fallback)
         toast(ToastQueue.notice(for: n))
-        deliverDesktop(notifier.notify([n], now: Clocks.monotonic()))
+        notifyDesktop([n])
+    }
+
+    /// The desktop notification, unless the terminal says the operator is looking at it: the
+    /// toast is then enough (a terminal without focus reports gets both, as before).
+    private func notifyDesktop(_ notifications: [MeshNotification]) {
+        guard screen.terminalFocused != true else { return }
+        deliverDesktop(notifier.notify(notifications, now: Clocks.monotonic()))
     }
 
     /// Writes the notifier's terminal bytes through the terminal (UI thread, between frames) and

@@ -40,7 +40,7 @@ struct ToastQueue: Equatable {
             switch n.kind {
             case .taskFailed: .danger
             case .taskCompleted: .ok
-            case .supervisorQuestion: .warn
+            case .supervisorQuestion, .gateReady, .daemonOffline: .warn
             }
         return NoticeLine("\(n.title): \(oneLine(n.body))", level: level)
     }

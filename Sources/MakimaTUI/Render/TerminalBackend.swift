@@ -10,6 +10,12 @@ public protocol TerminalBackend: AnyObject {
     /// Writes a complete control sequence made by the app itself (a desktop notification's
     /// OSC) between frames, never inside one. Server text never comes here unencoded.
     func writeControl(_ bytes: [UInt8])
+    /// Sets the terminal's title (`TerminalTitle`).
+    func setTitle(_ title: String)
+}
+
+extension TerminalBackend {
+    public func setTitle(_ title: String) { writeControl(TerminalTitle.sequence(title)) }
 }
 
 /// Keeps the last flushed frame in memory, like ratatui's TestBackend: rendered lines as
@@ -43,6 +49,9 @@ public final class MemoryBackend: TerminalBackend {
     /// Every control sequence written, in order (tests look for notifications here).
     public private(set) var controlBytes: [UInt8] = []
     public func writeControl(_ bytes: [UInt8]) { controlBytes += bytes }
+    /// The title set last (kept apart from `controlBytes`, which tests read for notifications).
+    public private(set) var title: String?
+    public func setTitle(_ title: String) { self.title = title }
 
     public var lines: [String] { buffer.lines }
     public func trimmedLine(_ y: Int) -> String { buffer.trimmedLine(y) }

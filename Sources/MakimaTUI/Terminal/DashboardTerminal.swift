@@ -19,6 +19,7 @@ protocol DashboardTerminal: AnyObject {
     func bell()
     /// Writes an app-made control sequence (a desktop notification) between frames.
     func writeControl(_ bytes: [UInt8])
+    func setTitle(_ title: String)
     /// When input that started arriving (a control sequence, a paste) is given up if nothing
     /// more comes: the loop wakes then and reads again.
     var inputDeadline: Double? { get }
@@ -46,6 +47,7 @@ final class NcursesTerminal: DashboardTerminal {
     func syncSize() { screen.syncSizeWithTerminal() }
     func bell() { screen.bell() }
     func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
+    func setTitle(_ title: String) { backend.setTitle(title) }
     var inputDeadline: Double? { screen.inputDeadline }
     func setMouseReporting(_ on: Bool) { screen.setMouseReporting(on) }
 }
@@ -106,6 +108,7 @@ final class MemoryTerminal: DashboardTerminal {
     func syncSize() {}
     func bell() { bells += 1 }
     func writeControl(_ bytes: [UInt8]) { backend.writeControl(bytes) }
+    func setTitle(_ title: String) { backend.setTitle(title) }
     var inputDeadline: Double? { nil }
     func setMouseReporting(_ on: Bool) { mouseReporting = on }
 }

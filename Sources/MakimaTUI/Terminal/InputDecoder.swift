@@ -10,6 +10,8 @@ public enum TerminalInput: Equatable, Sendable {
     /// is (`UntrustedText`) and without newlines, from at most `InputDecoder.pasteLimit`
     /// characters.
     case paste(String)
+    /// The terminal gained (true) or lost focus (`ESC [ I` / `ESC [ O`, mode 1004).
+    case focus(Bool)
 }
 
 /// Turns what `wget_wch` returns into `TerminalInput`s. ncurses decodes the keys its terminfo
@@ -259,6 +261,10 @@ public enum TerminalInput: Equatable, Sendable {
             pasted = String.UnicodeScalarView()
             pastedCount = 0
             endMatched = 0
+            return
+        }
+        if sequence.isEmpty && (final == UInt8(ascii: "I") || final == UInt8(ascii: "O")) {
+            ready.append(.focus(final == UInt8(ascii: "I")))
             return
         }
         if sequence.isEmpty && final == UInt8(ascii: "M") {

@@ -56,7 +56,8 @@ enum QuitWatchdog {
         for cap in ["sgr0", "cnorm", "rmcup"] {
             if let s = mk_cap_string(cap) { bytes += Array(String(cString: s).utf8) }
         }
-        bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?2004l\r\n".utf8)
+        bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?2004l".utf8)
+        bytes += Array("\u{1B}[?1004l\u{1B}[23;0t\r\n".utf8)
         let n = min(bytes.count, resetCapacity)
         for i in 0..<n { resetBytes[i] = bytes[i] }
         resetCount.store(n, ordering: .sequentiallyConsistent)

@@ -6,6 +6,15 @@ extension ListKinds {
     public static let daemons = ListKind<Daemon>(name: "daemons", path: ["mesh", "daemons"], refreshPeriod: 30)
 }
 
+extension DeepLink.Kind {
+    /// `makima://daemon/{id}`: a row of the daemons list (no detail of its own; nothing is fetched).
+    public static let daemon = DeepLink.Kind("daemon", naming: ListKinds.daemons, fetchedAlone: false)
+}
+
+extension DeepLink {
+    public static func daemon(_ id: String) -> DeepLink { DeepLink(.daemon, id) }
+}
+
 extension ListQuery {
     public static let daemons = ListKinds.daemons.query()
 }
