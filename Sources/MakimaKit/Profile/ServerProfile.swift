@@ -14,6 +14,8 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
     public let credentialID: UUID
     /// The user explicitly allowed plain http:// to a non-loopback host.
     public private(set) var allowInsecureHTTP: Bool
+    /// The profile's own colour (`ProfileAccent`): `#rrggbb` or a theme's name; nil: the theme's.
+    public var accent: String?
 
     public init(
         id: UUID = UUID(), label: String? = nil, server: String, allowInsecureHTTP: Bool = false,
@@ -82,6 +84,7 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         case lastConnected = "last_connected"
         case credentialID = "credential_id"
         case allowInsecureHTTP = "allow_insecure_http"
+        case accent
     }
 
     /// Re-validates the stored URL, so a hand-edited config.json cannot smuggle in junk or a
@@ -110,6 +113,12 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
                     "the profile for \(baseURL.absoluteString) is named \(label.debugDescription): \(problem)")
         }
         lastConnected = try c.decodeIfPresent(Date.self, forKey: .lastConnected)
+        accent = try c.decodeIfPresent(String.self, forKey: .accent)
+        if let accent, let problem = ProfileAccent.problem(accent) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .accent, in: c,
+                debugDescription: "the profile \(label) has the accent \(accent.debugDescription): \(problem)")
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -120,5 +129,6 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable, CustomS
         try c.encodeIfPresent(lastConnected, forKey: .lastConnected)
         try c.encode(credentialID, forKey: .credentialID)
         try c.encode(allowInsecureHTTP, forKey: .allowInsecureHTTP)
+        try c.encodeIfPresent(accent, forKey: .accent)
     }
 }

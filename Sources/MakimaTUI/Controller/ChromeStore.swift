@@ -20,6 +20,8 @@ public final class ChromeStore {
     public var themeName: String
     /// The theme row's level: a theme that could not be loaded as asked warns until another is.
     public var themeLevel: StatusRow.Level = .ok
+    /// The shown profile's own accent (`ProfileAccent`), nil when it takes the theme's.
+    public var accent: String?
     /// A line under Home's tagline (how to configure a server, signed out).
     public var homeNotice: NoticeLine?
     /// What the cache recorded per minute (Home's ACTIVITY// card); nil: not read yet.
@@ -33,7 +35,9 @@ public final class ChromeStore {
     }
 
     /// Home's SYSTEM// theme row.
-    public var themeRow: StatusRow { StatusRow("Theme", themeName.uppercased(), themeLevel) }
+    public var themeRow: StatusRow {
+        StatusRow("Theme", themeName.uppercased() + (accent.map { " · ACCENT " + $0.uppercased() } ?? ""), themeLevel)
+    }
 
     /// Writes `value` only when it differs: a write of the same value would draw a frame.
     public func set<T: Equatable>(_ path: ReferenceWritableKeyPath<ChromeStore, T>, _ value: T) {

@@ -89,10 +89,12 @@ public enum DashboardApp {
         let loop = EventLoop(
             app: app, terminal: NcursesTerminal(screen: screen, backend: backend), wake: wake, bus: bus)
         let session = DashboardSession(bus: bus, loop: loop)
+        let live = LivePalette(
+            theme: theme.theme, loader: loader, backend: backend, detection: detection,
+            redefine: options.redefineColors)
         session.start(
             theme: theme, colorMode: colorModeText(palette: palette, terminfo: terminfo), mouse: options.mouse,
-            changer: themeChanger(
-                loader: loader, backend: backend, detection: detection, redefine: options.redefineColors))
+            palette: live)
         loop.setConnectionPill(options.initialConnection)
         loop.afterFirstFrame { StartupReport.firstFrameFlushed() }
         options.onStart?(session)
@@ -104,19 +106,6 @@ public enum DashboardApp {
                 Data("makima-tui: \(problem.description); used theme \(theme.theme.name)\n".utf8))
         }
         return code
-    }
-
-    /// Loads a theme asked for in Settings and gives its palette to the backend.
-    static func themeChanger(
-        loader: ThemeLoader, backend: NcursesBackend, detection: ColorDetection, redefine: Bool
-    ) -> @MainActor (String) -> Result<String, ThemeLoadError> {
-        { request in
-            let loaded: LoadedTheme
-            do throws(ThemeLoadError) { loaded = try loader.load(request) } catch { return .failure(error) }
-            backend.setPalette(
-                ColorMapper.palette(for: loaded.theme, detection: detection, redefineColors: redefine))
-            return .success(loaded.theme.name)
-        }
     }
 
     /// docs/keys.md (for `makima-tui --print-keymap`).

@@ -106,19 +106,26 @@ public final class DashboardSession {
     /// The theme on screen (the chrome's), and how to change it live (Settings): nil when the
     /// terminal cannot.
     public var themeName: String { chrome.themeName }
-    @ObservationIgnored var themeChanger: (@MainActor (String) -> Result<String, ThemeLoadError>)?
+    @ObservationIgnored var palette: LivePalette?
 
     /// Loads `request` (a built-in name or a theme file) and draws with it from the next frame.
     /// Returns the theme's name, or why it could not be loaded (the theme on screen stays).
     public func applyTheme(_ request: String) -> Result<String, ThemeLoadError> {
         // Without a changer (a memory terminal) the name is only recorded.
-        let result = themeChanger?(request) ?? .success(request)
+        let result = palette?.setTheme(request) ?? .success(request)
         if case .success(let name) = result {
             // Home's SYSTEM// card and Settings read it there; the palette is the backend's,
             // and its change shows with the frame this write asks for.
             chrome.set(\.themeName, name)
             chrome.set(\.themeLevel, .ok)
         }
+        return result
+    }
+    /// The shown profile's accent over the theme (`ProfileAccent`), nil for the theme's own;
+    /// Home's SYSTEM// theme row names it. Why it could not be resolved, if so (the colours stay).
+    public func applyAccent(_ spec: String?) -> Result<Void, ThemeLoadError> {
+        let result = palette?.setAccent(spec) ?? .success(())
+        if case .success = result { chrome.set(\.accent, spec) }
         return result
     }
     /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
@@ -135,12 +142,12 @@ public final class DashboardSession {
     /// the colour mode, mouse reporting, and how Settings changes the theme.
     func start(
         theme: ThemeLoadOutcome, colorMode: String, mouse: Bool,
-        changer: @escaping @MainActor (String) -> Result<String, ThemeLoadError>
+        palette: LivePalette
     ) {
         self.colorMode = colorMode
         chrome.themeName = theme.theme.name
         chrome.themeLevel = theme.problem == nil ? .ok : .warn
         mouseReporting = mouse
-        themeChanger = changer
+        self.palette = palette
     }
 }

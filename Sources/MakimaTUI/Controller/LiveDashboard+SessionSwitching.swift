@@ -27,14 +27,27 @@ extension LiveDashboard: SessionSwitching {
         lostConnection = false
         session.setBanner(nil)
         session.setServerLabel(signedIn.client.profile.mastheadLabel)
+        showProfileAccent()
         session.setConnectionPill(.connecting)
         session.chrome.set(\.homeNotice, nil)
         meshes.shownChanged()
         connectEngine()
     }
 
+    /// The shown profile's accent over the theme; one that names no theme is said, and the
+    /// theme's own accent stays.
+    func showProfileAccent() {
+        guard case .configured(let client, _, _, _) = setup.access else { return }
+        let accent = client.profile.accent
+        if case .failure(let problem) = session.applyAccent(accent) {
+            _ = session.applyAccent(nil)
+            notificationController.toast(NoticeLine("accent of \(client.profile.label): \(problem)", level: .warn))
+        }
+    }
+
     func useNone(saying message: String) {
         setup.access = .notConfigured(message: message)
+        _ = session.applyAccent(nil)
         hub.connection.access = .signedOut
         session.setBanner(nil)
         session.setConnectionPill(.idle)

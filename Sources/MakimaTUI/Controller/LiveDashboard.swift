@@ -128,6 +128,7 @@ public final class LiveDashboard {
             }
             return
         }
+        showProfileAccent()
         connectEngine()
         if let link = setup.deepLink { navigation.openDeepLink(link) }
         _ = notifySince
