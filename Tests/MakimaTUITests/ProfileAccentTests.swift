@@ -28,8 +28,12 @@ struct ProfileAccentTests {
         #expect(try Self.decode(Self.profile(accent: nil)).accent == nil)
         let kept = try Self.decode(Self.profile(accent: "#FF5F5F"))
         #expect(try JSONDecoder().decode(ServerProfile.self, from: JSONEncoder().encode(kept)).accent == "#FF5F5F")
-        for bad in ["#ff5f5", "#ff5f5fz", "red;rm -rf", "../light", "", "\u{1B}]2;x", String(repeating: "a", count: 41)] {
-            #expect(throws: DecodingError.self, "\(bad.debugDescription)") { try Self.decode(Self.profile(accent: bad)) }
+        for bad in [
+            "#ff5f5", "#ff5f5fz", "red;rm -rf", "../light", "", "\u{1B}]2;x", String(repeating: "a", count: 41),
+        ] {
+            #expect(throws: DecodingError.self, "\(bad.debugDescription)") {
+                try Self.decode(Self.profile(accent: bad))
+            }
         }
         #expect(ProfileAccent.problem("#12345") == "an accent colour is #rrggbb (six hex digits)")
     }

@@ -5,6 +5,12 @@ import Observation
 
 /// How to start the dashboard.
 public struct DashboardOptions: Sendable {
+    /// The theme asked for: `--theme`, then `MAKIMA_THEME`, then the config's.
+    func themeRequest(environment: [String: String]) -> String {
+        ThemeSelection.request(
+            flag: theme, environment: environment[ThemeSelection.environmentVariable], config: configTheme)
+    }
+
     /// Theme name or path (`--theme`); nil: `MAKIMA_THEME`, then the default.
     public var theme: String?
     /// The theme saved in the config file, used when neither `--theme` nor `MAKIMA_THEME` says.
@@ -49,11 +55,7 @@ public enum DashboardApp {
         DrawnText.asciiOnly.store(!utf8, ordering: .relaxed)
         let environment = ProcessInfo.processInfo.environment
         let loader = ThemeLoader(searchDirectories: ThemeSearchPath.forCurrentProcess())
-        let theme = loader.loadOrFallback(
-            ThemeSelection.request(
-                flag: options.theme,
-                environment: environment[ThemeSelection.environmentVariable],
-                config: options.configTheme))
+        let theme = loader.loadOrFallback(options.themeRequest(environment: environment))
         StartupReport.mark("theme")
         let wake: WakePipe
         let screen: NcursesScreen
