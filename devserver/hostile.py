@@ -8,8 +8,6 @@ one huge line or one very wide table, and every API request answered by a redire
 body or malformed JSON."""
 from __future__ import annotations
 
-import asyncio
-
 from aiohttp import WSMsgType, web
 
 import util
