@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass
 from random import Random
 
 from aiohttp import WSMsgType, web
@@ -15,6 +14,7 @@ import stream
 import textgen
 import util
 import views
+from faults import FaultState
 from responses import BadRequest, bool_param, int_param, json_response, raw_json, whole_param
 from mesh import LIVE_FIRST_ITEMS, MAX_LIVE_FIRST_ITEMS, NotFound
 from util import dumps, rfc3339
@@ -22,30 +22,6 @@ from util import dumps, rfc3339
 HUGE_BYTES = 10 * 1024 * 1024
 MALFORMED_TASK = "_dev_malformed"
 MYSTERY_TASK = "_dev_mystery"
-
-
-@dataclass
-class FaultState:
-    fail_count: int = 0
-    fail_status: int = 500
-    latency_ms: int = 0
-    unauthorized: bool = False
-    ws_reject_count: int = 0
-    ws_reject_status: int = 503
-    # Sent as Retry-After with the refused upgrades.
-    ws_reject_retry_after: str | None = None
-    # Sent as Retry-After with the injected failures (a 429/503 asking the client to wait).
-    fail_retry_after: str | None = None
-    # How /output misbehaves (see hostile.py).
-    output_mode: str = "normal"
-    output_skip: int = 0
-    # While above 0, GET /mesh/tasks pages forever, one new task of this many KiB a page.
-    endless_list_kib: int = 0
-    endless_pages_served: int = 0
-    # How every /api/v1 request is answered instead (hostile.py `rest_answer`): "" (normally),
-    # "redirect" (302 to `rest_redirect_to`), "huge" (an endless JSON body), "malformed".
-    rest_answer: str = ""
-    rest_redirect_to: str = ""
 
 
 def _status_param(request: web.Request, name: str, default: int) -> int:
@@ -100,9 +76,7 @@ async def ws_reject(request: web.Request) -> web.Response:
 
 
 async def reset_faults(request: web.Request) -> web.Response:
-    request.app["faults"] = FaultState()
-    request.app["hub"].poisoned.clear()
-    request.app["hub"].withhold_resync_done = False
+    request.app["faults"].reset()
     return json_response({"reset": True})
 
 

@@ -8,8 +8,6 @@ one huge line or one very wide table, and every API request answered by a redire
 body or malformed JSON."""
 from __future__ import annotations
 
-import asyncio
-
 from aiohttp import WSMsgType, web
 
 import util
@@ -90,7 +88,7 @@ async def poison(request: web.Request) -> web.Response:
         store.add_output_batch(task_id, [f"before {marker} after\n"], "assistant")
         task, seq, frame = pending[-1]
     raw = frame.encode().replace(marker.encode(), INVALID_UTF8)
-    hub.poison_frame(task, seq, raw)
+    request.app["faults"].poison(task, seq, raw)
     hub.publish(pending)
     return json_response({"task_id": task, "seq": seq})
 
@@ -99,7 +97,7 @@ async def reused_event_id(request: web.Request) -> web.Response:
     """Sets a task's status (as /_dev/task/{id}/status does), but its WebSocket frame, live and
     on every replay, carries `event_id` (another task's event id, say): a server that reuses
     event ids. REST serves the stored event with its own id."""
-    mesh, hub = request.app["mesh"], request.app["hub"]
+    mesh = request.app["mesh"]
     task_id = request.query.get("task_id", "")
     try:
         reused = int(request.query.get("event_id", ""))
@@ -108,18 +106,18 @@ async def reused_event_id(request: web.Request) -> web.Response:
     event = mesh.set_status(task_id, request.query.get("status", "failed").lower(),
                             request.query.get("reason") or None)
     # Published but not yet sent (no await since): the frame sent is this one.
-    hub.poison_frame(task_id, event["seq"], dumps(dict(event, event_id=reused)).encode())
+    request.app["faults"].poison(task_id, event["seq"], dumps(dict(event, event_id=reused)).encode())
     return json_response({"task_id": task_id, "seq": event["seq"], "event_id": reused})
 
 
 async def no_resync_done(request: web.Request) -> web.Response:
     """While on, a resync replays and then goes live without sending `resync.done`."""
-    hub = request.app["hub"]
+    faults = request.app["faults"]
     raw = request.query.get("on", "true").lower()
     if raw not in ("true", "false"):
         raise BadRequest("on must be true or false")
-    hub.withhold_resync_done = raw == "true"
-    return json_response({"on": hub.withhold_resync_done})
+    faults.withhold_resync_done = raw == "true"
+    return json_response({"on": faults.withhold_resync_done})
 
 
 async def endless_list(request: web.Request) -> web.Response:

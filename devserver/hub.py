@@ -15,6 +15,7 @@ from collections import deque
 
 from aiohttp import WSMsgType, web
 
+from faults import FaultState
 from store import Store
 
 log = logging.getLogger("devserver")
@@ -26,8 +27,6 @@ SEND_BATCH = 512
 MAX_QUEUE = 1_500_000
 # A client that sends no resync within this time is treated as having sent an empty one.
 RESYNC_GRACE_S = 5.0
-# Poisoned frames kept (a test control; see hostile.poison).
-MAX_POISONED = 256
 
 
 class Raw:
@@ -67,21 +66,15 @@ class Subscriber:
 
 
 class Hub:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, faults: FaultState):
         self.store = store
+        # Poisoned frames and a withheld resync.done (the hostile modes) act here.
+        self.faults = faults
         self.subscribers: set[Subscriber] = set()
-        # (task_id, seq) -> raw bytes sent instead of the stored frame, live and on replay.
-        self.poisoned: dict[tuple[str, int], bytes] = {}
-        # A test control: replays end without `resync.done` (see hostile.no_resync_done).
-        self.withhold_resync_done = False
-
-    def poison_frame(self, task_id: str, seq: int, raw: bytes) -> None:
-        if len(self.poisoned) >= MAX_POISONED:
-            self.poisoned.pop(next(iter(self.poisoned)))
-        self.poisoned[(task_id, seq)] = raw
 
     async def _send_event(self, ws: web.WebSocketResponse, task_id: str, seq: int, frame: str) -> None:
-        raw = self.poisoned.get((task_id, seq)) if self.poisoned else None
+        poisoned = self.faults.poisoned
+        raw = poisoned.get((task_id, seq)) if poisoned else None
         if raw is None:
             await ws.send_str(frame)
         else:
@@ -187,7 +180,7 @@ class Hub:
                 sub.wake.clear()
                 if sub.resyncs:
                     await self._replay(sub, sub.resyncs.popleft())
-                    if not self.withhold_resync_done:
+                    if not self.faults.withhold_resync_done:
                         await ws.send_str('{"type":"resync.done"}')
                     sub.live = True
                     continue

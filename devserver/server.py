@@ -24,6 +24,7 @@ import pieces  # noqa: E402
 import scale  # noqa: E402
 import seeddata  # noqa: E402
 import util  # noqa: E402
+from faults import FaultState  # noqa: E402
 from hub import Hub  # noqa: E402
 from keys import Keys  # noqa: E402
 from mesh import Mesh  # noqa: E402
@@ -68,7 +69,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def build_app(args: argparse.Namespace, store: Store) -> web.Application:
-    hub = Hub(store)
+    faults = FaultState()
+    hub = Hub(store, faults)
     mesh = Mesh(store, hub, args.seed)
     app = web.Application(middlewares=[middleware.access_log, middleware.json_errors, middleware.gates],
                           client_max_size=1 << 20)
@@ -78,7 +80,7 @@ def build_app(args: argparse.Namespace, store: Store) -> web.Application:
     app["mesh"] = mesh
     app["keys"] = Keys(store)
     app["sim"] = Simulation(mesh, args.seed, args.rate, args.live_tasks)
-    app["faults"] = controls.FaultState()
+    app["faults"] = faults
     app["requests"] = middleware.RequestLog()
     app["clock"] = time.monotonic
     app["started"] = time.monotonic()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when an API key the tests use appears anywhere the test run wrote: the Swift test log,
-# the end-to-end output, the dev server's self-check and logs, and whatever the tests left in
+# the end-to-end output, the dev server tests' output and logs, and whatever the tests left in
 # their temp directory. The keys are collected from the test sources and the dev server, so a
 # key added to a new test is checked too. A hit is reported masked (the report is output too).
 # Usage: scripts/check-key-leaks.sh FILE_OR_DIR...

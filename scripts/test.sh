@@ -19,11 +19,12 @@ status=$?
 # Failures and the closing summary; the full log stays in .build/test-output.txt.
 grep -E 'error|failed|✘|Executed|passed after|Test run with' .build/test-output.txt | grep -vE '^✔ Test [^r]' | tail -n 60
 
-echo "== dev server self-check"
-python3 devserver/selfcheck.py > .build/devserver-selfcheck.txt 2>&1
+echo "== dev server tests (pytest, devserver/tests)"
+python3 -m pytest devserver/tests -q > .build/devserver-tests.txt 2>&1
 dev=$?
-tail -n 2 .build/devserver-selfcheck.txt
-[ "$dev" -eq 0 ] || { echo "devserver self-check failed (log: .build/devserver-selfcheck.txt)"; status=1; }
+grep -E '^(FAILED|ERROR) ' .build/devserver-tests.txt | head -n 20
+tail -n 1 .build/devserver-tests.txt
+[ "$dev" -eq 0 ] || { echo "dev server tests failed (log: .build/devserver-tests.txt)"; status=1; }
 
 for e2e in Tests/e2e/*.sh; do
   [ -f "$e2e" ] || continue
@@ -41,6 +42,6 @@ grep -E '^(ok|FAIL|   )|soak passed|FAILED' .build/soak-short.txt | tail -n 40
 [ "$soak" -eq 0 ] || { echo "short soak failed (log: .build/soak-short.txt)"; status=1; }
 
 echo "== API keys in the test run's output"
-scripts/check-key-leaks.sh .build/test-output.txt .build/devserver-selfcheck.txt .build/e2e-*.txt \
+scripts/check-key-leaks.sh .build/test-output.txt .build/devserver-tests.txt .build/e2e-*.txt \
   .build/soak-short.txt "$TMPDIR" || status=1
 exit "$status"
