@@ -39,11 +39,11 @@ package final class PaneBindings {
     /// Runs `build` for `slot` with tracking armed, and clears its dirty mark.
     package func build<T>(_ slot: Slot, _ build: () -> T) -> T {
         dirty.remove(slot)
-        let bus = self.bus
         return withObservationTracking(build) { [weak self] in
-            // Called on the thread that changed the store (the UI thread, inside
-            // `StoreHub.apply`), before the change lands: the mark goes through the bus.
-            bus.post { self?.markDirty(slot) }
+            // Called on the thread that changed the store, before the change lands: the stores
+            // are the UI thread's, so this is the UI thread, inside `StoreHub.apply` or a
+            // controller's write. Only a mark is made; the turn's rebuild reads the new value.
+            MainActor.assumeIsolated { self?.markDirty(slot) }
         }
     }
 
