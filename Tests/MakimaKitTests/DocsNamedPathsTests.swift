@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func everySourceFileTheDocsNameExists() throws {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
+        let docs =
+            try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
             .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 } + ["README.md", "devserver/README.md"]
         let files = Self.repositoryFiles()
         var checked = 0
