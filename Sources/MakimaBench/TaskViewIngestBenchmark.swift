@@ -49,9 +49,7 @@ package enum TaskViewIngestBenchmark {
         let hub = StoreHub()
         var app = AppState.benchmark()
         var lines = TaskOutputLines()
-        // The bus is run by hand after each batch (the loop's next turn): its wake pipe is never read.
-        guard let bus = try? UIBus(wakePipe: WakePipe()) else { return (0, 0) }
-        let bindings = PaneBindings(bus: bus) { _ in }
+        let bindings = PaneBindings { _ in }
         if taskViewOpen {
             hub.tasks.keepOutput(of: "t0")
             app.stack.push(TaskOutputPane(model: TaskOutputViewModel(taskID: "t0", title: "burst")))
@@ -79,8 +77,7 @@ package enum TaskViewIngestBenchmark {
         var sent = 0
         for chunk in batches {
             sent += chunk.count
-            hub.apply(.events(chunk))
-            bus.runPending()  // the dirty marks the batch posted
+            hub.apply(.events(chunk))  // marks the bindings it changed dirty, at once
             let now = Double(sent) / cadence.eventsPerSecond
             if now - lastFrame >= EventLoop.frameInterval {
                 frame()
@@ -122,7 +119,6 @@ final class BurstWatcher {
 
     private let hub: StoreHub
     private let shown: Shown
-    private let bus: UIBus
     private let bindings: PaneBindings
     private let width: Int
     private let height: Int
@@ -136,8 +132,7 @@ final class BurstWatcher {
     private init(hub: StoreHub, shown: Shown, width: Int, height: Int) throws {
         self.hub = hub
         self.shown = shown
-        bus = UIBus(wakePipe: try WakePipe())
-        bindings = PaneBindings(bus: bus) { _ in }
+        bindings = PaneBindings { _ in }
         self.width = width
         self.height = height
         app = AppState.benchmark()
@@ -162,7 +157,6 @@ final class BurstWatcher {
 
     /// Call after `updates` went into the stores.
     func applied(_ updates: [SyncUpdate]) {
-        bus.runPending()  // the dirty marks the batch posted
         switch shown {
         case .taskView: if bindings.isDirty(.detail) { stale = true }
         case .home: if bindings.isDirty(.home) { stale = true }

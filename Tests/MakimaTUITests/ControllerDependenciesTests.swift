@@ -81,7 +81,7 @@ struct ControllerDependenciesTests {
     func navigation(_ screen: FakeScreen, _ lists: FakeLists, _ destinations: FakeDestinations, _ calls: Calls)
         throws -> NavigationController
     {
-        let bindings = PaneBindings(bus: UIBus(wakePipe: try WakePipe())) { _ in }
+        let bindings = PaneBindings { _ in }
         let at = self.at
         return NavigationController(
             session: screen, hub: StoreHub(), bindings: bindings, lists: lists, destinations: destinations,

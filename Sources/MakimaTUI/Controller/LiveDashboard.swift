@@ -21,7 +21,7 @@ public final class LiveDashboard {
     /// every link opened (output links, the web settings page) go through it.
     let children: ChildLauncher
     var linkOpener: LinkOpener { LinkOpener(launcher: children) }
-    private(set) lazy var bindings = PaneBindings(bus: session.bus) { [weak self] slot in
+    private(set) lazy var bindings = PaneBindings { [weak self] slot in
         guard let self else { return }
         let top = self.session.topPane
         switch slot {

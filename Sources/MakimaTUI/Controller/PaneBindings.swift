@@ -2,8 +2,8 @@ import MakimaKit
 import Observation
 
 /// Keeps each pane's model bound to the `@Observable` stores it reads. A model is built inside
-/// `withObservationTracking`; the first change to anything the build read posts a job to the
-/// UI bus that marks the pane dirty (tracking fires once: the next build re-arms it). Dirty
+/// `withObservationTracking`; the first change to anything the build read marks the pane dirty
+/// there and then (tracking fires once: the next build re-arms it). Dirty
 /// panes on screen are rebuilt just before a frame is drawn, so a drained batch of updates
 /// costs at most one rebuild and one frame, and an idle dashboard costs nothing.
 ///
@@ -24,12 +24,10 @@ package final class PaneBindings {
     private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail, .homeChrome])
     /// Which detail pane the `.detail` binding was built for last.
     private var detailShown: String?
-    private let bus: UIBus
     /// Told which binding became dirty: asks the loop for a frame when it is on screen.
     private let needsDisplay: @MainActor (Slot) -> Void
 
-    package init(bus: UIBus, needsDisplay: @escaping @MainActor (Slot) -> Void) {
-        self.bus = bus
+    package init(needsDisplay: @escaping @MainActor (Slot) -> Void) {
         self.needsDisplay = needsDisplay
     }
 
