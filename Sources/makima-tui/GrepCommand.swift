@@ -18,7 +18,7 @@ enum GrepCommand {
             FlagSpec(
                 "--context", short: "-C", value: "N",
                 help:
-                    "N lines of cached output around each hit (0 to \(maxContext)), as grep -n -C prints them: id:line-no:hit, id-line-no-context, -- between groups"
+                    "N lines of output around each hit (0 to \(maxContext)), as grep -n -C prints them (id:n:hit, id-n-context)"
             )
         ], positionals: "PATTERN", run: run)
 
