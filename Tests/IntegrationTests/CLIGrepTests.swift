@@ -111,4 +111,74 @@ import Testing
             ])
         #expect(s.neverPrinted(server.apiKey.secret))
     }
+
+    /// `-C N` over output streamed in pieces of 1 to 40 characters: each hit with N lines of
+    /// its task's cached output either side, GNU grep's `id:n:hit` / `id-n-context` form,
+    /// windows that touch joined, `--` between groups; context lines whole, cleaned and masked.
+    @Test func contextLinesAroundHitsGrepStyle() async throws {
+        let server = try DevServer(seed: 11, extra: ["--output-pieces", "1,40"])
+        let s = CLITests.Session()
+        #expect(try s.login(server).status == 0)
+        let created = try server.controlJSON(path: "/_dev/task", query: ["title": "context report"])
+        let id = try #require(created["id"] as? String)
+        let report = """
+            alpha one
+            \tindented\there
+            the key is \(server.apiKey.secret) here
+            beta two
+            gamma three
+            beta four
+            delta five
+            epsilon six
+            zeta seven
+            beta eight
+
+            """
+        let written = try server.controlJSON(path: "/_dev/hostile/output_text", query: ["task_id": id, "text": report])
+        #expect((written["events"] as? Int ?? 0) >= 5)
+        let page = try await fetchOnThread(server.client()) { try $0.outputPage(taskID: id, afterSeq: 0, limit: 500) }
+        let key = CacheLocation.profileKey(serverURL: try server.profile().baseURL.absoluteString)
+        let store = try CacheStore.open(profileKey: key, environment: ["HOME": s.dir.path]).store
+        try store.appendEvents(page.events)
+        store.close()
+
+        func grep(_ args: String...) throws -> [String] {
+            let run = try s.run(["grep"] + args)
+            #expect(run.status == 0, "\(args): \(run.stderr)")
+            return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+        // Newest group first; in a group, reading order. 4 and 6 are two apart: one group.
+        let beta = try grep("-C", "1", "beta")
+        #expect(beta.count == 8, "\(beta)")
+        #expect(
+            Array(beta.prefix(3)) == ["\(id)-9-zeta seven", "\(id):10:beta eight", "--"]
+                && Array(beta.suffix(4)) == [
+                    "\(id):4:beta two", "\(id)-5-gamma three", "\(id):6:beta four", "\(id)-7-delta five",
+                ], "\(beta)")
+        // A context line is cleaned and masked as a hit is.
+        #expect(beta.dropFirst(3).first?.hasPrefix("\(id)-3-the key is mk_") == true, "\(beta)")
+        // -C 0: the hits alone, `--` between those not next to each other.
+        #expect(
+            try grep("--context=0", "beta") == [
+                "\(id):10:beta eight", "--", "\(id):6:beta four", "--", "\(id):4:beta two",
+            ])
+        // At the first line there is nothing above; a context line keeps its indent.
+        let alpha = try grep("--context", "2", "alpha")
+        #expect(alpha.count == 3 && alpha.first == "\(id):1:alpha one", "\(alpha)")
+        #expect(alpha.dropFirst().first?.hasPrefix("\(id)-2- ") == true, "\(alpha)")
+        #expect(alpha.dropFirst().first?.hasSuffix("indented        here") == true, "tabs as the cache keeps them")
+        #expect(alpha.last?.hasPrefix("\(id)-3-the key is mk_") == true)
+        // Without -C the form is as before.
+        #expect(try grep("gamma") == ["\(id)\t5\tgamma three"])
+
+        for bad in ["51", "-1", "x", ""] {
+            let run = try s.run(["grep", "-C", bad, "beta"])
+            #expect(run.status == 2, "-C '\(bad)'")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try s.run(["grep", "-C", "51", "beta"]).stderr.contains("0 to 50"))
+        #expect(try s.run(["grep", "-C", "2", "no-such-text-anywhere"]).status == 1)
+        #expect(s.neverPrinted(server.apiKey.secret))
+    }
 }

@@ -119,6 +119,9 @@ public struct ListView: Equatable, Sendable {
     /// Rows that fit in the viewport at the last render (PgUp/PgDn move by this much).
     public private(set) var pageSize = 10
     public var emptyMessage: String
+    /// Rows kept in view above and below the selected one when the list scrolls (vim's
+    /// `scrolloff`), as many as the list and the view allow; 0 for most lists.
+    public var scrollMargin = 0
     /// Each row's `searchText`, case-folded, as the filter compares it (only while a filter is
     /// typed or applied).
     private var searchKeys: [FilterKey]?
@@ -136,7 +139,7 @@ public struct ListView: Equatable, Sendable {
     public static func == (a: ListView, b: ListView) -> Bool {
         a.window == b.window && a.filter == b.filter && a.isEditingFilter == b.isEditingFilter
             && a.selection == b.selection && a.scrollOffset == b.scrollOffset && a.pageSize == b.pageSize
-            && a.emptyMessage == b.emptyMessage
+            && a.emptyMessage == b.emptyMessage && a.scrollMargin == b.scrollMargin
     }
 
     /// Every row, in order (made now: for short lists and tests).
@@ -318,8 +321,9 @@ public struct ListView: Equatable, Sendable {
                 maxX: area.maxX)
             return
         }
-        if selection < scrollOffset { scrollOffset = selection }
-        if selection >= scrollOffset + pageSize { scrollOffset = selection - pageSize + 1 }
+        let margin = min(scrollMargin, (pageSize - 1) / 2)
+        if selection - margin < scrollOffset { scrollOffset = selection - margin }
+        if selection + margin >= scrollOffset + pageSize { scrollOffset = selection + margin - pageSize + 1 }
         scrollOffset = max(0, min(scrollOffset, max(0, visibleCount - pageSize)))
         let marker = context.glyphs.selectionMarker
         for (i, shown) in (scrollOffset..<min(visibleCount, scrollOffset + pageSize)).enumerated() {

@@ -33,7 +33,7 @@ public enum KeyAction: Hashable, Sendable {
     case grepPrompt
     /// Pick what a list is narrowed to (Tasks: a contract).
     case pickScope
-    /// The next / previous match of a search (the transcript viewer).
+    /// The next / previous match of a search (a transcript, the task output, the grep results).
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
     case focusNext, focusPrevious
@@ -74,6 +74,9 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     /// The `:` command line only: what completes a pane name (a filter has nothing to complete).
     public static let commandLine = KeyContext("command", title: "COMMAND LINE")
     public static let output = KeyContext("output", title: "TASK OUTPUT")
+    /// While a search is active (the task output's, once a query is kept; the `:grep` results):
+    /// ahead of the pane's own keys, so `n`/`N` step through its hits rather than the needs-you list.
+    public static let search = KeyContext("search", title: "SEARCH (TASK OUTPUT WITH A QUERY, GREP RESULTS)")
     public static let home = KeyContext("home", title: "HOME")
     public static let taskList = KeyContext("tasks", title: "TASKS")
     /// The status filter and sort order of the top-level list panes (not of lists inside a
@@ -209,9 +212,9 @@ public struct KeyMap: Sendable {
         s +=
             "\n## COMMAND LINE\n\n`:` then a pane name (a unique prefix is enough, Tab completes it) or its number, then Enter;\n"
         s += "`:notifications` lists the recent notifications (Enter opens one), `:grep PATTERN` searches the\n"
-        s += "cached output, titles and plans of every task (Enter on a hit opens the task at that line,\n"
-        s += "then `n`/`N` as in the output's own search), `:profile NAME` moves the dashboard to another stored\n"
-        s += "profile's mesh in place (Tab completes the names; `makima-tui profiles` lists them),\n"
+        s += "cached output, titles and plans of every task (`n`/`N` step its hits; Enter on one opens the task\n"
+        s += "at that line, then `n`/`N` as in the output's own search), `:profile NAME` moves the dashboard\n"
+        s += "to another stored profile's mesh in place (Tab completes the names; `makima-tui profiles` lists them),\n"
         s += "`:open makima://KIND/ID` opens what a deep link names (as `o` on a notification does), `:q` quits:\n"
         s += CommandLineState.commands.map { "`" + $0 + "`" }.joined(separator: ", ") + ".\n"
         s += "\nIn the task output, `:open N` (or a click on the link) shows link N's URL and opens it with\n"
@@ -247,7 +250,7 @@ public struct KeyMap: Sendable {
 
     /// The order of the sections of the help and docs/keys.md.
     static let contextOrder: [KeyContext] = [
-        .global, .list, .listOrder, .output, .taskList, .home, .transcript, .detail, .textInput, .commandLine,
+        .global, .list, .listOrder, .output, .search, .taskList, .home, .transcript, .detail, .textInput, .commandLine,
         .signIn, .mouse,
     ]
 
@@ -304,10 +307,8 @@ public struct KeyMap: Sendable {
         KeyBinding([.pageUp, .ctrl("b")], .pageUp, "page up", context: .output),
         KeyBinding([.pageDown, .ctrl("f")], .pageDown, "page down", context: .output),
         KeyBinding(
-            [.char("/")], .filter, "search the output (Enter keeps the matches, Esc clears them)", context: .output,
-            footer: "search"),
-        KeyBinding([.char("n")], .searchNext, "next match", context: .output),
-        KeyBinding([.char("N")], .searchPrevious, "previous match", context: .output),
+            [.char("/")], .filter, "search the output (Enter keeps the matches for n/N, Esc clears them)",
+            context: .output, footer: "search"),
         KeyBinding([.left], .scrollLeft, "scroll code and tables left", context: .output),
         KeyBinding([.right], .scrollRight, "scroll code and tables right", context: .output),
         KeyBinding([.char("w")], .toggleWrap, "wrap prose on/off (off: prose scrolls sideways too)", context: .output),
@@ -316,6 +317,11 @@ public struct KeyMap: Sendable {
         KeyBinding([.char("Y")], .copyBlock, "copy the code block in view (OSC 52)", context: .output),
         KeyBinding(
             [.escape], .dismiss, "clear the search; else back", context: .output),
+
+        KeyBinding(
+            [.char("n")], .searchNext, "next hit, its line marked, 2 lines kept in view around it",
+            context: .search, footer: "next hit"),
+        KeyBinding([.char("N")], .searchPrevious, "previous hit (both wrap around)", context: .search),
 
         KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
         KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),

@@ -17,4 +17,11 @@ extension ListView {
         }
         return .handled
     }
+
+    /// `steps` rows on from the selection, wrapping past either end (a search's `n`/`N`).
+    public mutating func moveWrapping(by steps: Int) {
+        let count = visibleCount
+        guard count > 0 else { return }
+        select(((selection + steps) % count + count) % count)
+    }
 }

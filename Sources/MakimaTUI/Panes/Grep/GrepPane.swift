@@ -4,6 +4,8 @@ import MakimaKit
 /// `:grep PATTERN`: the cached output lines, titles and plans of every task that hold the
 /// pattern, newest first (task title, status, age, the line with the match highlighted);
 /// Enter opens the task's output at that line with the pattern searched (`n`/`N` go on).
+/// The results are a search: `n`/`N` step through its hits, wrapping, with two rows kept in
+/// view either side of the selected one, and the header says which hit of how many.
 public struct GrepPane: Pane {
     public let id = PaneID.grep
     public var section: PaneID { .home }
@@ -18,10 +20,11 @@ public struct GrepPane: Pane {
         self.pattern = pattern
         searching = true
         list = ListView(rows: [], emptyMessage: "searching the cached output…")
+        list.scrollMargin = TaskOutputPane.hitContext
     }
 
     public var title: String { "GREP" }
-    public var keyContexts: [KeyContext] { [.list] }
+    public var keyContexts: [KeyContext] { [.search, .list] }
     public var isEditingText: Bool { list.isEditingFilter }
     public var isTopLevel: Bool { false }
 
@@ -36,6 +39,10 @@ public struct GrepPane: Pane {
 
     public mutating func handle(_ action: KeyAction) -> PaneResponse {
         if let response = list.handleMovement(action) { return response }
+        if action == .searchNext || action == .searchPrevious {
+            list.moveWrapping(by: action == .searchNext ? 1 : -1)
+            return .handled
+        }
         guard action == .open, let row = list.selectedRow, let hit = hits[row.id] else { return .ignored }
         return .request(.openGrepHit(taskID: hit.taskID, pattern: pattern, line: hit.line))
     }
@@ -47,11 +54,19 @@ public struct GrepPane: Pane {
         let n = list.rows.count
         let limit = n >= CacheStore.maxSearchHits ? " (the newest \(n))" : ""
         let detail =
-            searching ? "searching…" : "“\(oneLine(pattern))” · \(n) line\(n == 1 ? "" : "s")\(limit) · Enter opens"
+            searching
+            ? "searching…"
+            : "“\(oneLine(pattern))” · \(n) line\(n == 1 ? "" : "s")\(limit) · \(position) · Enter opens"
         PaneHeader.render(
             title: title, term: nil, detail: detail, into: &buffer,
             row: region.inset(left: 1, right: 1).row(0), context: context)
         list.render(into: &buffer, rect: region.inset(left: 1, top: 2, right: 1), context: context)
+    }
+
+    /// `3/17`: the selected hit among those shown (a `/` filter narrows them), `0/0` with none.
+    public var position: String {
+        let shown = list.visibleCount
+        return "\(shown == 0 ? 0 : list.selection + 1)/\(shown)"
     }
 }
 

@@ -19,6 +19,8 @@ extension TaskOutputPane {
             searching = true
             search.update(query: "", in: model.lines)
         case .searchNext, .searchPrevious:
+            // No query kept: not a search key here (the app's `n` is the needs-you list's).
+            guard !search.query.isEmpty else { return .ignored }
             guard !search.matches.isEmpty else { return .handled }
             if action == .searchNext { search.next() } else { search.previous() }
             showCurrentMatch()
@@ -95,17 +97,6 @@ extension TaskOutputPane {
         let hadCurrent = search.current != nil
         search.advance(in: model.lines)
         if !hadCurrent { showCurrentMatch() }
-    }
-
-    /// Scrolls so the current match is in view (two lines of context above it), and sideways
-    /// when it sits right of the view in code.
-    mutating func showCurrentMatch() {
-        guard let m = search.currentMatch else { return }
-        let inView = m.line >= shownTop && m.line < shownTop + shownLines
-        if !inView {
-            following = false
-            top = max(0, m.line - 2)
-        }
     }
 
     /// The output changed under a search: find the query again, staying on the same match.

@@ -27,12 +27,18 @@ public struct TaskOutputPane: Pane {
     /// `g` was pressed: the view stays on the first line while older output comes in front,
     /// until another key moves it.
     public internal(set) var seekingStart = false
+    /// The current match is to be placed with its context in view (`placeCurrentMatch`) once
+    /// the body's size is known.
+    var revealPending = false
+    /// The body's size at the last frame (zero before the first).
+    var bodySize = (width: 0, height: 0)
 
     public init(model: TaskOutputViewModel) { self.model = model }
 
     public var title: String { "TASK" }
     public var shownLink: DeepLink? { .task(model.taskID) }
-    public var keyContexts: [KeyContext] { [.output] }
+    /// With a query kept, `n`/`N` are the search's (`.search`); without, the needs-you list's.
+    public var keyContexts: [KeyContext] { search.query.isEmpty ? [.output] : [.search, .output] }
     public var isTopLevel: Bool { false }
     public var isEditingText: Bool { searching }
 
@@ -111,18 +117,26 @@ public struct TaskOutputPane: Pane {
             buffer.writeEmptyBodyNote(model.note ?? "no output yet", in: body)
             return
         }
+        bodySize = (body.width, body.height)
+        placeCurrentMatch()
         var rows =
             following
             ? rowsEndingAtBottom(width: body.width, height: body.height)
             : rowsFromTop(width: body.width, height: body.height - (top == 0 ? 1 : 0))
         // Above the first line held, its top line says what is older: loading, the start, …
         if !following && top == 0 {
-            rows.insert(
-                StyledLine(
-                    model.older.text(glyphs: context.glyphs), CellStyle(fg: .foregroundMuted, attributes: .italic)),
-                at: 0)
+            let note = StyledLine(
+                model.older.text(glyphs: context.glyphs), CellStyle(fg: .foregroundMuted, attributes: .italic))
+            rows.insert(BodyRow(text: note, line: nil, isFirst: true), at: 0)
         }
-        for (i, row) in rows.enumerated() { buffer.write(row, x: body.x, y: body.y + i, maxX: body.maxX) }
+        let hitLine = search.currentMatch?.line
+        for (i, row) in rows.enumerated() {
+            if let hitLine, row.line == hitLine {
+                markHitRow(
+                    into: &buffer, y: body.y + i, from: region.x, to: body.maxX, first: row.isFirst, context: context)
+            }
+            buffer.write(row.text, x: body.x, y: body.y + i, maxX: body.maxX)
+        }
     }
 
     /// The plan: one line saying it is there (collapsed), or its lines up to half the view.
@@ -152,10 +166,16 @@ public struct TaskOutputPane: Pane {
         return next
     }
 
-    /// A line as laid out now: highlighted where search matches fall, prose unwrapped when wrap is off.
-    private func displayed(_ index: Int) -> RenderedLine {
+    /// A line as laid out now: prose unwrapped when wrap is off.
+    func laidOut(_ index: Int) -> RenderedLine {
         var line = model.lines[index]
         if !wrapProse && line.wrap == .words { line.wrap = .none }
+        return line
+    }
+
+    /// A line as drawn now: laid out, highlighted where search matches fall.
+    private func displayed(_ index: Int) -> RenderedLine {
+        let line = laidOut(index)
         guard !search.matches.isEmpty else { return line }
         let current = search.currentMatch
         return line.highlighting(
@@ -168,11 +188,18 @@ public struct TaskOutputPane: Pane {
             })
     }
 
-    private mutating func rowsEndingAtBottom(width: Int, height: Int) -> [StyledLine] {
-        var rows: [StyledLine] = []
+    /// Line `index`'s rows, each knowing its line.
+    private func bodyRows(_ index: Int, width: Int) -> [BodyRow] {
+        displayed(index).rows(width: width, scrollX: scrollX).enumerated().map {
+            BodyRow(text: $0.element, line: index, isFirst: $0.offset == 0)
+        }
+    }
+
+    private mutating func rowsEndingAtBottom(width: Int, height: Int) -> [BodyRow] {
+        var rows: [BodyRow] = []
         var i = model.lines.count - 1
         while i >= 0 && rows.count < height {
-            rows.insert(contentsOf: displayed(i).rows(width: width, scrollX: scrollX), at: 0)
+            rows.insert(contentsOf: bodyRows(i, width: width), at: 0)
             i -= 1
         }
         shownTop = i + 1
@@ -181,13 +208,13 @@ public struct TaskOutputPane: Pane {
         return Array(rows.suffix(height))
     }
 
-    private mutating func rowsFromTop(width: Int, height: Int) -> [StyledLine] {
+    private mutating func rowsFromTop(width: Int, height: Int) -> [BodyRow] {
         top = min(max(0, top), model.lines.count - 1)
         guard height > 0 else { return [] }
-        var rows: [StyledLine] = []
+        var rows: [BodyRow] = []
         var i = top
         while i < model.lines.count && rows.count < height {
-            rows.append(contentsOf: displayed(i).rows(width: width, scrollX: scrollX))
+            rows.append(contentsOf: bodyRows(i, width: width))
             i += 1
         }
         shownTop = top
