@@ -11,11 +11,12 @@ extension LiveDashboard {
     func loadActivity() {
         guard let cache else { return }
         let bus = session.bus
-        Self.activityQueue.async {
+        // Weak from the start (a `[weak self]` on the inner closure alone would have this one
+        // hold the dashboard): a quit during the read must not leave the queue's thread as the
+        // dashboard's last owner, its deinit off the UI thread.
+        Self.activityQueue.async { [weak self] in
             guard let history = try? cache.activity(hours: 24) else { return }
-            bus.post { [weak self] in
-                self?.session.chrome.set(\.activity, history)
-            }
+            bus.post { self?.session.chrome.set(\.activity, history) }
         }
     }
 }

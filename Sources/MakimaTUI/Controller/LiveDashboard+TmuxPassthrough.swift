@@ -8,8 +8,11 @@ extension LiveDashboard {
     /// and a SYSTEM// row keeps saying it after the toast is gone.
     func askTmuxPassthrough() {
         let bus = session.bus
-        notificationController.notifier.askTmuxPassthrough { global, pane in
-            bus.post { [weak self] in self?.tmuxPassthroughAnswered(global: global, pane: pane) }
+        // Weak from the start: the answer comes on the launcher's thread, and a closure holding
+        // the dashboard there would make that thread the last owner after a quick quit (its
+        // deinit off the UI thread, its controllers' unowned references already gone).
+        notificationController.notifier.askTmuxPassthrough { [weak self] global, pane in
+            bus.post { self?.tmuxPassthroughAnswered(global: global, pane: pane) }
         }
     }
 

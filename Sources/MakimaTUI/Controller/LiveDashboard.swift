@@ -194,6 +194,7 @@ public final class LiveDashboard {
     }
 
     func stop() {
+        bindings.stop()
         meshes.stop()
         notificationController.notifier.stop()
         children.stop()

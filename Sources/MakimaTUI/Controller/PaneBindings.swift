@@ -47,7 +47,13 @@ package final class PaneBindings {
 
     func markDirty(_ id: PaneID) { markDirty(.pane(id)) }
 
+    /// After the loop has ended: the stores still change as the dashboard stops (the task
+    /// table handed back), and a mark then would ask a screen that is gone for a frame.
+    func stop() { stopped = true }
+    private var stopped = false
+
     func markDirty(_ slot: Slot) {
+        guard !stopped else { return }
         dirty.insert(slot)
         needsDisplay(slot)
     }

@@ -14,7 +14,7 @@ extension TaskOutputController {
             return answerGrep(pattern, hits: [], failure: "no offline cache: nothing to search")
         }
         let bus = self.bus
-        Self.grepQueue.async {
+        Self.grepQueue.async { [weak self] in
             var failure: String?
             var hits: [OutputSearchHit] = []
             do {
@@ -22,7 +22,7 @@ extension TaskOutputController {
             } catch {
                 failure = "search failed: \(error)"
             }
-            bus.post { [weak self, hits, failure] in self?.answerGrep(pattern, hits: hits, failure: failure) }
+            bus.post { [hits, failure] in self?.answerGrep(pattern, hits: hits, failure: failure) }
         }
     }
 
