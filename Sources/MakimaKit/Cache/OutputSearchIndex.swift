@@ -12,11 +12,12 @@ import Foundation
 /// tasks are first seen, so a higher rowid is a newer task) and line 0 the title row; lines
 /// numbered 2^32 or more are not indexed.
 ///
-/// Kept current with the writes: `CacheStore.insert` notes per task the lowest line it wrote
-/// (`unindexed_from`, one update per task per transaction; the open line updated in place is
-/// among them), and `catchUp` indexes from there what is still cached, replacing the row of a
-/// line indexed before: at most once a second after an append (`CacheStore.indexIfDue`) and
-/// before every search, so a search always sees every line written. In a burst most lines
+/// Kept current with the writes: whatever writes lines (`TaskLines.catchUpDue` mostly, which
+/// `catchUp` runs first) notes per task the lowest line it wrote (`unindexed_from`; the open
+/// line updated in place is among them), and `catchUp` indexes from there what is still
+/// cached, replacing the row of a line indexed before: at most once every 30 s after an append
+/// (`CacheStore.indexIfDue`) and before every search, so a search always sees every event
+/// written. In a burst most lines
 /// leave a task's window within a second and are never indexed at all. A trigger on
 /// `task_lines` removes the row of every line deleted, by whatever pruning deletes it, when
 /// its number is at or below the highest the task had indexed (`indexed_to`): the lines of a
@@ -91,6 +92,7 @@ enum OutputSearchIndex {
                 """)
             try db.exec(createSQL)
             try TaskLines.assembleMissing(keep: keep, in: db)
+            _ = try TaskLines.catchUpDue(keep: keep, in: db)
             var numbers = TaskNumbers()
             let lines = try db.prepare("SELECT task_id, line_no, text FROM task_lines ORDER BY task_id, line_no")
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
@@ -147,11 +149,13 @@ enum OutputSearchIndex {
         }
     }
 
-    /// Indexes the cached lines of every marked task from its mark on (the row of a line
+    /// Assembles the lines that wait for it (`TaskLines.catchUpDue`, `keep` lines a task),
+    /// then indexes the cached lines of every marked task from its mark on (the row of a line
     /// indexed before, e.g. the open line updated since, is replaced), then clears the marks.
     /// Returns how many rows it added.
     @discardableResult
-    static func catchUp(_ db: SQLiteDatabase) throws -> Int {
+    static func catchUp(_ db: SQLiteDatabase, keep: Int) throws -> Int {
+        try markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db)
         let marked = try db.prepare(
             "SELECT num, task_id, unindexed_from, indexed_to FROM search_tasks WHERE unindexed_from IS NOT NULL")
         var tasks: [(num: Int64, id: String, from: Int, indexedTo: Int)] = []

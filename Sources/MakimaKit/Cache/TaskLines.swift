@@ -43,7 +43,8 @@ enum TaskLines {
     /// Tasks in `skips` had events left out before these rows: their lines are counted first.
     /// Returns, per task, the lowest line number written (the search index takes it from there).
     static func assemble(
-        _ rows: ArraySlice<EventRow>, isNew: [Bool], skips: [String: SkippedLines], keep: Int, in db: SQLiteDatabase
+        _ rows: ArraySlice<EventRow>, isNew: [Bool], skips: [String: SkippedLines], keep: Int, nums: [String: Int64],
+        in db: SQLiteDatabase
     ) throws -> [String: Int] {
         guard !rows.isEmpty else { return [:] }
         var byTask: [String: [Int]] = [:]
@@ -73,8 +74,8 @@ enum TaskLines {
                 }
                 assembler.add(seq: row.seq, row.linePart)
             }
-            if older {
-                written[task] = try rebuild(task, keep: keep, with: store)
+            if older, let num = nums[task] {
+                written[task] = try rebuild(task, num: num, keep: keep, with: store)
             } else if let from = try store.write(assembler, task: task) {
                 written[task] = from
             }
@@ -87,20 +88,21 @@ enum TaskLines {
     static func assembleMissing(keep: Int, in db: SQLiteDatabase) throws {
         let missing = try db.prepare(
             """
-            SELECT DISTINCT task_id FROM task_events
-            WHERE task_id NOT IN (SELECT DISTINCT task_id FROM task_lines)
+            SELECT a.num, a.task_id FROM task_activity a
+            WHERE EXISTS (SELECT 1 FROM task_chunks c WHERE c.num = a.num)
+                AND NOT EXISTS (SELECT 1 FROM task_lines l WHERE l.task_id = a.task_id)
             """)
-        var tasks: [String] = []
-        while try missing.step() { if let t = missing.text(0) { tasks.append(t) } }
+        var tasks: [(num: Int64, id: String)] = []
+        while try missing.step() { if let t = missing.text(1) { tasks.append((missing.int64(0), t)) } }
         let store = try Writer(db)
-        for task in tasks { _ = try rebuild(task, keep: keep, with: store) }
+        for task in tasks { _ = try rebuild(task.id, num: task.num, keep: keep, with: store) }
     }
 
     /// Assembles a task's lines again from its cached events, numbered from 1.
-    private static func rebuild(_ task: String, keep: Int, with store: Writer) throws -> Int {
+    private static func rebuild(_ task: String, num: Int64, keep: Int, with store: Writer) throws -> Int {
         try store.removeLines(of: task)
         var assembler = TaskLineAssembler(last: nil, keep: keep)
-        try store.forEachEvent(of: task) { seq, part in assembler.add(seq: seq, part) }
+        try store.forEachEvent(num: num, taskID: task, after: 0) { seq, part in assembler.add(seq: seq, part) }
         _ = try store.write(assembler, task: task)
         return 1
     }
@@ -124,12 +126,13 @@ enum TaskLines {
     }
 
     /// The statements that read and write one task's lines.
-    private struct Writer {
+    struct Writer {
         let db: SQLiteDatabase
         let last: SQLiteStatement
         let upsert: SQLiteStatement
         let prune: SQLiteStatement
         let remove: SQLiteStatement
+        let chunks: SQLiteStatement
 
         init(_ db: SQLiteDatabase) throws {
             self.db = db
@@ -147,6 +150,11 @@ enum TaskLines {
                 """)
             prune = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1 AND line_no <= ?2")
             remove = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+            chunks = try db.prepare(
+                """
+                SELECT first_seq, last_seq, text, pieces FROM task_chunks WHERE num = ?1 AND last_seq > ?2
+                ORDER BY last_seq
+                """)
         }
 
         func lastLine(of task: String) throws -> AssembledLine? {
@@ -191,13 +199,18 @@ enum TaskLines {
             remove.reset()
         }
 
-        /// The task's cached events, oldest first, as what each does to the lines.
-        func forEachEvent(of task: String, _ body: (Int, Part) -> Void) throws {
-            let events = try db.prepare("SELECT seq, json FROM task_events WHERE task_id = ?1 ORDER BY seq")
-            try events.bind(task, at: 1)
-            while try events.step() {
-                guard let json = events.text(1) else { continue }
-                if let event = CacheStore.decodeEvents([json]).first { body(events.int(0), Part(event.payload)) }
+        /// The task's cached events past `after`, oldest first, as what each does to the lines
+        /// (a damaged chunk is skipped).
+        func forEachEvent(num: Int64, taskID: String, after: Int, _ body: (Int, Part) -> Void) throws {
+            try chunks.bind(num, at: 1)
+            try chunks.bind(after, at: 2)
+            defer { chunks.reset() }
+            var last = after
+            while try chunks.step() {
+                for event in CacheStore.chunkEvents(chunks, taskID: taskID) ?? [] where event.seq > last {
+                    body(event.seq, Part(event.payload))
+                    last = event.seq
+                }
             }
         }
     }
@@ -324,17 +337,6 @@ struct TaskLineAssembler {
 
     private mutating func touch() {
         if open?.number == carriedNumber { carriedChanged = true }
-    }
-}
-
-extension CacheStore {
-    /// How many lines are cached for a task.
-    public func lineCount(taskID: String) throws(CacheError) -> Int {
-        try withDatabase { db in
-            let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
-            try select.bind(taskID, at: 1)
-            return try select.step() ? select.int(0) : 0
-        }
     }
 }
 
