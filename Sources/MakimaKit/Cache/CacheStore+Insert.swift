@@ -143,7 +143,8 @@ struct ChunkTrim {
             SELECT COALESCE(SUM(MAX(0, last_seq - first_seq + 1)), 0), COUNT(*) FROM task_chunks
             WHERE num = ?1 AND id != ?2
             """)
-        rewrite = try db.prepare("UPDATE task_chunks SET first_seq = ?2, last_seq = ?2, text = ?3, pieces = ?4 WHERE id = ?1")
+        rewrite = try db.prepare(
+            "UPDATE task_chunks SET first_seq = ?2, last_seq = ?2, text = ?3, pieces = ?4 WHERE id = ?1")
         drop = try db.prepare("DELETE FROM task_chunks WHERE num = ?1 AND id != ?2")
     }
 

@@ -25,7 +25,8 @@ struct ChunkWriter {
         self.db = db
         self.keep = keep
         top = try db.prepare(
-            "SELECT MAX(last_seq) FROM task_chunks WHERE num = ?1 AND last_seq BETWEEN 1 AND \(TaskEventSequencer.maxSeq)")
+            "SELECT MAX(last_seq) FROM task_chunks WHERE num = ?1 AND last_seq BETWEEN 1 AND \(TaskEventSequencer.maxSeq)"
+        )
         overlapping = try db.prepare(
             """
             SELECT first_seq, last_seq FROM task_chunks WHERE num = ?1 AND last_seq >= ?2 AND first_seq <= ?3

@@ -95,7 +95,8 @@ enum EventChunk {
             let format = pieces.first
         else { return nil }
         if format == jsonFormat {
-            guard firstSeq == lastSeq, let event = CacheStore.decodeEvents([String(decoding: pieces, as: UTF8.self)]).first,
+            guard firstSeq == lastSeq,
+                let event = CacheStore.decodeEvents([String(decoding: pieces, as: UTF8.self)]).first,
                 event.seq == firstSeq, event.taskID == taskID
             else { return nil }
             return [event]

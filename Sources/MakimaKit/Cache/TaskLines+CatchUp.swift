@@ -49,7 +49,9 @@ extension CacheStore {
     public func lineCount(taskID: String) throws(CacheError) -> Int {
         let keep = eventsKeptPerTask
         return try withDatabase { db in
-            try db.transaction { try OutputSearchIndex.markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db) }
+            try db.transaction {
+                try OutputSearchIndex.markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db)
+            }
             let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
             try select.bind(taskID, at: 1)
             return try select.step() ? select.int(0) : 0
