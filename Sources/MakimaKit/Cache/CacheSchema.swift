@@ -110,8 +110,14 @@ enum CacheSchema {
         // keyed by the task's number), the number given by task_activity (which every task
         // with events has; never reused, so a chunk left behind is no other task's), and
         // whose lines wait for the catch-up (`lines_due`, `TaskLines.catchUpDue`). Each
-        // cached event becomes a chunk of one, its wire JSON as it was (read as before).
+        // cached event becomes a chunk of one, its wire JSON as it was (read as before). The
+        // search index is dropped, to be made again without its token counts (`columnsize =
+        // 0`): at opening, and filled off the UI thread (`OutputSearchIndex.ensure`).
         """
+        DROP TRIGGER IF EXISTS output_search_prune;
+        DROP TABLE IF EXISTS output_search;
+        DROP TABLE IF EXISTS search_tasks;
+        DROP TABLE IF EXISTS search_state;
         CREATE TABLE task_activity_v10 (
             num INTEGER PRIMARY KEY AUTOINCREMENT,
             task_id TEXT NOT NULL UNIQUE,

@@ -4,7 +4,8 @@ import Foundation
 /// the trigram tokenizer: any substring of three characters or more is found through the index
 /// by `LIKE`, case-insensitively, as `grep -i -F` would). `detail = none`: the index keeps
 /// which rows hold a trigram, not where, a third of the size with positions; `LIKE` checks
-/// each candidate row against the pattern, so positions are not needed.
+/// each candidate row against the pattern, so positions are not needed. `columnsize = 0`: no
+/// row of token counts a line (they serve ranking, which the search does not do).
 ///
 /// Rows: one per cached output line (`TaskLines`: whole lines, whatever events they were
 /// streamed in, SGR removed) and one per task for its title and plan. A row's rowid is
@@ -50,7 +51,8 @@ enum OutputSearchIndex {
             indexed_to INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
+        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(
+            text, tokenize = 'trigram', detail = none, columnsize = 0);
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_lines
         WHEN old.line_no <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
         BEGIN

@@ -5,8 +5,8 @@ import Foundation
 /// events left out below the window and for an event cut to fit), cut as
 /// `OutputLineSplit` says (the task view's rule) across any event boundary: one row per line,
 /// with its number in the task (from 1), its text (SGR removed), the first and last seq it
-/// spans, and whether it is still open (no newline yet: the next text of its stream continues
-/// it, and the row is updated in place). The search index is over these rows.
+/// spans, and whether it is still open (no newline yet: the next text of its stream, which
+/// only an open line keeps, continues it, and the row is updated in place). The search index is over these rows.
 ///
 /// Bounded like the events: a task keeps its newest `CacheRetention.eventsPerTask` lines
 /// (oldest go first, numbers are never reused), its lines go with the task, and one line keeps
@@ -148,7 +148,7 @@ enum TaskLines {
                 INSERT INTO task_lines (task_id, line_no, first_seq, last_seq, stream, open, text)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT (task_id, line_no) DO UPDATE
-                SET last_seq = excluded.last_seq, open = excluded.open, text = excluded.text
+                SET last_seq = excluded.last_seq, stream = excluded.stream, open = excluded.open, text = excluded.text
                 """)
             prune = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1 AND line_no <= ?2")
             remove = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
@@ -179,7 +179,9 @@ enum TaskLines {
                 try upsert.bind(line.number, at: 2)
                 try upsert.bind(line.firstSeq, at: 3)
                 try upsert.bind(line.lastSeq, at: 4)
-                try upsert.bind(line.stream, at: 5)
+                // Only the open line's stream is ever read (the next text of it continues the
+                // line): a closed line keeps none, 9 bytes a line less to write.
+                try upsert.bind(line.open ? line.stream : "", at: 5)
                 try upsert.bind(line.open ? 1 : 0, at: 6)
                 try upsert.bind(line.text, at: 7)
                 try upsert.step()
