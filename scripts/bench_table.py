@@ -27,10 +27,13 @@ def stream_rows(med, fmt) -> list[tuple[str, str, str, str]]:
         rows.append((f"stream: {label}, CPU for {events:,.0f} events in 1-40-char pieces, 20 tasks", fmt(dash, "s"),
                      f"aiohttp client {fmt(client, 's')}", verdict))
         written = med(f"stream.{name}.write_bytes_per_event")
-        rows.append((f"stream: {label}, bytes written per event (disk; every write call)",
-                     f"{fmt(written, 'B', 0)} ({fmt(med(f'stream.{name}.wchar_per_event'), 'B', 0)})",
+        searchable = med(f"stream.{name}.searchable_write_bytes_per_event")
+        judged = searchable if searchable is not None else written
+        rows.append((f"stream: {label}, bytes written per event (disk; every write call; all searchable)",
+                     f"{fmt(written, 'B', 0)} ({fmt(med(f'stream.{name}.wchar_per_event'), 'B', 0)}; "
+                     f"{fmt(searchable, 'B', 0)})",
                      f"RSS {fmt(med(f'stream.{name}.rss_mb'), 'MB', 1)}",
-                     "—" if written is None else "met (≤ 300 B)" if written <= 300 else "not met (target ≤ 300 B)"))
+                     "—" if judged is None else "met (≤ 300 B)" if judged <= 300 else "not met (target ≤ 300 B)"))
     first, last = med("stream.long_task.first10_cpu_s"), med("stream.long_task.last10_cpu_s")
     if first and last is not None:
         rows.append(("stream: task view, CPU in the last 10 s of the long run", fmt(last, "s"), f"first 10 s {fmt(first, 's')}",

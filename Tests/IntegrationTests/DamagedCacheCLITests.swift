@@ -54,7 +54,7 @@ import Testing
                     payload: .output(text: "damaged line \($0)\n", stream: "tool"))
             })
         #expect(try store.searchOutput("damaged line 1").count > 0)
-        let pages = try store.pages(of: ["task_events", "output_search_data"])
+        let pages = try store.pages(of: ["task_chunks", "output_search_data"])
         store.close()
         let path = store.file.path
         #expect(FileManager.default.fileExists(atPath: path + ".sealed"))

@@ -126,7 +126,7 @@ import Testing
             try ["task_rows", "task_activity", "search_tasks"].map {
                 Int(try db.scalarInt("SELECT count(*) FROM \($0)") ?? 0)
             }
-                + [Int(try db.scalarInt("SELECT count(DISTINCT task_id) FROM task_events") ?? 0)]
+                + [Int(try db.scalarInt("SELECT count(DISTINCT num) FROM task_chunks") ?? 0)]
         }
         #expect(rows[0] <= share, "task_rows \(rows[0])")
         #expect(rows[1] <= share, "task_activity \(rows[1])")

@@ -68,9 +68,10 @@ import Testing
             INSERT INTO collections (key, fetched_at) VALUES ('daemons', 'yesterday'), ('contracts', 1.5e300),
                 ('tasks?status=running', 1700000000);
             INSERT INTO list_items (collection, position, id, json, kind) VALUES ('daemons', 0, 'd', '{}', 'daemons');
-            INSERT INTO task_events (task_id, seq, event_id, type, json) VALUES
-                ('far', 9223372036854775807, 1, 'task.output', '{}'), ('u', 3, 1, 'task.output', '{}');
-            INSERT INTO task_activity (task_id, last_at, finished) VALUES ('far', 1.5e300, 'yes');
+            INSERT INTO task_activity (num, task_id, last_at, finished) VALUES (900, 'far', 1.5e300, 'yes'),
+                (901, 'u', 0, 0);
+            INSERT INTO task_chunks (num, first_seq, last_seq, text, pieces) VALUES
+                (900, 9223372036854775807, 9223372036854775807, '', X'7B7D'), (901, 3, 3, '', X'7B7D');
             INSERT INTO search_tasks (num, task_id, unindexed_from) VALUES (1099511627776, 't', 'from here');
             """)
         let store = try CacheStore.open(file: file, now: Self.now).store

@@ -78,7 +78,7 @@ import Testing
     /// skipping the check and failing the same way every time.
     @Test func aCorruptionMetWhileOpenLeavesNoSealAndTheNextOpeningReplacesTheFile() throws {
         let store = try withOutput()
-        try Self.damage(["task_events", "output_search_data"], of: store)
+        try Self.damage(["task_chunks", "output_search_data"], of: store)
         let path = dir.databaseFile.path
         #expect(FileManager.default.fileExists(atPath: CacheSeal.sealPath(path)), "sealed before the damage")
         let damaged = try CacheStore.open(file: dir.databaseFile)
@@ -101,7 +101,7 @@ import Testing
     /// checks the whole file and finds damage that a seal would have let through.
     @Test func aRunThatNeverClosedLeavesNoSealAndTheNextOpeningChecksInFull() throws {
         let store = try withOutput()
-        let pages = try store.pages(of: ["task_events"])
+        let pages = try store.pages(of: ["task_chunks"])
         store.close()
         let killed = try CacheStore.open(file: dir.databaseFile)
         #expect(!FileManager.default.fileExists(atPath: CacheSeal.sealPath(dir.databaseFile.path)))

@@ -21,9 +21,11 @@ import Testing
         return try MakimaJSON.decode(TaskEvent.self, from: Data(json.utf8))
     }
 
-    /// The stored lines of `task`: (number, text), in order.
+    /// The stored lines of `task`: (number, text), in order, after the catch-up that
+    /// assembles them (`TaskLines.catchUpDue`, which `lineCount` runs as a search does).
     static func lines(of task: String, in store: CacheStore) throws -> [(Int, String)] {
-        try store.withDatabase { db in
+        _ = try store.lineCount(taskID: task)
+        return try store.withDatabase { db in
             let select = try db.prepare("SELECT line_no, text FROM task_lines WHERE task_id = ?1 ORDER BY line_no")
             try select.bind(task, at: 1)
             var rows: [(Int, String)] = []

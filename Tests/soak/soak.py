@@ -41,6 +41,7 @@ import time
 import urllib.error
 import urllib.request
 
+from cache_events import cached_events, cached_tasks
 from fakeclock import FakeClock, fake_start
 from week import WeekChecks, parse_ts, read_db
 
@@ -366,15 +367,14 @@ def compare(server_db, client_db, name, required_since_event_id, allowance=None)
     server_last = dict(read_db(server_db, "SELECT task_id, max(seq) FROM events GROUP BY task_id"))
     required = {t for (t,) in read_db(server_db, "SELECT DISTINCT task_id FROM events WHERE event_id >= ?",
                                       (required_since_event_id,))}
-    client_tasks = {t for (t,) in read_db(client_db, "SELECT DISTINCT task_id FROM task_events")}
+    client_tasks = cached_tasks(client_db)
     result.missing = sorted(t for t in required - client_tasks - allowance["may_be_absent"] if not t.startswith("_dev"))
     for task in sorted(client_tasks):
         last = server_last.get(task)
         if last is None:
             result.wrong.append(f"{task}: in the cache, unknown to the server")
             continue
-        rows = read_db(client_db, "SELECT seq, json FROM task_events WHERE task_id = ? AND seq <= ? ORDER BY seq",
-                       (task, last))
+        rows = cached_events(client_db, task, last, EVENTS_KEPT_PER_TASK)
         seqs = [r[0] for r in rows]
         low = max(1, last - EVENTS_KEPT_PER_TASK + 1)
         if not seqs or seqs[-1] < last:

@@ -27,6 +27,8 @@ import sqlite3
 import time
 from datetime import datetime, timezone
 
+from cache_events import cached_tasks
+
 FINAL = ("completed", "failed", "cancelled")
 # shortAge's units (MakimaKit/Clock/AgeClock.swift): "12s", "4m", "3h", "2d".
 AGE_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
@@ -282,7 +284,7 @@ class WeekChecks:
             if not path:
                 f.check(False, f"{name}: no cache file")
                 continue
-            cached = {t for (t,) in read_db(path, "SELECT DISTINCT task_id FROM task_events")}
+            cached = cached_tasks(path)
             left = [t for t in finished if t in cached]
             f.check(bool(finished) and not left,
                     f"{name}: retention pruned the {len(finished)} tasks that finished during the run more than "

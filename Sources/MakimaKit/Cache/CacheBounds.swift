@@ -28,10 +28,14 @@ enum CacheBounds {
 
     static let tables: [BoundedTable] = [
         BoundedTable(
-            table: "task_events",
+            table: "task_chunks",
             bound: "the newest events_per_task a task (on every insert), finished tasks past their age, the cap "
-                + "(CacheStore.prune), and the tasks task_activity keeps",
-            prune: { _, _ in 0 }),
+                + "(CacheStore.prune), and the tasks task_activity keeps (a trigger takes a task's chunks with "
+                + "its row); a chunk of no task goes",
+            prune: { db, _ in
+                try db.exec("DELETE FROM task_chunks WHERE num NOT IN (SELECT num FROM task_activity)")
+                return db.changes
+            }),
         BoundedTable(
             table: "task_lines",
             bound: "a task's newest events_per_task lines (as they are written), each cut at its most bytes, and "

@@ -106,13 +106,56 @@ enum CacheSchema {
         """
         CREATE TABLE acknowledged (item TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
         """,
+        // 9 -> 10: events in chunks (`EventChunk`: a gapless run of one task's events a row,
+        // keyed by the task's number), the number given by task_activity (which every task
+        // with events has; never reused, so a chunk left behind is no other task's), and
+        // whose lines wait for the catch-up (`lines_due`, `TaskLines.catchUpDue`). Each
+        // cached event becomes a chunk of one, its wire JSON as it was (read as before). The
+        // search index is dropped, to be made again without its token counts (`columnsize =
+        // 0`): at opening, and filled off the UI thread (`OutputSearchIndex.ensure`).
+        """
+        DROP TRIGGER IF EXISTS output_search_prune;
+        DROP TABLE IF EXISTS output_search;
+        DROP TABLE IF EXISTS search_tasks;
+        DROP TABLE IF EXISTS search_state;
+        CREATE TABLE task_activity_v10 (
+            num INTEGER PRIMARY KEY AUTOINCREMENT,
+            task_id TEXT NOT NULL UNIQUE,
+            last_at REAL NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            lines_due INTEGER
+        );
+        INSERT INTO task_activity_v10 (task_id, last_at, finished) SELECT task_id, last_at, finished FROM task_activity;
+        INSERT OR IGNORE INTO task_activity_v10 (task_id, last_at, finished)
+            SELECT DISTINCT task_id, 0, 0 FROM task_events;
+        DROP TABLE task_activity;
+        ALTER TABLE task_activity_v10 RENAME TO task_activity;
+        CREATE INDEX task_activity_lines_due ON task_activity (lines_due) WHERE lines_due IS NOT NULL;
+        CREATE TABLE task_chunks (
+            id INTEGER PRIMARY KEY,
+            num INTEGER NOT NULL,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            pieces BLOB NOT NULL
+        );
+        CREATE INDEX task_chunks_by_task ON task_chunks (num, last_seq);
+        INSERT INTO task_chunks (num, first_seq, last_seq, text, pieces)
+            SELECT a.num, e.seq, e.seq, '', CAST(e.json AS BLOB) FROM task_events e
+            JOIN task_activity a ON a.task_id = e.task_id ORDER BY e.task_id, e.seq;
+        DROP TABLE task_events;
+        CREATE TRIGGER task_chunks_leave AFTER DELETE ON task_activity
+        BEGIN
+            DELETE FROM task_chunks WHERE num = old.num;
+        END;
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Every table the current version must have; a database missing one is not ours.
     static let tables = [
-        "collections", "list_items", "task_events", "task_lines", "task_activity", "activity_minutes",
+        "collections", "list_items", "task_chunks", "task_lines", "task_activity", "activity_minutes",
         "task_rows", "acknowledged",
     ]
 

@@ -114,7 +114,7 @@ extension CacheStore {
     {
         // What was written since the last catch-up first: a search sees every cached line.
         try OutputSearchIndex.ensure(db, keep: keep)
-        _ = try db.transaction { try OutputSearchIndex.catchUp(db) }
+        _ = try db.transaction { try OutputSearchIndex.catchUp(db, keep: keep) }
         // The index finds the rows holding the pattern's longest piece without a LIKE wildcard
         // (through the trigram index when it has three characters or more, else by a scan);
         // each row is then checked for the whole pattern, as text. Newest rows first, so the
@@ -169,7 +169,7 @@ extension CacheStore {
         let keep = eventsKeptPerTask
         _ = try withDatabase { db in
             try OutputSearchIndex.ensure(db, keep: keep)
-            return try db.transaction { try OutputSearchIndex.catchUp(db) }
+            return try db.transaction { try OutputSearchIndex.catchUp(db, keep: keep) }
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// the trigram tokenizer: any substring of three characters or more is found through the index
 /// by `LIKE`, case-insensitively, as `grep -i -F` would). `detail = none`: the index keeps
 /// which rows hold a trigram, not where, a third of the size with positions; `LIKE` checks
-/// each candidate row against the pattern, so positions are not needed.
+/// each candidate row against the pattern, so positions are not needed. `columnsize = 0`: no
+/// row of token counts a line (they serve ranking, which the search does not do).
 ///
 /// Rows: one per cached output line (`TaskLines`: whole lines, whatever events they were
 /// streamed in, SGR removed) and one per task for its title and plan. A row's rowid is
@@ -12,11 +13,12 @@ import Foundation
 /// tasks are first seen, so a higher rowid is a newer task) and line 0 the title row; lines
 /// numbered 2^32 or more are not indexed.
 ///
-/// Kept current with the writes: `CacheStore.insert` notes per task the lowest line it wrote
-/// (`unindexed_from`, one update per task per transaction; the open line updated in place is
-/// among them), and `catchUp` indexes from there what is still cached, replacing the row of a
-/// line indexed before: at most once a second after an append (`CacheStore.indexIfDue`) and
-/// before every search, so a search always sees every line written. In a burst most lines
+/// Kept current with the writes: whatever writes lines (`TaskLines.catchUpDue` mostly, which
+/// `catchUp` runs first) notes per task the lowest line it wrote (`unindexed_from`; the open
+/// line updated in place is among them), and `catchUp` indexes from there what is still
+/// cached, replacing the row of a line indexed before: at most once every 30 s after an append
+/// (`CacheStore.indexIfDue`) and before every search, so a search always sees every event
+/// written. In a burst most lines
 /// leave a task's window within a second and are never indexed at all. A trigger on
 /// `task_lines` removes the row of every line deleted, by whatever pruning deletes it, when
 /// its number is at or below the highest the task had indexed (`indexed_to`): the lines of a
@@ -49,7 +51,8 @@ enum OutputSearchIndex {
             indexed_to INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE IF NOT EXISTS search_state (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(text, tokenize = 'trigram', detail = none);
+        CREATE VIRTUAL TABLE IF NOT EXISTS output_search USING fts5(
+            text, tokenize = 'trigram', detail = none, columnsize = 0);
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_lines
         WHEN old.line_no <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
         BEGIN
@@ -91,6 +94,7 @@ enum OutputSearchIndex {
                 """)
             try db.exec(createSQL)
             try TaskLines.assembleMissing(keep: keep, in: db)
+            _ = try TaskLines.catchUpDue(keep: keep, in: db)
             var numbers = TaskNumbers()
             let lines = try db.prepare("SELECT task_id, line_no, text FROM task_lines ORDER BY task_id, line_no")
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
@@ -147,11 +151,13 @@ enum OutputSearchIndex {
         }
     }
 
-    /// Indexes the cached lines of every marked task from its mark on (the row of a line
+    /// Assembles the lines that wait for it (`TaskLines.catchUpDue`, `keep` lines a task),
+    /// then indexes the cached lines of every marked task from its mark on (the row of a line
     /// indexed before, e.g. the open line updated since, is replaced), then clears the marks.
     /// Returns how many rows it added.
     @discardableResult
-    static func catchUp(_ db: SQLiteDatabase) throws -> Int {
+    static func catchUp(_ db: SQLiteDatabase, keep: Int) throws -> Int {
+        try markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db)
         let marked = try db.prepare(
             "SELECT num, task_id, unindexed_from, indexed_to FROM search_tasks WHERE unindexed_from IS NOT NULL")
         var tasks: [(num: Int64, id: String, from: Int, indexedTo: Int)] = []

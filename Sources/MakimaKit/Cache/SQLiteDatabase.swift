@@ -70,6 +70,10 @@ final class SQLiteDatabase {
     /// Rows changed by the last INSERT, UPDATE or DELETE (0 for an ignored duplicate).
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows changed by every INSERT, UPDATE and DELETE of this connection so far (triggers'
+    /// included): the work a write did, counted (tests).
+    var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// The rowid of the last row this connection inserted.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -30,6 +30,15 @@ final class SQLiteStatement {
         try check(rc)
     }
 
+    /// Binds bytes as a BLOB (copied by SQLite); an empty array binds an empty blob, not NULL.
+    func bind(blob: [UInt8], at index: Int32) throws(SQLiteError) {
+        let rc = blob.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress, !raw.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
+            return sqlite3_bind_blob(statement, index, base, Int32(raw.count), mk_sqlite_transient())
+        }
+        try check(rc)
+    }
+
     func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try check(sqlite3_bind_null(statement, index)) }
         try check(sqlite3_bind_int64(statement, index, value))
@@ -144,6 +153,14 @@ final class SQLiteStatement {
         guard let bytes = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes as they are stored (a BLOB's, or a TEXT's UTF-8, unchecked); empty
+    /// for NULL. Numbers read as their text, as SQLite converts them.
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let base = sqlite3_column_blob(statement, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     private func check(_ rc: Int32) throws(SQLiteError) {

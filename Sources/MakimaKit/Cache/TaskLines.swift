@@ -1,10 +1,12 @@
 import Foundation
 
-/// The cache's task output as lines (`task_lines`), assembled as events are written, cut as
+/// The cache's task output as lines (`task_lines`), assembled from the cached events (at the
+/// search index's catch-up, `TaskLines+CatchUp.swift`; in the batch itself for a burst's
+/// events left out below the window and for an event cut to fit), cut as
 /// `OutputLineSplit` says (the task view's rule) across any event boundary: one row per line,
 /// with its number in the task (from 1), its text (SGR removed), the first and last seq it
-/// spans, and whether it is still open (no newline yet: the next text of its stream continues
-/// it, and the row is updated in place). The search index is over these rows.
+/// spans, and whether it is still open (no newline yet: the next text of its stream, which
+/// only an open line keeps, continues it, and the row is updated in place). The search index is over these rows.
 ///
 /// Bounded like the events: a task keeps its newest `CacheRetention.eventsPerTask` lines
 /// (oldest go first, numbers are never reused), its lines go with the task, and one line keeps
@@ -43,7 +45,8 @@ enum TaskLines {
     /// Tasks in `skips` had events left out before these rows: their lines are counted first.
     /// Returns, per task, the lowest line number written (the search index takes it from there).
     static func assemble(
-        _ rows: ArraySlice<EventRow>, isNew: [Bool], skips: [String: SkippedLines], keep: Int, in db: SQLiteDatabase
+        _ rows: ArraySlice<EventRow>, isNew: [Bool], skips: [String: SkippedLines], keep: Int, nums: [String: Int64],
+        in db: SQLiteDatabase
     ) throws -> [String: Int] {
         guard !rows.isEmpty else { return [:] }
         var byTask: [String: [Int]] = [:]
@@ -73,8 +76,8 @@ enum TaskLines {
                 }
                 assembler.add(seq: row.seq, row.linePart)
             }
-            if older {
-                written[task] = try rebuild(task, keep: keep, with: store)
+            if older, let num = nums[task] {
+                written[task] = try rebuild(task, num: num, keep: keep, with: store)
             } else if let from = try store.write(assembler, task: task) {
                 written[task] = from
             }
@@ -87,20 +90,21 @@ enum TaskLines {
     static func assembleMissing(keep: Int, in db: SQLiteDatabase) throws {
         let missing = try db.prepare(
             """
-            SELECT DISTINCT task_id FROM task_events
-            WHERE task_id NOT IN (SELECT DISTINCT task_id FROM task_lines)
+            SELECT a.num, a.task_id FROM task_activity a
+            WHERE EXISTS (SELECT 1 FROM task_chunks c WHERE c.num = a.num)
+                AND NOT EXISTS (SELECT 1 FROM task_lines l WHERE l.task_id = a.task_id)
             """)
-        var tasks: [String] = []
-        while try missing.step() { if let t = missing.text(0) { tasks.append(t) } }
+        var tasks: [(num: Int64, id: String)] = []
+        while try missing.step() { if let t = missing.text(1) { tasks.append((missing.int64(0), t)) } }
         let store = try Writer(db)
-        for task in tasks { _ = try rebuild(task, keep: keep, with: store) }
+        for task in tasks { _ = try rebuild(task.id, num: task.num, keep: keep, with: store) }
     }
 
     /// Assembles a task's lines again from its cached events, numbered from 1.
-    private static func rebuild(_ task: String, keep: Int, with store: Writer) throws -> Int {
+    private static func rebuild(_ task: String, num: Int64, keep: Int, with store: Writer) throws -> Int {
         try store.removeLines(of: task)
         var assembler = TaskLineAssembler(last: nil, keep: keep)
-        try store.forEachEvent(of: task) { seq, part in assembler.add(seq: seq, part) }
+        try store.forEachEvent(num: num, taskID: task, after: 0) { seq, part in assembler.add(seq: seq, part) }
         _ = try store.write(assembler, task: task)
         return 1
     }
@@ -124,12 +128,13 @@ enum TaskLines {
     }
 
     /// The statements that read and write one task's lines.
-    private struct Writer {
+    struct Writer {
         let db: SQLiteDatabase
         let last: SQLiteStatement
         let upsert: SQLiteStatement
         let prune: SQLiteStatement
         let remove: SQLiteStatement
+        let chunks: SQLiteStatement
 
         init(_ db: SQLiteDatabase) throws {
             self.db = db
@@ -143,10 +148,15 @@ enum TaskLines {
                 INSERT INTO task_lines (task_id, line_no, first_seq, last_seq, stream, open, text)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT (task_id, line_no) DO UPDATE
-                SET last_seq = excluded.last_seq, open = excluded.open, text = excluded.text
+                SET last_seq = excluded.last_seq, stream = excluded.stream, open = excluded.open, text = excluded.text
                 """)
             prune = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1 AND line_no <= ?2")
             remove = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+            chunks = try db.prepare(
+                """
+                SELECT first_seq, last_seq, text, pieces FROM task_chunks WHERE num = ?1 AND last_seq > ?2
+                ORDER BY last_seq
+                """)
         }
 
         func lastLine(of task: String) throws -> AssembledLine? {
@@ -169,7 +179,9 @@ enum TaskLines {
                 try upsert.bind(line.number, at: 2)
                 try upsert.bind(line.firstSeq, at: 3)
                 try upsert.bind(line.lastSeq, at: 4)
-                try upsert.bind(line.stream, at: 5)
+                // Only the open line's stream is ever read (the next text of it continues the
+                // line): a closed line keeps none, 9 bytes a line less to write.
+                try upsert.bind(line.open ? line.stream : "", at: 5)
                 try upsert.bind(line.open ? 1 : 0, at: 6)
                 try upsert.bind(line.text, at: 7)
                 try upsert.step()
@@ -191,149 +203,19 @@ enum TaskLines {
             remove.reset()
         }
 
-        /// The task's cached events, oldest first, as what each does to the lines.
-        func forEachEvent(of task: String, _ body: (Int, Part) -> Void) throws {
-            let events = try db.prepare("SELECT seq, json FROM task_events WHERE task_id = ?1 ORDER BY seq")
-            try events.bind(task, at: 1)
-            while try events.step() {
-                guard let json = events.text(1) else { continue }
-                if let event = CacheStore.decodeEvents([json]).first { body(events.int(0), Part(event.payload)) }
-            }
-        }
-    }
-}
-
-/// One line as the cache holds it.
-struct AssembledLine: Equatable {
-    var number: Int
-    var firstSeq: Int
-    var lastSeq: Int
-    var stream: String
-    var open: Bool
-    var text: String
-
-    /// The text reached `TaskLines.maxLineBytes`: what follows, up to the newline, is dropped.
-    var isCut: Bool { text.utf8.count > TaskLines.maxLineBytes }
-
-    /// Adds a piece of text, cut at the limit with the marker.
-    mutating func append(_ piece: Substring) {
-        guard !isCut, !piece.isEmpty else { return }
-        let plain = UntrustedText.stripSGR(String(piece))
-        let room = TaskLines.maxLineBytes - text.utf8.count
-        if plain.utf8.count <= room {
-            text += plain
-        } else {
-            text += OutputSearchIndex.bounded(plain, bytes: room) + TaskLines.cutMarker
-        }
-    }
-}
-
-/// A task's lines assembled from its events in seq order, continuing the line the cache left
-/// open; `changed` is what to write (the open line it continued or ended, then new lines).
-/// Holds at most `keep` lines besides the open one: older ones would be pruned on writing.
-struct TaskLineAssembler {
-    let keep: Int
-    /// The highest seq assembled.
-    private(set) var lastSeq: Int
-    /// The open line (stored or new), if any.
-    private var open: AssembledLine?
-    /// Lines ended here, oldest first (the stored open line among them if it ended).
-    private var ended: [AssembledLine] = []
-    private var next: Int
-    /// The stored line was continued or ended: it is written again.
-    private var carriedChanged = false
-    private var carriedNumber: Int?
-
-    init(last: AssembledLine?, keep: Int) {
-        self.keep = max(1, keep)
-        lastSeq = last?.lastSeq ?? 0
-        next = (last?.number ?? 0) + 1
-        if let last, last.open {
-            open = last
-            carriedNumber = last.number
-        }
-    }
-
-    /// What to write, oldest first: the stored line if changed, then the lines begun here.
-    var changed: [AssembledLine] {
-        var all = ended
-        if let open { all.append(open) }
-        return all.filter { $0.number != carriedNumber || carriedChanged }
-    }
-
-    mutating func add(seq: Int, _ part: TaskLines.Part) {
-        switch part {
-        case .text(let text, let stream):
-            lastSeq = seq
-            OutputLineSplit.forEachPiece(of: text) { piece, newline in
-                if open == nil || !OutputLineSplit.continues(openStream: open!.stream, with: stream) {
-                    endLine()
-                    open = AssembledLine(
-                        number: next, firstSeq: seq, lastSeq: seq, stream: stream, open: true, text: "")
-                    next += 1
+        /// The task's cached events past `after`, oldest first, as what each does to the lines
+        /// (a damaged chunk is skipped).
+        func forEachEvent(num: Int64, taskID: String, after: Int, _ body: (Int, Part) -> Void) throws {
+            try chunks.bind(num, at: 1)
+            try chunks.bind(after, at: 2)
+            defer { chunks.reset() }
+            var last = after
+            while try chunks.step() {
+                for event in CacheStore.chunkEvents(chunks, taskID: taskID) ?? [] where event.seq > last {
+                    body(event.seq, Part(event.payload))
+                    last = event.seq
                 }
-                touch()
-                open!.append(piece)
-                open!.lastSeq = seq
-                if newline { endLine() }
             }
-        case .end:
-            lastSeq = seq
-            endLine()
-        case .none:
-            break
-        }
-    }
-
-    /// Lines held in events left out before the next ones (`SkippedLines`): the open line is
-    /// continued or ended as they say, and the lines they began take their numbers, the last
-    /// one left open (with the gap marker for its text) when they end without a newline.
-    mutating func skip(_ skipped: SkippedLines) {
-        guard skipped.lines > 0 else {
-            if skipped.leadingEnd { endLine() }
-            return
-        }
-        var begun = skipped.lines
-        if let o = open, !skipped.leadingEnd, let first = skipped.firstStream,
-            OutputLineSplit.continues(openStream: o.stream, with: first)
-        {
-            begun -= 1
-            if begun == 0 && skipped.trailingOpen {
-                touch()
-                open!.append(Substring(TaskLines.gapMarker))
-                return
-            }
-        }
-        endLine()
-        next += begun
-        guard skipped.trailingOpen, begun > 0 else { return }
-        open = AssembledLine(
-            number: next - 1, firstSeq: skipped.lastSeq, lastSeq: skipped.lastSeq, stream: skipped.lastStream,
-            open: true, text: TaskLines.gapMarker)
-    }
-
-    /// Ends the open line, if any (the next text starts a new one).
-    mutating func endLine() {
-        guard var line = open else { return }
-        touch()
-        line.open = false
-        open = nil
-        ended.append(line)
-        if ended.count >= 2 * keep { ended.removeFirst(ended.count - keep) }
-    }
-
-    private mutating func touch() {
-        if open?.number == carriedNumber { carriedChanged = true }
-    }
-}
-
-extension CacheStore {
-    /// How many lines are cached for a task.
-    public func lineCount(taskID: String) throws(CacheError) -> Int {
-        try withDatabase { db in
-            let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
-            try select.bind(taskID, at: 1)
-            return try select.step() ? select.int(0) : 0
         }
     }
 }
