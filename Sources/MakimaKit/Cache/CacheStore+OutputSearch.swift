@@ -27,8 +27,8 @@ extension CacheStore {
     public static let maxSearchHits = 500
 
     /// The cached output lines, titles and plans holding `pattern` (case-insensitive, as typed:
-    /// no operator or wildcard), newest first: tasks in the reverse order they were first
-    /// cached, each task's newest lines first, at most `limit`. Each hit is one whole line,
+    /// no operator or wildcard), newest first: tasks in the reverse order the index first took
+    /// them (output at the catch-up a search runs, titles as they are cached), each task's newest lines first, at most `limit`. Each hit is one whole line,
     /// however the stream cut it into events; several lines of one event are several hits. A damaged index is built again
     /// and the search run once more.
     public func searchOutput(_ pattern: String, limit: Int = CacheStore.maxSearchHits) throws(CacheError)
