@@ -17,7 +17,9 @@ rm -f .build/e2e-*.txt
 swift test --parallel --num-workers 2 > .build/test-output.txt 2>&1
 status=$?
 # Failures and the closing summary; the full log stays in .build/test-output.txt.
-grep -E 'error|failed|✘|Executed|passed after|Test run with' .build/test-output.txt | grep -vE '^✔ Test [^r]' | tail -n 60
+# The issues first: a long tail of suite lines must not push them out of the log.
+grep -E 'recorded an issue|error:|XCTAssert|Fatal error' .build/test-output.txt | head -n 40
+grep -E 'failed|✘|Executed|passed after|Test run with' .build/test-output.txt | grep -vE '^✔ Test [^r]' | tail -n 30
 
 echo "== dev server tests (pytest, devserver/tests)"
 python3 -m pytest devserver/tests -q > .build/devserver-tests.txt 2>&1

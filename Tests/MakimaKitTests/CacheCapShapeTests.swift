@@ -62,6 +62,22 @@ import Testing
         #expect(store.integrityCheck())
     }
 
+    /// The activity order the cap trims by: within one batch, the task whose last event came
+    /// later is the more recently active, whatever order a dictionary would give them.
+    @Test func aBatchsTasksAreActiveInTheOrderOfTheirLastEvent() throws {
+        let events = ["m", "z", "a", "m", "q"].enumerated().map { Self.big($0.element, seq: $0.offset + 1, bytes: 16) }
+        #expect(CacheStore.tasksByLastEvent(events) == ["z", "a", "m", "q"])
+        let store = try CacheStore.open(file: dir.databaseFile).store
+        try store.appendEvents(events)
+        let order = try store.withDatabase { db in
+            let select = try db.prepare("SELECT task_id FROM task_activity ORDER BY last_at ASC")
+            var ids: [String] = []
+            while try select.step() { ids.append(select.text(0) ?? "") }
+            return ids
+        }
+        #expect(order == ["z", "a", "m", "q"])
+    }
+
     @Test func oneBatchOfManyLargeEventsStaysUnderTheCap() throws {
         let policy = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 86_400, maxBytes: Self.cap)
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store

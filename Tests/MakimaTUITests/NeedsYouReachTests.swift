@@ -93,4 +93,25 @@ struct NeedsYouReachTests {
         h.post(.events([Self.gate("t2", 5)]))
         #expect(Self.text(h.terminal.backend.controlBytes).contains("Completion gate ready"))
     }
+
+    @Test("nothing for what the operator is looking at: the focused task view of that task")
+    func nothingForTheTaskInView() throws {
+        let h = try ControllerHarness(configure: DesktopNotificationControllerTests.insideTmux)
+        defer { h.cleanUp() }
+        let tasks = [MeshTask(id: "t1", title: "docs job", status: .running)]
+        h.post(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: Date(), fromCache: false))
+        h.type(.char("3"))
+        h.type(.enter)
+        #expect(h.session.topPane.shownLink == .task("t1"))
+        h.terminal.send(Array("\u{1B}[I".utf8))
+        h.settle()
+        h.post(.events([Self.gate("t1", 3)]))
+        #expect(!h.shows("Completion gate ready"), "\(h.screen)")
+        #expect(h.terminal.backend.controlBytes.isEmpty)
+        // Focus gone: the same view may not be looked at, and another task's gate is not in view.
+        h.terminal.send(Array("\u{1B}[O".utf8))
+        h.settle()
+        h.post(.events([Self.gate("t1", 4)]), .events([Self.gate("t2", 5)]))
+        #expect(Self.text(h.terminal.backend.controlBytes).contains("Completion gate ready"))
+    }
 }

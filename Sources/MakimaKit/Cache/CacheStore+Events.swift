@@ -101,6 +101,7 @@ extension CacheStore {
         var inserted = 0
         var start = 0
         let chunkBytes = max(1, retention.maxBytes / 4)
+        let byRecency = Self.tasksByLastEvent(events)
         repeat {
             var end = start
             var bytes = 0
@@ -132,7 +133,7 @@ extension CacheStore {
                     let skips = first ? skipped.mapValues(\.lines) : [:]
                     let eager = Set(chunk.lazy.filter(\.wasCut).map(\.taskID)).union(skips.keys)
                     let nums = try Self.recordActivity(
-                        of: newest.keys, finished: last ? finished : [:],
+                        of: byRecency, finished: last ? finished : [:],
                         due: Set(chunk.map(\.taskID)).subtracting(eager), now: now, in: db)
                     let n = try Self.insert(
                         chunk, keep: keep, leftOutNew: absent, skips: skips, assembling: eager, nums: nums,
@@ -146,6 +147,14 @@ extension CacheStore {
             if start < rows.count { try pruneIfDue(now: Date()) }
         } while start < rows.count
         return inserted
+    }
+
+    /// The batch's tasks, the one whose last event came first first: the order of their
+    /// activity (a task later in the batch is the more recently active one).
+    static func tasksByLastEvent(_ events: [TaskEvent]) -> [String] {
+        var last: [String: Int] = [:]
+        for (i, e) in events.enumerated() { last[e.taskID] = i }
+        return last.sorted { $0.value < $1.value }.map(\.key)
     }
 
     /// Per task, the distinct seqs of one `appendEvents` left out for being below its window:

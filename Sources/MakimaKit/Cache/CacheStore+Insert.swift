@@ -69,7 +69,8 @@ extension CacheStore {
     }
 
     /// When each task last had events, whether its last status (if any) is final, and for the
-    /// tasks in `due`, that their lines wait for the catch-up. Returns each task's number.
+    /// tasks in `due`, that their lines wait for the catch-up, `tasks` least recently active
+    /// first. Returns each task's number.
     static func recordActivity(
         of tasks: some Sequence<String>, finished: [String: Bool], due: Set<String>, now: Double,
         in db: SQLiteDatabase
@@ -82,9 +83,11 @@ extension CacheStore {
             RETURNING num
             """)
         var nums: [String: Int64] = [:]
-        for task in tasks {
+        // A microsecond apart in the order given: the tasks of one batch share its clock, and
+        // the cap's trimming (least recently active first) must not pick among them by chance.
+        for (i, task) in tasks.enumerated() {
             try activity.bind(task, at: 1)
-            try activity.bind(now, at: 2)
+            try activity.bind(now + Double(i) * 1e-6, at: 2)
             try activity.bind(finished[task].map { $0 ? 1 : 0 }, at: 3)
             try activity.bind(due.contains(task) ? 1 : nil, at: 4)
             if try activity.step() { nums[task] = activity.int64(0) }

@@ -43,7 +43,8 @@ extension LiveDashboard {
         if notifiedItems.count > 4 * NeedsYouRules.keptPerKind { notifiedItems = Set(hub.needsYou.items.map(\.id)) }
         guard !arisen.isEmpty else { return }
         notificationController.announce(arisen.compactMap(\.notification))
-        runHook(for: arisen)
+        // Nor the hook for what the operator is looking at (the phone need not ring for it).
+        runHook(for: arisen.filter { !notificationController.isInView($0.link) })
     }
 
     /// Through the one child launcher (one at a time, its queue bounded).

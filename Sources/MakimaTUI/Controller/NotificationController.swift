@@ -41,9 +41,10 @@ final class NotificationController {
     }
 
     /// New notifications of the kinds that are on: a toast each, one bell for the batch, and a
-    /// desktop notification (coalesced; see `DesktopNotifier`).
+    /// desktop notification (coalesced; see `DesktopNotifier`). None for what the operator is
+    /// looking at (`isInView`): the pane shows it happen.
     func announce(_ all: [MeshNotification]) {
-        let notifications = notifier.preferences.filter(all)
+        let notifications = notifier.preferences.filter(all).filter { !isInView($0.link) }
         guard !notifications.isEmpty else { return }
         if notifier.preferences.bell { screen.bell() }
         // What `o` opens is what the toast on screen speaks of: one notification, or the list
@@ -76,6 +77,14 @@ final class NotificationController {
         let n = named(notification, fallback: fallback)
         toast(ToastQueue.notice(for: n))
         notifyDesktop([n])
+    }
+
+    /// Whether `link` is what the operator is looking at: the pane on top shows it and the
+    /// terminal says it has focus. A terminal that reports no focus (tmux without
+    /// `focus-events`, a hidden window) may not be looked at: it is not taken as looking.
+    func isInView(_ link: DeepLink?) -> Bool {
+        guard let link, screen.terminalFocused == true else { return false }
+        return screen.topPane.shownLink == link
     }
 
     /// The desktop notification, unless the terminal says the operator is looking at it: the
