@@ -10,7 +10,8 @@
 # searchable (its lines and index written), and the bytes written to its answer are read
 # again (searchable_write_bytes_per_event). Writes `key value` lines to RESULTS.
 # Knobs: STREAM_SECONDS (30; 0 skips the short rows), STREAM_LONG_SECONDS (120; 0 skips the long
-# task-view run).
+# task-view run), STREAM_ONLY (one row's name, e.g. k1000_task), PERF_DIR (a `perf record -g`
+# of the dashboard over each window, written to PERF_DIR/NAME.data).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -49,6 +50,7 @@ cpu_s() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.
 
 # stream_run NAME RATE SECONDS home|task_view: one measured window; figures stream.NAME.*.
 stream_run() {
+  [ -z "${STREAM_ONLY:-}" ] || [ "$STREAM_ONLY" = "$1" ] || return 0
   local name=$1 rate=$2 secs=$3 shown=$4 prepared id first target dash client
   prepared=$(curl -sf -X POST "$URL/_dev/stream_prepare?rate=$rate&seconds=$secs&tasks=20&shape=log")
   read -r id first < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stream_id"], d["task_ids"][0])' <<<"$prepared")
@@ -65,6 +67,11 @@ stream_run() {
   [ -n "$dash" ] || { echo "bench-stream: the dashboard did not start"; exit 1; }
   local d0 c0 w0 x0 d10 dl dend cend w1 x1
   d0=$(ticks "$dash"); c0=$(ticks "$client"); w0=$(io "$dash" write_bytes); x0=$(io "$dash" wchar)
+  local perf=""
+  if [ -n "${PERF_DIR:-}" ]; then
+    perf record -q -g -p "$dash" -o "$PERF_DIR/$name.data" >/dev/null 2>&1 &
+    perf=$!
+  fi
   curl -sf -X POST "$URL/_dev/stream_start?stream_id=$id" >/dev/null
   sleep 10
   d10=$(ticks "$dash")
@@ -73,6 +80,7 @@ stream_run() {
   until curl -sf "$URL/_dev/stream?stream_id=$id" | grep -q '"done": *true'; do sleep 0.2; done
   sleep 2  # the last batch written, the last frame drawn
   dend=$(ticks "$dash"); cend=$(ticks "$client"); w1=$(io "$dash" write_bytes); x1=$(io "$dash" wchar)
+  if [ -n "$perf" ]; then kill -INT "$perf" 2>/dev/null || true; wait "$perf" 2>/dev/null || true; fi
   figure "stream.$name.events" $((rate * secs))
   figure "stream.$name.dashboard_cpu_s" "$(cpu_s "$d0" "$dend")"
   figure "stream.$name.client_cpu_s" "$(cpu_s "$c0" "$cend")"

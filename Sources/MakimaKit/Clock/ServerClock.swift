@@ -63,20 +63,27 @@ public final class ServerClock: Sendable {
     /// Live events (received on the socket outside a replay): each one's `ts` against its
     /// `arrivedAt`. Only the newest few of a batch are taken (a burst says nothing more).
     public func noteLiveEvents(_ events: [TaskEvent]) {
-        var taken = 0
+        var samples: [TimeInterval] = []
         for e in events.reversed() {
             guard let ts = e.ts, let arrived = e.arrivedAt else { continue }
-            add(ts.timeIntervalSince(arrived), to: \.eventBounds)
-            taken += 1
-            if taken == 4 { break }
+            samples.append(ts.timeIntervalSince(arrived))
+            if samples.count == 4 { break }
         }
+        add(samples.reversed(), to: \.eventBounds)
     }
 
     private func add(_ sample: TimeInterval, to kind: WritableKeyPath<State, [TimeInterval]>) {
-        guard sample.isFinite, abs(sample) <= ClockOffset.bound else { return }
+        add([sample], to: kind)
+    }
+
+    /// The estimate is made once for the samples together: each one sorts the windows (a
+    /// stream's every batch brings samples).
+    private func add(_ all: [TimeInterval], to kind: WritableKeyPath<State, [TimeInterval]>) {
+        let samples = all.filter { $0.isFinite && abs($0) <= ClockOffset.bound }
+        guard !samples.isEmpty else { return }
         let announce = state.withLock { s -> (ClockOffset, @Sendable (ClockOffset) -> Void)? in
-            s[keyPath: kind].append(sample)
-            if s[keyPath: kind].count > Self.window { s[keyPath: kind].removeFirst() }
+            s[keyPath: kind].append(contentsOf: samples)
+            if s[keyPath: kind].count > Self.window { s[keyPath: kind].removeFirst(s[keyPath: kind].count - Self.window) }
             let estimate = Self.estimate(s)
             guard abs(estimate.seconds - s.announced.seconds) >= Self.announceStep, let call = s.onChange else {
                 return nil

@@ -121,14 +121,14 @@ final class TaskOutputController {
         if let shown = view?.lines.serverClock, shown != clock {
             view?.lines = TaskOutputLines(glyphs: glyphs, serverClock: clock)
         }
-        let lines = view?.lines.lines(of: buffer) ?? []
+        let lines = view?.lines.shownLines(of: buffer) ?? []
         let note =
             historyLoading
             ? "loading output…" : (engines.unauthorized ? LiveDashboard.refusedKey : "no output yet")
         var model = TaskOutputViewModel(
             taskID: id, title: taskTitle(id) ?? TaskLookup.title(id, task, in: hub),
             status: buffer.status ?? task?.status,
-            lines: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
+            shown: lines, firstLineNumber: view?.lines.firstLineNumber ?? 0, note: note)
         model.links = view?.lines.linkURLs ?? []
         if let converted = view?.lines { model.adopt(converted) }
         if let task {

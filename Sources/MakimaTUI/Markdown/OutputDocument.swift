@@ -233,7 +233,7 @@ struct OutputDocument {
     /// lines is `links[n - 1]`), the unfinished tail's as well as the closed blocks'. Made by
     /// the one rendering, so what is drawn numbered is what `:open n` and a click find.
     struct Shown {
-        var lines: [RenderedLine]
+        var lines: OutputLines
         var links: [MarkdownRenderer.Link]
     }
 
@@ -265,7 +265,7 @@ struct OutputDocument {
         } else {
             tail = scratch.tail(open: nil)
         }
-        return Shown(lines: tail.isEmpty ? scratch.closed : scratch.closed + tail, links: scratch.renderer.links)
+        return Shown(lines: OutputLines(closed: scratch.closed, tail: tail), links: scratch.renderer.links)
     }
 
     // MARK: Parts

@@ -47,7 +47,9 @@ public struct OutputSearch: Equatable, Sendable {
 
     /// Sets the query and starts finding its matches in `lines` (one step; `advance` does the
     /// rest); the current match becomes the first at or after `fromLine` (the top of the view).
-    public mutating func update(query newQuery: String, in lines: [RenderedLine], fromLine: Int = 0) {
+    public mutating func update<Lines: RandomAccessCollection<RenderedLine>>(
+        query newQuery: String, in lines: Lines, fromLine: Int = 0
+    ) where Lines.Index == Int {
         let narrowing =
             isComplete && !query.isEmpty && newQuery.hasPrefix(query)
             && Self.caseSensitive(newQuery) == Self.caseSensitive(query)
@@ -68,7 +70,9 @@ public struct OutputSearch: Equatable, Sendable {
     }
 
     /// Looks at up to `budget` more characters of `lines` (the lines `update` was given).
-    public mutating func advance(in lines: [RenderedLine], budget: Int = charactersPerStep) {
+    public mutating func advance<Lines: RandomAccessCollection<RenderedLine>>(
+        in lines: Lines, budget: Int = charactersPerStep
+    ) where Lines.Index == Int {
         guard !isComplete else { return }
         let sensitive = Self.caseSensitive(query)
         let needle = Self.folded(query, sensitive: sensitive)
@@ -199,7 +203,7 @@ public enum Clipboard {
     }
 
     /// The code of block `number` (without its frame), what `Y` copies.
-    public static func code(block number: Int, in lines: [RenderedLine]) -> String? {
+    public static func code(block number: Int, in lines: some Collection<RenderedLine>) -> String? {
         let body = lines.filter { $0.codeBlock == number && $0.fill == nil }
         guard lines.contains(where: { $0.codeBlock == number }) else { return nil }
         return body.map(\.content.text).joined(separator: "\n")

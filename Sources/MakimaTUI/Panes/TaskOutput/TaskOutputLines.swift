@@ -45,8 +45,13 @@ import MakimaKit
     /// The links' addresses, in that order (what `TaskOutputViewModel.links` holds).
     package var linkURLs: [String] { links.map(\.url) }
 
-    /// The lines of `buffer`, the open line's last.
+    /// The lines of `buffer`, the open line's last, as one array (tests and the fuzz target).
     @_spi(Fuzzing) public mutating func lines(of buffer: TaskOutputBuffer) -> [RenderedLine] {
+        Array(shownLines(of: buffer))
+    }
+
+    /// The lines of `buffer`, the open line's last: the closed ones shared with the document.
+    mutating func shownLines(of buffer: TaskOutputBuffer) -> OutputLines {
         let newlyDropped = buffer.droppedLines - dropped
         let prepended = newlyDropped == 0 && consumed > 0 && buffer.lines.first != first
         // Rendered again with the old first line in the unfinished tail: where it is now is
@@ -86,7 +91,8 @@ import MakimaKit
     private mutating func feed(_ buffer: TaskOutputBuffer) {
         dropped = buffer.droppedLines
         first = buffer.lines.first
-        for (i, line) in buffer.lines.enumerated().dropFirst(consumed) { document.append(line, index: dropped + i) }
+        // By index from the first new line: the lines held before are not walked again.
+        for i in consumed..<buffer.lines.count { document.append(buffer.lines[i], index: dropped + i) }
         consumed = buffer.lines.count
         document.settle()
         document.drop(before: dropped)

@@ -7,7 +7,7 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     public var taskID: String
     public var title: String
     public var status: TaskStatus?
-    public var lines: [RenderedLine]
+    public var lines: OutputLines
     /// Rendered lines dropped off the front before `lines[0]` (the header counts them).
     public var firstLineNumber: Int
     /// The number of `lines[0]` in a numbering that stays with each line as lines leave the
@@ -30,6 +30,15 @@ public struct TaskOutputViewModel: Equatable, Sendable {
     public init(
         taskID: String, title: String, status: TaskStatus? = nil, lines: [RenderedLine] = [],
         firstLineNumber: Int = 0, note: String? = nil
+    ) {
+        self.init(
+            taskID: taskID, title: title, status: status, shown: OutputLines(lines), firstLineNumber: firstLineNumber,
+            note: note)
+    }
+
+    init(
+        taskID: String, title: String, status: TaskStatus? = nil, shown lines: OutputLines, firstLineNumber: Int,
+        note: String?
     ) {
         self.taskID = taskID
         self.title = title
