@@ -9,9 +9,10 @@ import Testing
 /// frame, and the screen follows on the next turn of the loop.
 @MainActor @Suite("Chrome store: the masthead, banner, toast and Home's parts are observed")
 struct ChromeStoreTests {
-    /// Steps the loop once, past the frame interval; true when it drew a frame.
+    /// Steps the loop once, past the frame interval (a change no key asked for); true when it
+    /// drew a frame.
     func turn(_ h: ControllerHarness) -> Bool {
-        h.clock.now += 2 * EventLoop.frameInterval
+        h.clock.now += EventLoop.dataFrameInterval
         return h.loop.step(now: h.clock.now)
     }
 

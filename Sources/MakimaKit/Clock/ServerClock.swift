@@ -83,7 +83,9 @@ public final class ServerClock: Sendable {
         guard !samples.isEmpty else { return }
         let announce = state.withLock { s -> (ClockOffset, @Sendable (ClockOffset) -> Void)? in
             s[keyPath: kind].append(contentsOf: samples)
-            if s[keyPath: kind].count > Self.window { s[keyPath: kind].removeFirst(s[keyPath: kind].count - Self.window) }
+            if s[keyPath: kind].count > Self.window {
+                s[keyPath: kind].removeFirst(s[keyPath: kind].count - Self.window)
+            }
             let estimate = Self.estimate(s)
             guard abs(estimate.seconds - s.announced.seconds) >= Self.announceStep, let call = s.onChange else {
                 return nil

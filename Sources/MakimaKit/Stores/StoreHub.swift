@@ -100,7 +100,10 @@ public final class StoreHub {
         var seen: Set<String> = []
         var unknown: [String] = []
         func check(_ id: String?) {
-            guard let id, seen.count < Self.namesCheckedPerBatch, seen.insert(id).inserted else { return }
+            // A task already known by name is answered in memory, before any bookkeeping: the
+            // stream's every event names one.
+            guard let id, !tasks.isKnownByName(id) else { return }
+            guard seen.count < Self.namesCheckedPerBatch, seen.insert(id).inserted else { return }
             if tasks.needsName(id) { unknown.append(id) }
         }
         // Newest first: past the bound, the tasks that spoke last (the rows on top) are the ones asked.

@@ -81,6 +81,9 @@ public final class TasksStore {
         if !table.ownsWrites { unsettledDetails.insert(task.id) }
     }
 
+    /// Whether `id` is known to have a name (one memory lookup, no table read).
+    func isKnownByName(_ id: String) -> Bool { names.known(id) == true }
+
     /// Whether the client knows `id` by its id alone (no detail fetched, no row or a row made
     /// from an event with no title): what `TaskNamer` is asked to fetch.
     public func needsName(_ id: String) -> Bool {

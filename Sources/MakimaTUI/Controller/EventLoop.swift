@@ -6,7 +6,7 @@ import Synchronization
 
 /// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
 /// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
-/// changed, at most 30 frames a second (15 for changes no input asked for, `dataFrameInterval`).
+/// changed, at most 30 frames a second (10 for changes no input asked for, `dataFrameInterval`).
 /// An idle dashboard wakes once a minute for its clock.
 ///
 /// What changed is known by observation: each frame is rendered inside
@@ -35,9 +35,10 @@ package final class EventLoop {
     private var jobPace = JobPace()
     package static let frameInterval = 1.0 / 30
     /// Frames no input asked for (the stores changed: streamed output, a list read) come at
-    /// most 15 a second: a stream of pieces changes the screen with every one, and half the
-    /// frames halve the drawing it costs; what a key changes is drawn at the full rate.
-    package static let dataFrameInterval = 1.0 / 15
+    /// most 10 a second: a stream of pieces changes the screen with every one, and a third of
+    /// the frames cost a third of the drawing (output still reads as live at 10); what a key
+    /// changes is drawn at the full rate.
+    package static let dataFrameInterval = 1.0 / 10
     /// An input (a key, a click, a paste, a resize) changed what is shown since the last frame.
     private var inputAsked = true
     private var dueInterval: Double { inputAsked ? Self.frameInterval : Self.dataFrameInterval }
