@@ -16,7 +16,7 @@ struct OutputDocument {
     let serverClock: ClockOffset
 
     /// The rendered lines of everything closed.
-    private(set) var closed: [RenderedLine] = []
+    private(set) var closed = LineBlocks()
     /// For each closed line, the first and last buffer line (absolute index, counting lines
     /// dropped off the buffer) its unit was rendered from.
     private var sources: [ClosedRange<Int>] = []
@@ -308,7 +308,7 @@ struct OutputDocument {
         var lines = lines
         if emittedAny && !continuing { lines.insert(RenderedLine(), at: 0) }
         emittedAny = true
-        closed += lines
+        closed.append(contentsOf: lines)
         sources += Array(repeating: source, count: lines.count)
     }
 

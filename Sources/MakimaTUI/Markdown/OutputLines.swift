@@ -1,18 +1,18 @@
-/// The task view's rendered lines as two arrays read as one: the output document's closed
-/// lines, shared with the document (never copied for a frame), then the open tail rendered for
+/// The task view's rendered lines as two parts read as one: the output document's closed
+/// lines (`LineBlocks`), shared with the document (never copied for a frame), then the open tail rendered for
 /// this frame. Joining them into one array would copy every closed line on every frame, a cost
 /// that grows with what the view holds rather than with what arrived.
 public struct OutputLines: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
-    public private(set) var closed: [RenderedLine]
+    public private(set) var closed: LineBlocks
     public private(set) var tail: [RenderedLine]
 
-    public init(closed: [RenderedLine] = [], tail: [RenderedLine] = []) {
+    public init(closed: LineBlocks = LineBlocks(), tail: [RenderedLine] = []) {
         self.closed = closed
         self.tail = tail
     }
 
-    public init(_ lines: [RenderedLine]) { self.init(closed: lines) }
-    public init(arrayLiteral lines: RenderedLine...) { self.init(closed: lines) }
+    public init(_ lines: [RenderedLine]) { self.init(closed: LineBlocks(lines)) }
+    public init(arrayLiteral lines: RenderedLine...) { self.init(closed: LineBlocks(lines)) }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { closed.count + tail.count }
