@@ -35,7 +35,7 @@ import Testing
         for t in 0..<600 {
             try store.appendEvents([Self.big("t\(t)", bytes: 256 << 10)])
             let (used, file) = try store.withDatabase { db in
-                (try CacheStore.usedBytes(db), try CacheStore.fileBytes(db))
+                (try CacheSpaceManager.usedBytes(db), try CacheSpaceManager.fileBytes(db))
             }
             #expect(used <= Self.cap, "after task \(t): \(used) bytes in use")
             #expect(file <= Self.cap, "after task \(t): the file is \(file) bytes")
@@ -82,7 +82,7 @@ import Testing
         let policy = CacheRetention(eventsPerTask: 2_000, finishedTaskAge: 86_400, maxBytes: Self.cap)
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
         try store.appendEvents((0..<400).map { Self.big("b\($0)", bytes: 128 << 10) })
-        let used = try store.withDatabase { db in try CacheStore.usedBytes(db) }
+        let used = try store.withDatabase { db in try CacheSpaceManager.usedBytes(db) }
         #expect(used <= Self.cap)
         #expect(try store.eventCount(taskID: "b399") == 1)
         // Statuses and questions are cut the same way.
@@ -108,7 +108,7 @@ import Testing
         let title = String(repeating: "t", count: 64 << 10)
         let tasks = (0..<200).map { MeshTask(id: "big\($0)", title: title, status: .running) }
         try store.replace(tasks, in: .taskSnapshots, query: "", fetchedAt: CacheFixtures.t0)
-        let used = try store.withDatabase { db in try CacheStore.usedBytes(db) }
+        let used = try store.withDatabase { db in try CacheSpaceManager.usedBytes(db) }
         #expect(used <= Self.cap / 4 + (1 << 20))
         let kept = try #require(try store.load(MeshTask.self, from: .taskSnapshots, query: ""))
         #expect(!kept.items.isEmpty && kept.items.count < 200)

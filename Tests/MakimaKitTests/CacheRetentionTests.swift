@@ -67,7 +67,7 @@ import Testing
         let store = try CacheStore.open(file: dir.databaseFile, retention: policy).store
         for t in 0..<60 {
             try store.appendEvents(Self.output("t\(t)", 1...100, bytes: 1_000))
-            let used = try store.withDatabase { db in try CacheStore.usedBytes(db) }
+            let used = try store.withDatabase { db in try CacheSpaceManager.usedBytes(db) }
             #expect(used <= cap, "after task \(t): \(used) bytes in use")
         }
         let seen = try store.lastSeenSeqs()

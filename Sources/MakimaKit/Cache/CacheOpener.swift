@@ -115,7 +115,7 @@ enum CacheOpener {
         do throws(SQLiteError) {
             // WAL + transactions make every commit atomic and survive kill -9; NORMAL syncs at
             // checkpoints only (a power cut may lose the last commits, never consistency).
-            // Freed pages can be given back (`CacheStore.giveBackFreePages`): set on a new file,
+            // Freed pages can be given back (`CacheSpaceManager.giveBackFreePages`): set on a new file,
             // before its first table. Never on an existing one: setting the mode there writes
             // the header (a write lock another instance may hold); an older file is switched
             // by the writer (`switchToIncrementalVacuum`).

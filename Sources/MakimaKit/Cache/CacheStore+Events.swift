@@ -124,7 +124,7 @@ extension CacheStore {
                     if first {
                         try Self.recordStatuses(
                             of: events, now: clock, stamp: try nextTaskStamp(db), maxRows: maxTaskRows, in: db
-                        ) { rows in taskRowCount.withLock { $0 = rows } }
+                        ) { rows in space.taskRowsCounted(rows) }
                     }
                     // Each task's number (its chunks' key) first. Events left out below the
                     // window end each task's open line (first transaction): those tasks'
@@ -139,7 +139,7 @@ extension CacheStore {
                         chunk, keep: keep, leftOutNew: absent, skips: skips, assembling: eager, nums: nums,
                         now: now, into: db)
                     // At most one new row a task: the count the bound is checked against.
-                    activityRows.withLock { rows in rows = rows.map { $0 + newest.count } }
+                    space.batchWritten(tasks: newest.count)
                     return absent + n
                 }
             }

@@ -92,7 +92,7 @@ extension CacheStore {
 
     /// Bytes of the file's pages in use (the size the cap is held to).
     package func usedBytes() throws(CacheError) -> Int {
-        try withDatabase { db in try Self.usedBytes(db) }
+        try withDatabase { db in try CacheSpaceManager.usedBytes(db) }
     }
 
     /// The baseline a search is measured against (`make bench`): a `LIKE` scan of the cached

@@ -184,7 +184,7 @@ extension CacheStore {
                 let rows = try countTaskRows(db)
                 let added = try TaskRows.name(
                     tasks, stamp: try nextTaskStamp(db), olderThan: since, room: maxTaskRows - rows, in: db)
-                taskRowCount.withLock { $0 = rows + added }
+                space.taskRowsCounted(rows + added)
             }
         }
         try indexTaskTitles(Self.titlesOnly(tasks))
@@ -208,19 +208,5 @@ extension CacheStore {
             t.plan = ""
             return t
         }
-    }
-
-    /// Counts the task table's rows (with the connection held) and remembers it for `prune`.
-    func countTaskRows(_ db: SQLiteDatabase) throws -> Int {
-        let rows = Int(try db.scalarInt("SELECT count(*) FROM task_rows") ?? 0)
-        taskRowCount.withLock { $0 = rows }
-        return rows
-    }
-
-    /// The bytes the output's cap does not count: the task table's rows, up to its share
-    /// (counted once after opening, then kept by the writers).
-    func taskShareBytes(_ db: SQLiteDatabase) throws -> Int {
-        let known = taskRowCount.withLock { $0 }
-        return min(try known ?? countTaskRows(db), maxTaskRows) * Self.bytesPerTaskRow
     }
 }

@@ -25,8 +25,6 @@ public final class CacheStore: Sendable {
     public let retention: CacheRetention
     /// The newest events kept per task (2000 by default; docs/architecture.md).
     public var eventsKeptPerTask: Int { retention.eventsPerTask }
-    /// When the last pruning by age ran (pruning by size is checked after every append).
-    let lastAgePrune = Mutex<Date?>(nil)
     /// When the output search index last caught up with the events written (`indexIfDue`).
     let lastIndexed = Mutex<Date?>(nil)
     /// How long after a catch-up the next append catches up again (tests set 0 or never, so
@@ -37,15 +35,8 @@ public final class CacheStore: Sendable {
     public static let maxEventsPerTransaction = 2_000
     /// The task table's newest stamp (`TaskRows`), read from the table on first use.
     let taskStamp = Mutex<Int64?>(nil)
-    /// The task table's rows when last counted (by a pass or a batch of statuses): the bytes
-    /// they take are the tasks' own share, not the output's (`prune`).
-    let taskRowCount = Mutex<Int?>(nil)
-    /// task_activity's rows when last counted, plus the tasks of every batch since: past the
-    /// task table's share, the next append prunes (`CacheBounds`). Nil until the first prune
-    /// with bounds, which the writer's first append runs.
-    let activityRows = Mutex<Int?>(nil)
-    /// Whether this session checked that the file gives pages back (`switchToIncrementalVacuum`).
-    let vacuumModeChecked = Mutex(false)
+    /// The file's space: measured, pruned and given back (`CacheSpaceManager`).
+    let space: CacheSpaceManager
 
     public let file: URL
     private let connection: Mutex<SQLiteDatabase?>
@@ -53,6 +44,7 @@ public final class CacheStore: Sendable {
     private init(file: URL, database: consuming sending SQLiteDatabase, retention: CacheRetention) {
         self.file = file
         self.retention = retention
+        space = CacheSpaceManager(retention: retention, maxTaskRows: retention.taskBytes / Self.bytesPerTaskRow)
         connection = Mutex(database)
     }
 

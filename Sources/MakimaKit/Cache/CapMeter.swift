@@ -1,4 +1,4 @@
-/// Measures the file against the cap while `CacheStore.prune` takes output away, counting the
+/// Measures the file against the cap while `CacheSpaceManager.free` takes output away, counting the
 /// search index as it will be on disk. FTS5 does not shrink when a row leaves it: the delete
 /// is written as one more entry, and the row's terms stay in the index's pages until its
 /// segments are merged. Measured bare, a file whose lines were just trimmed looks as full as
@@ -27,7 +27,7 @@ struct CapMeter {
     /// Whether the file is still over its target, the index's pending deletes counted as done;
     /// merges the index when they are what would bring it under.
     mutating func isOver() throws -> Bool {
-        let used = try CacheStore.usedBytes(db)
+        let used = try CacheSpaceManager.usedBytes(db)
         guard used > target else { return false }
         guard pending > 0, used - pending <= target else { return true }
         return try settle()
@@ -41,7 +41,7 @@ struct CapMeter {
             try OutputSearchIndex.applyDeletes(db)
             pending = 0
         }
-        return try CacheStore.usedBytes(db) > target
+        return try CacheSpaceManager.usedBytes(db) > target
     }
 
     /// Notes a task's lines as about to be removed (call before removing them).
