@@ -28,8 +28,9 @@ struct MeshMarkTests {
     }
 
     /// The style of the mark drawn on the line naming `name`, nil when it has none.
-    func markStyle(_ b: CellBuffer, _ name: String, swatch: String = "■") -> CellStyle? {
-        guard let y = b.lines.firstIndex(where: { $0.contains("● \(name) ") }) else { return nil }
+    func markStyle(_ b: CellBuffer, _ name: String, glyphs g: Glyphs = .unicode) -> CellStyle? {
+        let swatch = g.swatch
+        guard let y = b.lines.firstIndex(where: { $0.contains("\(g.bullet) \(name) ") }) else { return nil }
         let x = (0..<b.width).first { b[$0, y].text == swatch && b.line(y).contains("\(name) \(swatch)") }
         return x.map { b.style(atX: $0, y: y) }
     }
@@ -76,7 +77,7 @@ struct MeshMarkTests {
         let marks = LivePalette.marks(profiles.map(\.profile.accent), loader: ThemeLoader(searchDirectories: []))
         #expect(marks[.mark0] == Theme.light.color(.accent) && marks[.mark1] == Self.green)
         let b = home(hub(profiles), glyphs: .ascii)
-        #expect(markStyle(b, "staging", swatch: "#")?.fg == .mesh(.mark1), "\(b.lines.joined(separator: "\n"))")
+        #expect(markStyle(b, "staging", glyphs: .ascii)?.fg == .mesh(.mark1), "\(b.lines.joined(separator: "\n"))")
     }
 
     @Test("nine profiles and more: eight places, the ninth has no mark and no role")
@@ -114,5 +115,38 @@ struct MeshMarkTests {
         #expect(parsed == .makima)
         #expect(parsed.color(.mesh(.mark3)) == Theme.makima.color(.accent))
         #expect(throws: ThemeError.self) { try ThemeFile.parse(text + "mesh0 = #ff0000\n", fallbackName: "x") }
+    }
+}
+
+/// The marks follow the stored profiles: read again (a switch, a sign-in, Settings' sign out),
+/// an accent edited, a profile added or removed reaches the palette in the card's order.
+@MainActor @Suite("MESHES// marks follow config.json")
+struct MeshMarksFollowTests {
+    @Test("edited, added and removed profiles: the accents handed on change with them")
+    func follow() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("marks-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let location = ConfigLocation(directory: dir)
+        func store(_ accents: [(String, String?)]) throws {
+            let profiles = try accents.map { name, accent in
+                var p = try ServerProfile(label: name, server: "https://\(name).example")
+                p.accent = accent
+                return p
+            }
+            try ConfigStore(location: location).save(AppConfig(profiles: profiles))
+        }
+        var handed: [[String?]] = []
+        // The controller holds the server unowned: the test keeps it.
+        let servers = FakeServers(.notConfigured(message: "none"))
+        let meshes = MeshesController(
+            store: MeshesStore(), profiles: location, server: servers,
+            bus: UIBus(wakePipe: try WakePipe()), toast: { _ in }, marksChanged: { handed.append($0) })
+        try store([("prod", "#ff5f5f"), ("staging", nil)])
+        meshes.shownChanged()
+        try store([("prod", "#ff5f5f"), ("staging", "#22c55e"), ("eu", "light")])
+        meshes.shownChanged()
+        try store([("staging", "#22c55e"), ("eu", "light")])
+        meshes.shownChanged()
+        #expect(handed == [["#ff5f5f", nil], ["#ff5f5f", "#22c55e", "light"], ["#22c55e", "light"]])
     }
 }
