@@ -10,8 +10,8 @@ import Testing
             .accent: 0x9BC3FF, .body: 0xDBE7FF, .bodySoft: 0xE4EDFF, .foregroundMuted: 0x6987B4,
             .border: 0x3F6FB3, .borderMuted: 0x314A73, .warn: 0xF59E0B, .ok: 0x4ADE80, .danger: 0xF87171,
         ]
-        #expect(expected.count == ColorRole.allCases.count)
-        for role in ColorRole.allCases {
+        #expect(expected.count == ColorRole.themed.count)
+        for role in ColorRole.themed {
             #expect(palette.colorNumber(role) == expected[role], "\(role)")
             #expect(palette.extraAttributes(role).isEmpty)
         }
@@ -41,7 +41,7 @@ import Testing
             .body: 189, .bodySoft: 255, .foregroundMuted: 67, .border: 25, .borderMuted: 25,
             .warn: 214, .ok: 78, .danger: 203,
         ]
-        for role in ColorRole.allCases { #expect(palette.colorNumber(role) == expected[role], "\(role)") }
+        for role in ColorRole.themed { #expect(palette.colorNumber(role) == expected[role], "\(role)") }
     }
 
     @Test(arguments: Theme.builtIn)
@@ -86,7 +86,7 @@ import Testing
             .accent: (12, []), .body: (7, []), .bodySoft: (7, []), .foregroundMuted: (8, []),
             .border: (4, []), .borderMuted: (4, .dim), .warn: (11, []), .ok: (10, []), .danger: (9, []),
         ]
-        for role in ColorRole.allCases {
+        for role in ColorRole.themed {
             #expect(palette.colorNumber(role) == expected[role]!.0, "\(role)")
             #expect(palette.extraAttributes(role) == expected[role]!.1, "\(role)")
         }

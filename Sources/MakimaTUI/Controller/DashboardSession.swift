@@ -128,6 +128,8 @@ public final class DashboardSession {
         if case .success = result { chrome.set(\.accent, spec) }
         return result
     }
+    /// The stored profiles' accents (MESHES// order, nil: none) on their marks there.
+    public func applyMeshMarks(_ accents: [String?]) { palette?.setMeshMarks(accents) }
     /// Writes an app-made control sequence (a desktop notification) to the terminal between frames.
     public func writeTerminalControl(_ bytes: [UInt8]) { if !bytes.isEmpty { loop.terminal.writeControl(bytes) } }
     /// Whether the terminal is asked for mouse reports.

@@ -51,5 +51,7 @@ extension LiveDashboard: SessionSwitching {
         hub.connection.access = .signedOut
         session.setBanner(nil)
         session.setConnectionPill(.idle)
+        // Settings' sign out removed the profile: MESHES// and its marks lose it.
+        meshes.shownChanged()
     }
 }

@@ -79,7 +79,8 @@ public final class LiveDashboard {
     private(set) lazy var needsYouController = NeedsYouController(store: hub.needsYou)
     private(set) lazy var meshes: MeshesController = MeshesController(
         store: hub.meshes, profiles: setup.profiles, server: self, bus: session.bus,
-        toast: { [unowned self] in self.notificationController.toast($0) })
+        toast: { [unowned self] in self.notificationController.toast($0) },
+        marksChanged: { [unowned self] in self.session.applyMeshMarks($0) })
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.

@@ -16,6 +16,9 @@ final class MeshesController {
     /// The background reads' answers come back through it.
     private let bus: UIBus
     private let toast: (NoticeLine) -> Void
+    /// Told the profiles' accents (in the card's order) whenever the profiles are read: the
+    /// palette puts each on its profile's mark.
+    private let marksChanged: ([String?]) -> Void
     private var reader: BackgroundMeshReader?
     private var alerts = MeshAlerts()
     /// The time the reader and the ages use (tests pass their own).
@@ -23,20 +26,22 @@ final class MeshesController {
 
     init(
         store: MeshesStore, profiles: ConfigLocation?, server: any ServerInUse, bus: UIBus,
-        toast: @escaping (NoticeLine) -> Void, clock: @escaping @Sendable () -> Date = { Date() }
+        toast: @escaping (NoticeLine) -> Void, marksChanged: @escaping ([String?]) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.profiles = profiles
         self.server = server
         self.bus = bus
         self.toast = toast
+        self.marksChanged = marksChanged
         self.clock = clock
     }
 
     /// Lists the profiles and starts reading the others (with two profiles or more).
     func start() {
         guard let location = profiles else { return }
-        store.profiles = (try? MeshProfiles.load(location)) ?? []
+        list((try? MeshProfiles.load(location)) ?? [])
         store.show(shownName)
         guard store.profiles.count >= 2 else { return }
         let bus = self.bus
@@ -53,6 +58,11 @@ final class MeshesController {
 
     func stop() { reader?.stop() }
 
+    private func list(_ profiles: [MeshProfile]) {
+        store.profiles = profiles
+        marksChanged(profiles.map(\.profile.accent))
+    }
+
     /// The profile whose mesh is on screen (nil: the server in use is no stored profile).
     private var shownName: String? {
         guard case .configured(let client, _, _, _) = server.access else { return nil }
@@ -61,12 +71,12 @@ final class MeshesController {
 
     private var backgroundProfiles: [MeshProfile] { store.profiles.filter { $0.name != store.shown } }
 
-    /// After a switch: the new mesh is read by its engine, the one before joins the background.
+    /// After a switch or a sign-out: the new mesh is read by its engine, the one before joins
+    /// the background.
     func shownChanged() {
-        // A profile added or logged out meanwhile (`makima-tui login --name`) is seen here.
-        if let location = profiles, let profiles = try? MeshProfiles.load(location) {
-            store.profiles = profiles
-        }
+        // A profile added, edited or logged out meanwhile (sign-in, Settings' sign out,
+        // `makima-tui login --name`) is seen here.
+        if let location = profiles, let profiles = try? MeshProfiles.load(location) { list(profiles) }
         let name = shownName
         if let name { alerts.forget(name) }
         store.show(name)

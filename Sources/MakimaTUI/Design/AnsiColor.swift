@@ -31,7 +31,8 @@ public enum Ansi16Mapping {
         switch role {
         case .background, .panel, .backgroundDeep: AnsiRoleColor(.black)
         case .foreground: AnsiRoleColor(.brightWhite)
-        case .accent: AnsiRoleColor(.brightBlue)
+        // A mark is placed by its colour (`mark`); the accent's entry is only its default.
+        case .accent, .mesh: AnsiRoleColor(.brightBlue)
         case .body, .bodySoft: AnsiRoleColor(.white)
         case .foregroundMuted: AnsiRoleColor(.brightBlack)
         case .border: AnsiRoleColor(.blue)
@@ -47,7 +48,7 @@ public enum Ansi16Mapping {
         case .background: AnsiRoleColor(.brightWhite)
         case .panel, .backgroundDeep: AnsiRoleColor(.white)
         case .foreground, .body, .bodySoft: AnsiRoleColor(.black)
-        case .accent: AnsiRoleColor(.blue)
+        case .accent, .mesh: AnsiRoleColor(.blue)
         case .foregroundMuted: AnsiRoleColor(.brightBlack)
         case .border: AnsiRoleColor(.blue)
         case .borderMuted: AnsiRoleColor(.blue, .dim)
@@ -62,12 +63,19 @@ public enum Ansi16Mapping {
     /// console), except bright black, which bold may leave invisible on black: muted text
     /// becomes white + dim on dark themes and black + dim on light ones.
     public static func color(for role: ColorRole, lightTheme: Bool, hasBrightColors: Bool) -> AnsiRoleColor {
-        let entry = lightTheme ? light(role) : dark(role)
+        adapted(
+            lightTheme ? light(role) : dark(role), background: isBackgroundRole(role), lightTheme: lightTheme,
+            hasBrightColors: hasBrightColors)
+    }
+
+    static func adapted(
+        _ entry: AnsiRoleColor, background: Bool, lightTheme: Bool, hasBrightColors: Bool
+    ) -> AnsiRoleColor {
         guard !hasBrightColors, entry.color.isBright else { return entry }
         if entry.color == .brightBlack {
             return AnsiRoleColor(lightTheme ? .black : .white, entry.attributes.union(.dim))
         }
-        if isBackgroundRole(role) { return AnsiRoleColor(entry.color.normal, entry.attributes) }
+        if background { return AnsiRoleColor(entry.color.normal, entry.attributes) }
         return AnsiRoleColor(entry.color.normal, entry.attributes.union(.bold))
     }
 

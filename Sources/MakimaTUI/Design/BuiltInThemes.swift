@@ -1,5 +1,6 @@
 /// The themes compiled into the binary, so the app draws correctly when no `Themes/` directory
-/// is found. `Themes/*.theme` ship the same values; a test keeps them in lockstep.
+/// is found. `Themes/*.theme` ship the same values; a test keeps them in lockstep. A profile's
+/// mark (`mesh`) takes the accent until a profile's own accent is set over it (`LivePalette`).
 extension Theme {
     /// The makima.jp palette, exact values (docs/design.md, "Palette").
     public static let makima = Theme(name: "makima") { role in
@@ -8,7 +9,7 @@ extension Theme {
         case .panel: ThemeColor(hex: 0x0F1C2F)
         case .backgroundDeep: ThemeColor(hex: 0x0B1220)
         case .foreground: ThemeColor(hex: 0xF0F5FF)
-        case .accent: ThemeColor(hex: 0x9BC3FF)
+        case .accent, .mesh: ThemeColor(hex: 0x9BC3FF)
         case .body: ThemeColor(hex: 0xDBE7FF)
         case .bodySoft: ThemeColor(hex: 0xE4EDFF)
         case .foregroundMuted: ThemeColor(hex: 0x9BC3FF, alpha: 0.65)
@@ -26,7 +27,7 @@ extension Theme {
         case .background, .panel, .backgroundDeep: ThemeColor(hex: 0x000000)
         case .foreground, .body: ThemeColor(hex: 0xFFFFFF)
         case .bodySoft: ThemeColor(hex: 0xF0F0F0)
-        case .accent, .border: ThemeColor(hex: 0x8CC8FF)
+        case .accent, .border, .mesh: ThemeColor(hex: 0x8CC8FF)
         case .foregroundMuted: ThemeColor(hex: 0xD0D8E8)
         case .borderMuted: ThemeColor(hex: 0x6A9BE0)
         case .warn: ThemeColor(hex: 0xFFD000)
@@ -43,7 +44,7 @@ extension Theme {
         case .panel: ThemeColor(hex: 0xE9F0FC)
         case .backgroundDeep: ThemeColor(hex: 0xDDE6F5)
         case .foreground: ThemeColor(hex: 0x0B1220)
-        case .accent: ThemeColor(hex: 0x1D4F9C)
+        case .accent, .mesh: ThemeColor(hex: 0x1D4F9C)
         case .body: ThemeColor(hex: 0x1C2A40)
         case .bodySoft: ThemeColor(hex: 0x2A3A55)
         case .foregroundMuted: ThemeColor(hex: 0x52688A)

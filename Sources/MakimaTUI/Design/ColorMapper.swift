@@ -2,8 +2,10 @@
 /// - direct: the blended RGB of each role as `(r << 16) | (g << 8) | b`;
 /// - palette256: the nearest index in 16–255 by CIEDE2000 (`Xterm256.nearestIndex`), or with
 ///   `redefineColors` the indices of `PaletteRedefinition.plan`, which then show exact colours;
-/// - palette16: `Ansi16Mapping` (dark or light family by the theme's background);
-/// - none: no numbers; muted roles add dim and warn/danger add bold so they still stand out.
+/// - palette16: `Ansi16Mapping` (dark or light family by the theme's background; a profile's
+///   mark, the nearest hue: `Ansi16Mapping.mark`);
+/// - none: no numbers; muted roles add dim and warn/danger add bold so they still stand out
+///   (a mark is plain).
 public enum ColorMapper {
     public static func palette(
         for theme: Theme,
@@ -31,7 +33,13 @@ public enum ColorMapper {
             }
         case .palette16:
             for role in ColorRole.allCases {
-                let entry = Ansi16Mapping.color(for: role, lightTheme: theme.isLight, hasBrightColors: hasBrightColors)
+                let light = theme.isLight
+                let entry =
+                    if case .mesh = role {
+                        Ansi16Mapping.mark(theme.color(role), lightTheme: light, hasBrightColors: hasBrightColors)
+                    } else {
+                        Ansi16Mapping.color(for: role, lightTheme: light, hasBrightColors: hasBrightColors)
+                    }
                 numbers[role] = entry.color.rawValue
                 if !entry.attributes.isEmpty { extras[role] = entry.attributes }
             }

@@ -6,8 +6,9 @@
 ///     foregroundMuted = #9bc3ff @ 0.65
 ///     borderMuted = rgba(117, 170, 252, 0.35)
 ///
-/// Every role is required: a theme that silently inherited dark-theme colours would draw
-/// unreadable text on a light background, and the error for a missing role is easy to act on.
+/// Every role a theme declares (`ColorRole.themed`) is required: a theme that silently inherited
+/// dark-theme colours would draw unreadable text on a light background, and the error for a
+/// missing role is easy to act on. The profiles' marks are no key: they take the accent.
 public enum ThemeFile {
     /// The comment character. `#` cannot be it: it starts every hex colour.
     public static let commentCharacter: Character = ";"
@@ -42,13 +43,13 @@ public enum ThemeFile {
             }
         }
 
-        if let missing = ColorRole.allCases.first(where: { colors[$0] == nil }) {
+        if let missing = ColorRole.themed.first(where: { colors[$0] == nil }) {
             throw ThemeError(
-                line: lines.count + 1, key: missing.rawValue,
+                line: lines.count + 1, key: missing.name,
                 message: "missing role (every role must be set)", path: path)
         }
-        // Every role is present: checked just above.
-        return Theme(name: name ?? fallbackName) { colors[$0] ?? ThemeColor(hex: 0) }
+        // Every themed role is present (checked just above); a mark is the accent.
+        return Theme(name: name ?? fallbackName) { colors[$0] ?? colors[.accent] ?? ThemeColor(hex: 0) }
     }
 
     /// What is wrong with one line (`parse` adds the line number and the path).
@@ -106,14 +107,14 @@ public enum ThemeFile {
         return (role, color)
     }
 
-    /// Writes `theme` in the file format, every role, translucent roles with their alpha.
-    /// `parse(format(t))` gives back `t`.
+    /// Writes `theme` in the file format, every themed role, translucent roles with their
+    /// alpha. `parse(format(t))` gives back `t` (its marks, as every theme's, the accent).
     public static func format(_ theme: Theme) -> String {
         var lines = ["; Makima TUI theme. Format: docs/themes.md", "name = \(theme.name)"]
-        let width = ColorRole.allCases.map(\.rawValue.count).max() ?? 0
-        for role in ColorRole.allCases {
+        let width = ColorRole.themed.map(\.name.count).max() ?? 0
+        for role in ColorRole.themed {
             let declared = theme.declaredColor(role)
-            let padded = role.rawValue + String(repeating: " ", count: width - role.rawValue.count)
+            let padded = role.name + String(repeating: " ", count: width - role.name.count)
             var value = declared.rgb.hex
             if declared.alpha != 1 { value += " @ \(formatAlpha(declared.alpha))" }
             lines.append("\(padded) = \(value)")
@@ -221,10 +222,10 @@ public enum ThemeFile {
     }
 
     private static let roleByNormalizedName: [String: ColorRole] = Dictionary(
-        uniqueKeysWithValues: ColorRole.allCases.map { (normalize($0.rawValue), $0) }
+        uniqueKeysWithValues: ColorRole.themed.map { (normalize($0.name), $0) }
     )
 
-    private static let roleList = ColorRole.allCases.map(\.rawValue).joined(separator: ", ")
+    private static let roleList = ColorRole.themed.map(\.name).joined(separator: ", ")
 }
 
 extension StringProtocol {

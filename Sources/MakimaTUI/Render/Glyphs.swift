@@ -15,17 +15,19 @@ public struct Glyphs: Equatable, Sendable {
     public var gridDot: String
     public var navDivider: String
     public var selectionMarker: String
+    /// A stored profile's mark on MESHES//, drawn in the profile's accent.
+    public var swatch: String
     public var isUnicode: Bool
 
     public static let unicode = Glyphs(
         dashHorizontal: "┄", dashVertical: "┆",
         topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯",
         ruleHorizontal: "─", ellipsis: "…", separatorDot: "·", logoMark: "◎", bullet: "●",
-        gridDot: "·", navDivider: "│", selectionMarker: "▸", isUnicode: true)
+        gridDot: "·", navDivider: "│", selectionMarker: "▸", swatch: "■", isUnicode: true)
 
     public static let ascii = Glyphs(
         dashHorizontal: "-", dashVertical: "|",
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         ruleHorizontal: "-", ellipsis: "~", separatorDot: ".", logoMark: "@", bullet: "*",
-        gridDot: ".", navDivider: "|", selectionMarker: ">", isUnicode: false)
+        gridDot: ".", navDivider: "|", selectionMarker: ">", swatch: "#", isUnicode: false)
 }

@@ -1,8 +1,9 @@
 import MakimaKit
 
 /// The palette on screen: the theme chosen (start, Settings) with the shown profile's accent
-/// over it (start, a switch of mesh). Either change rebuilds the palette for the backend, and
-/// the next frame draws with it.
+/// over it (start, a switch of mesh) and each stored profile's accent on its MESHES// mark
+/// (whenever the profiles are read again). Any change rebuilds the palette for the backend,
+/// and the next frame draws with it.
 @MainActor
 final class LivePalette {
     private let loader: ThemeLoader
@@ -11,6 +12,7 @@ final class LivePalette {
     private let redefine: Bool
     private var theme: Theme
     private var accent: RGB?
+    private var marks: [MeshMark: RGB] = [:]
 
     init(theme: Theme, loader: ThemeLoader, backend: NcursesBackend, detection: ColorDetection, redefine: Bool) {
         self.theme = theme
@@ -20,14 +22,16 @@ final class LivePalette {
         self.redefine = redefine
     }
 
-    /// The palette for `theme` under `accent`, as the start builds it too.
+    /// The palette for `theme` under `accent` and `marks`, as the start builds it too.
     static func palette(
-        _ theme: Theme, accent: RGB?, detection: ColorDetection, redefine: Bool
+        _ theme: Theme, accent: RGB?, marks: [MeshMark: RGB] = [:], detection: ColorDetection, redefine: Bool
     ) -> ResolvedPalette {
-        ColorMapper.palette(for: accent.map(theme.withAccent) ?? theme, detection: detection, redefineColors: redefine)
+        let marked = theme.withMeshMarks(marks)
+        return ColorMapper.palette(
+            for: accent.map(marked.withAccent) ?? marked, detection: detection, redefineColors: redefine)
     }
 
-    /// Loads `request` (a built-in name or a theme file); the accent stays over it.
+    /// Loads `request` (a built-in name or a theme file); the accents stay over it.
     func setTheme(_ request: String) -> Result<String, ThemeLoadError> {
         do throws(ThemeLoadError) { theme = try loader.load(request).theme } catch { return .failure(error) }
         apply()
@@ -49,7 +53,27 @@ final class LivePalette {
         return .success(())
     }
 
+    /// The stored profiles' accents in MESHES// order, nil for one without: each on the mark
+    /// of its place (`MeshMark`; a profile past the last place has none). One that cannot be
+    /// resolved (a theme file gone since) leaves its mark the theme's accent.
+    func setMeshMarks(_ accents: [String?]) {
+        let next = Self.marks(accents, loader: loader)
+        guard next != marks else { return }
+        marks = next
+        apply()
+    }
+
+    static func marks(_ accents: [String?], loader: ThemeLoader) -> [MeshMark: RGB] {
+        var marks: [MeshMark: RGB] = [:]
+        for (mark, accent) in zip(MeshMark.allCases, accents) {
+            guard let accent else { continue }
+            marks[mark] = try? AccentColor.resolve(accent, loader: loader)
+        }
+        return marks
+    }
+
     private func apply() {
-        backend.setPalette(Self.palette(theme, accent: accent, detection: detection, redefine: redefine))
+        backend.setPalette(
+            Self.palette(theme, accent: accent, marks: marks, detection: detection, redefine: redefine))
     }
 }

@@ -17,6 +17,8 @@ extension HomeCards {
         let role: ColorRole = line.reachable.map { $0 ? .ok : .danger } ?? .foregroundMuted
         var left = StyledLine(g.bullet + " ", CellStyle(fg: role))
         left.append(line.name, CellStyle(fg: .foreground, attributes: line.shown ? .bold : []))
+        // After the name, so the names stay in one column whether a profile has a mark or not.
+        if let mark = line.mark { left.append(" " + g.swatch, CellStyle(fg: .mesh(mark))) }
         let figures: [(MeshFigure, Int?, String, ColorRole)] = [
             (.running, line.running, "run", .accent), (.failures, line.failedLastHour, "fail", .danger),
             (.questions, line.questions, "?", .warn),
