@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 
 
 def read_db(path, query, args=()):
+    """Rows of `query` on the SQLite file at `path`, opened read-only."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
     try:
         return db.execute(query, args).fetchall()

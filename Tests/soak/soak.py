@@ -41,9 +41,9 @@ import time
 import urllib.error
 import urllib.request
 
-from cache_events import cached_events, cached_tasks
+from cache_events import cached_events, cached_tasks, read_db
 from fakeclock import FakeClock, fake_start
-from week import WeekChecks, parse_ts, read_db
+from week import WeekChecks, parse_ts
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KEY = "mk_demo_local_key_0001"

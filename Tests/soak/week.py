@@ -23,11 +23,10 @@ import bisect
 import json
 import os
 import re
-import sqlite3
 import time
 from datetime import datetime, timezone
 
-from cache_events import cached_tasks
+from cache_events import cached_tasks, read_db
 
 FINAL = ("completed", "failed", "cancelled")
 # shortAge's units (MakimaKit/Clock/AgeClock.swift): "12s", "4m", "3h", "2d".
@@ -40,15 +39,6 @@ AGES_TICK = 60
 # Minutes either side of an hour the ACTIVITY// card may count: it counts whole minutes, and an
 # event may be counted at its arrival, up to a few fake minutes after its `ts` at this speed.
 ACTIVITY_MARGIN = 180
-
-
-def read_db(path, query, args=()):
-    """Rows of `query` on the SQLite file at `path`, opened read-only."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
-    try:
-        return db.execute(query, args).fetchall()
-    finally:
-        db.close()
 
 
 def fmt(t):
