@@ -43,11 +43,11 @@ struct ChromeStoreTests {
         let h = try uncachedHarness()
         defer { h.cleanUp() }
         h.session.setToast(NoticeLine("once", level: .ok))
-        h.settle()
+        h.step()
         let before = h.terminal.backend.flushCount
         h.session.setToast(NoticeLine("once", level: .ok))
         h.session.setServerLabel(h.loop.app.masthead.serverLabel)
-        h.settle()
+        h.step()
         #expect(h.terminal.backend.flushCount == before)
     }
 
@@ -73,15 +73,15 @@ struct ChromeStoreTests {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
         h.session.chrome.homeNotice = NoticeLine("notice-from-the-store", level: .warn)
-        h.settle()
+        h.step()
         #expect(home(h)?.model.notice == NoticeLine("notice-from-the-store", level: .warn))
         h.session.chrome.themeName = "light"
-        h.settle()
+        h.step()
         #expect(home(h)?.model.statusRows.first { $0.label == "Theme" } == StatusRow("Theme", "LIGHT", .ok))
         // Written while another pane is on screen: Home shows it when it comes back.
         h.type(.char("2"))
         h.session.chrome.homeNotice = NoticeLine("written-while-away", level: .ok)
-        h.settle()
+        h.step()
         #expect(!h.shows("written-while-away"))
         h.type(.char("1"))
         #expect(home(h)?.model.notice == NoticeLine("written-while-away", level: .ok))
@@ -98,19 +98,19 @@ struct ChromeStoreTests {
         h.post(.list(.tasks(status: nil, contractID: nil), .tasks(tasks), fetchedAt: Date(), fromCache: false))
         // Pushed as `:grep` pushes it, without running a search of the (empty) cache.
         h.session.push(GrepPane(pattern: "needle"))
-        h.settle()
+        h.step()
         #expect(h.shows("searching"), "\(h.screen)")
         // The answer, as the search's job on the bus writes it.
         let hits = ["t1", "t2"].enumerated().map { i, id in
             OutputSearchHit(taskID: id, lineNumber: i + 1, seq: 1, line: "a needle in \(id)", lastActive: Date())
         }
         h.session.chrome.grep = GrepAnswer(pattern: "needle", hits: hits, failure: nil)
-        h.settle()
+        h.step()
         #expect(h.shows("a needle in t2"), "\(h.screen)")
         h.type(.char("j"))
         let selected = (h.session.topPane as? GrepPane)?.list.selectedRow?.id
         h.live.hub.apply(.task(MeshTask(id: "t2", title: "second job", status: .completed)))
-        h.settle()
+        h.step()
         #expect(h.shows("COMPLETED"), "\(h.screen)")
         #expect((h.session.topPane as? GrepPane)?.list.selectedRow?.id == selected)
     }

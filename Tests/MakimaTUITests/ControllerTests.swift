@@ -89,7 +89,7 @@ final class ControllerHarness {
     /// `configure` changes the setup before the controller starts (environment, preferences).
     init(
         access: LiveSetup.Access? = nil, signIn: (any SignInService)? = nil, deepLink: DeepLink? = nil,
-        configure: (inout LiveSetup) -> Void = { _ in }, settleAtStart: Bool = true
+        configure: (inout LiveSetup) -> Void = { _ in }, stepAtStart: Bool = true
     ) throws {
         cacheDir = FileManager.default.temporaryDirectory.appendingPathComponent("controller-\(UUID().uuidString)")
         let wake = try WakePipe()
@@ -117,7 +117,7 @@ final class ControllerHarness {
         let wallStart = Date()
         live.now = { wallStart.addingTimeInterval(clock.now - 1000) }
         live.start()
-        if settleAtStart { settle() }
+        if stepAtStart { step() }
     }
 
     func cleanUp() {
@@ -128,37 +128,32 @@ final class ControllerHarness {
     /// Posts updates the way the engine does (from its outbox, woken through the bus).
     func post(_ updates: SyncUpdate...) {
         for u in updates { engine.deliver(u) }
-        settle()
+        step()
     }
 
     func type(_ keys: Key...) {
         terminal.type(keys)
-        settle()
+        step()
     }
 
-    /// Steps the loop (one frame interval apart) until no job is left on the bus.
+    /// One turn of the loop, a data frame's interval on: what a change did is on screen after it.
     @discardableResult
-    func settle() -> Int {
-        var frames = 0
-        for _ in 0..<10 {
-            clock.now += EventLoop.frameInterval
-            if loop.step(now: clock.now) { frames += 1 }
-            if loop.bus.pendingCount == 0 && !loop.dirty { break }
-        }
-        return frames
+    func step() -> Bool {
+        clock.now += EventLoop.dataFrameInterval
+        return loop.step(now: clock.now)
     }
 
-    /// Waits for Home's activity read (off the UI thread) that showing Home started, and
-    /// draws its answer: what a test counts from here on is its own doing, however busy the
-    /// machine.
-    func settleActivity() {
+    /// Waits for Home's activity read (off the UI thread) that showing Home started, then
+    /// takes one turn, which draws its answer: what a test counts from here on is its own
+    /// doing, however busy the machine.
+    func stepAfterActivityRead() {
         LiveDashboard.activityQueue.sync {}
-        settle()
+        step()
     }
 
     func advance(_ seconds: Double) {
         clock.now += seconds
-        settle()
+        step()
     }
 
     var screen: String { terminal.backend.lines.joined(separator: "\n") }
@@ -228,7 +223,7 @@ struct ControllerTests {
         defer { h.cleanUp() }
         h.type(.char("5"))  // daemons
         let before = h.terminal.backend.flushCount
-        h.settle()
+        h.step()
         #expect(h.terminal.backend.flushCount == before)  // idle: no frame
         h.post(.listenSession(ListenSession(id: "s", title: "x")))
         #expect(h.terminal.backend.flushCount == before)  // Daemons does not read listen details
@@ -242,12 +237,12 @@ struct ControllerTests {
 
     @Test("the cached screen is drawn before the WebSocket starts and before any list is fetched")
     func networkWaitsForTheFirstFrame() throws {
-        let h = try ControllerHarness(settleAtStart: false)
+        let h = try ControllerHarness(stepAtStart: false)
         defer { h.cleanUp() }
         #expect(h.terminal.backend.flushCount == 0)
         #expect(h.engine.started == 0)
         #expect(h.engine.refreshed.isEmpty)
-        h.settle()
+        h.step()
         #expect(h.terminal.backend.flushCount >= 1)
         #expect(h.engine.started == 1)
         #expect(!h.engine.refreshed.isEmpty)  // Home's lists
@@ -257,7 +252,7 @@ struct ControllerTests {
     func frameRateCap() throws {
         let h = try ControllerHarness()
         defer { h.cleanUp() }
-        h.settle()
+        h.step()
         var before = h.terminal.backend.flushCount
         // 300 changes over one second, the loop turning after each (as a busy bus would).
         for i in 0..<300 {
@@ -278,7 +273,7 @@ struct ControllerTests {
         }
         let keyFrames = h.terminal.backend.flushCount - before
         #expect(keyFrames >= 25 && keyFrames <= 31, "\(keyFrames) frames")
-        h.settle()
+        h.step()
         #expect(h.shows("change 299"), "\(h.screen)")
         // Then idle: turns of the loop with nothing changed draw nothing.
         let settled = h.terminal.backend.flushCount

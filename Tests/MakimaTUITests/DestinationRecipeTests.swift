@@ -150,7 +150,7 @@ struct DestinationRecipeTests {
             let second = try #require(DeepLink("makima://memo/b2"))
             #expect(second == DeepLink(.memo, "b2") && second.description == "makima://memo/b2")
             h.live.navigation.openDeepLink(second)
-            h.settle()
+            h.step()
             #expect(h.loop.app.stack.ids == [.home, .memos, .memo], "\(h.screen)")
             #expect(h.engine.details.last == second)
 

@@ -31,7 +31,7 @@ struct DetailRetentionTests {
         h.post(outputLine(1))
         #expect(h.shows("DAEMON d-unlisted-7"), "\(h.screen)")
         for u in lookups(0..<(capacity * 2)) { h.engine.outbox.post(u) }
-        h.settle()
+        h.step()
         h.post(outputLine(2))
         #expect(h.live.hub.tasks.details.count == capacity, "bounded")
         #expect(h.live.hub.tasks.details["t9"] != nil, "the open view's task is kept")
@@ -43,10 +43,10 @@ struct DetailRetentionTests {
         h.type(.escape)
         #expect(!(h.session.topPane is TaskOutputPane))
         for u in lookups(capacity * 2..<(capacity * 4)) { h.engine.outbox.post(u) }
-        h.settle()
+        h.step()
         #expect(h.live.hub.tasks.details["t9"] == nil, "evicted once no pane reads it")
         h.live.handle(.open(.task("t9")))
-        h.settle()
+        h.step()
         #expect(h.engine.details.filter { $0 == .task("t9") }.count == 2, "asked for again: \(h.engine.details)")
         #expect(h.session.topPane is TaskOutputPane)
         #expect(!h.shows("not found"), "\(h.screen)")
@@ -62,12 +62,12 @@ struct DetailRetentionTests {
         h.post(.contract(Contract(id: "c9", name: "Orphan contract", phase: "executing", status: .active)))
         #expect(h.shows("CONTRACT Orphan contract"), "\(h.screen)")
         h.live.handle(.open(.task("t9")))
-        h.settle()
+        h.step()
         let flood = (0..<(capacity * 2)).map {
             SyncUpdate.contract(Contract(id: "other-\($0)", name: "other", phase: "", status: .active))
         }
         for u in flood { h.engine.outbox.post(u) }
-        h.settle()
+        h.step()
         #expect(h.live.hub.contracts.details.count == capacity)
         #expect(h.live.hub.contracts.details["c9"] != nil, "kept: its pane is on the stack")
         h.type(.escape)

@@ -47,7 +47,7 @@ struct GrepPaneTests {
         let deadline = Date().addingTimeInterval(10)
         while !h.shows("1 line") && Date() < deadline {
             usleep(10_000)
-            h.settle()
+            h.step()
         }
         #expect(h.shows("docs job"), "\(h.screen)")
         #expect(h.shows("COMPLETED"))
@@ -95,7 +95,7 @@ struct GrepPaneTests {
         let deadline = Date().addingTimeInterval(10)
         while !h.shows("2 lines") && Date() < deadline {
             usleep(10_000)
-            h.settle()
+            h.step()
         }
         // Newest first, each the whole line however the stream cut it.
         #expect(h.shows("the first point: frames queue behind the writer"), "\(h.screen)")

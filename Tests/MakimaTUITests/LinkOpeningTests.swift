@@ -48,7 +48,7 @@ struct LinkOpeningTests {
     func click(_ h: ControllerHarness, on text: String, times: Int = 1) throws {
         let at = try #require(h.terminal.backend.find(text), "\(text) is not on screen: \(h.screen)")
         h.terminal.send(Array(String(repeating: MouseControllerTests.click(at.x, at.y), count: times).utf8))
-        h.settle()
+        h.step()
     }
 
     static let guide = "Read the [guide](https://example.com/guide) first.\n\nThen the rest.\n"

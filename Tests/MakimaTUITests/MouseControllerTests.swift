@@ -21,7 +21,7 @@ struct MouseControllerTests {
 
     func send(_ h: ControllerHarness, _ text: String) {
         h.terminal.send(Array(text.utf8))
-        h.settle()
+        h.step()
     }
 
     func click(_ h: ControllerHarness, on text: String, under title: String? = nil) throws {

@@ -84,12 +84,12 @@ struct NeedsYouReachTests {
         let h = try ControllerHarness(configure: DesktopNotificationControllerTests.insideTmux)
         defer { h.cleanUp() }
         h.terminal.send(Array("\u{1B}[I".utf8))
-        h.settle()
+        h.step()
         h.post(.events([Self.gate("t1", 3)]))
         #expect(h.shows("Completion gate ready"), "\(h.screen)")
         #expect(h.terminal.backend.controlBytes.isEmpty, "the operator is looking: no desktop notification")
         h.terminal.send(Array("\u{1B}[O".utf8))
-        h.settle()
+        h.step()
         h.post(.events([Self.gate("t2", 5)]))
         #expect(Self.text(h.terminal.backend.controlBytes).contains("Completion gate ready"))
     }
@@ -104,13 +104,13 @@ struct NeedsYouReachTests {
         h.type(.enter)
         #expect(h.session.topPane.shownLink == .task("t1"))
         h.terminal.send(Array("\u{1B}[I".utf8))
-        h.settle()
+        h.step()
         h.post(.events([Self.gate("t1", 3)]))
         #expect(!h.shows("Completion gate ready"), "\(h.screen)")
         #expect(h.terminal.backend.controlBytes.isEmpty)
         // Focus gone: the same view may not be looked at, and another task's gate is not in view.
         h.terminal.send(Array("\u{1B}[O".utf8))
-        h.settle()
+        h.step()
         h.post(.events([Self.gate("t1", 4)]), .events([Self.gate("t2", 5)]))
         #expect(Self.text(h.terminal.backend.controlBytes).contains("Completion gate ready"))
     }

@@ -16,7 +16,7 @@ struct PasteGuardTests {
 
     func send(_ h: ControllerHarness, _ text: String) {
         h.terminal.send(Array(text.utf8))
-        h.settle()
+        h.step()
     }
 
     /// Settings › server open: the server step over Settings, its field being typed in.

@@ -69,7 +69,7 @@ struct ProfileAccentTests {
         defer { h.cleanUp() }
         #expect(h.shows("MAKIMA · ACCENT #FF5F5F"), "\(h.screen)")
         h.live.useNone(saying: "signed out")
-        h.settle()
+        h.step()
         #expect(!h.shows("ACCENT"), "\(h.screen)")
     }
 }

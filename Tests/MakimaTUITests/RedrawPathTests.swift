@@ -36,10 +36,10 @@ struct RedrawPathTests {
         let h = try openTaskView()
         defer { h.cleanUp() }
         h.live.hub.apply(.events([output(1, "first-line-of-output\n")]))
-        h.settle()
+        h.step()
         #expect(h.shows("first-line-of-output"), "\(h.screen)")
         h.live.hub.apply(.task(MeshTask(id: "t1", title: "docs job", status: .completed)))
-        h.settle()
+        h.step()
         #expect(h.shows("COMPLETED"), "\(h.screen)")
     }
 
@@ -48,8 +48,8 @@ struct RedrawPathTests {
         let h = try openTaskView()
         defer { h.cleanUp() }
         for seq in 1...40 { h.engine.outbox.post(.events([output(seq, "burst-\(seq)\n")])) }
-        let frames = h.settle()
-        #expect(frames == 1)
+        let drew = h.step()
+        #expect(drew)
         #expect(h.shows("burst-40"), "\(h.screen)")
     }
 
@@ -71,7 +71,7 @@ struct RedrawPathTests {
         let h = try openTaskView()
         defer { h.cleanUp() }
         h.type(.char("1"))
-        h.settleActivity()
+        h.stepAfterActivityRead()
         let before = h.terminal.backend.flushCount
         h.post(.events([output(1, "unseen\n")]))
         #expect(h.terminal.backend.flushCount == before)
@@ -94,7 +94,7 @@ struct RedrawPathTests {
         #expect(networkRow(h) == StatusRow("Network", "KEY REFUSED", .danger))
         // The store alone moves it: nothing pushes the row.
         h.live.hub.connection.access = .signedOut
-        h.settle()
+        h.step()
         #expect(networkRow(h) == StatusRow("Network", "SIGNED OUT", .warn))
         #expect(h.shows("SIGNED OUT"), "\(h.screen)")
     }
@@ -113,16 +113,16 @@ struct RedrawPathTests {
         h.type(.char("7"))
         #expect(h.shows("on · Enter: off"), "\(h.screen)")
         h.session.setMouseReporting(false)
-        h.settle()
+        h.step()
         #expect(h.shows("off · Enter: on"), "\(h.screen)")
         let bell = try #require(h.terminal.backend.lines.first { $0.contains("› NOTIFY: BELL") })
         #expect(bell.trimmingCharacters(in: .whitespaces).hasSuffix("on"), "\(bell)")
         h.live.notificationController.notifier.preferences.bell = false
-        h.settle()
+        h.step()
         let row = try #require(h.terminal.backend.lines.first { $0.contains("› NOTIFY: BELL") })
         #expect(row.trimmingCharacters(in: .whitespaces).hasSuffix("off"), "\(row)")
         _ = h.session.applyTheme("light")
-        h.settle()
+        h.step()
         #expect(h.shows("light · Enter: next theme"), "\(h.screen)")
     }
 }

@@ -200,7 +200,7 @@ struct RouteRegistryTests {
             let list = try #require(destination.list, "\(kind) names no list pane")
             #expect(PaneRegistry.current[list] != nil, "\(kind)'s list \(list) is a top-level pane")
             h.live.navigation.open(link)
-            h.settle()
+            h.step()
             #expect(h.session.topPane.id == destination.pane, "\(link)")
             #expect(h.session.topPane.section == list, "\(link)")
             if destination.open == nil {
@@ -224,7 +224,7 @@ struct RouteRegistryTests {
             guard let open = destination.open else { continue }
             let subject = destination.pane == .picker ? PaneID.tasks.rawValue : "subject-1"
             open(h.live, subject, h.live.now())
-            h.settle()
+            h.step()
             #expect(h.session.topPane.id == destination.pane, "\(destination.pane)")
             #expect(PaneRegistry.current[h.session.topPane.section] != nil, "\(destination.pane)'s section")
             h.type(.escape)

@@ -60,6 +60,13 @@ public final class SyncOutbox: @unchecked Sendable {
 
     private var closed = false
 
+    /// True while something posted waits for `drain`.
+    public var hasPending: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !pending.isEmpty || !eventTail.isEmpty
+    }
+
     /// Everything posted so far, oldest first.
     public func drain() -> [SyncUpdate] {
         condition.lock()

@@ -69,6 +69,16 @@ public final class DashboardSession {
         set { loop.requestHandler = newValue }
     }
 
+    /// What each build read, and so what a change makes dirty (the loop's one change tracker).
+    var bindings: PaneBindings { loop.bindings }
+
+    /// Drains the engine's outbox into the stores, once a turn (true: there was something);
+    /// and whether it holds anything (the loop's wait is paced by it).
+    func onDrain(_ drain: @escaping @MainActor () -> Bool, pending: @escaping @MainActor () -> Bool) {
+        loop.drain = drain
+        loop.drainPending = pending
+    }
+
     /// Runs just before each frame is drawn (dirty view models are rebuilt there).
     var onBeforeDraw: (@MainActor () -> Void)? {
         get { loop.beforeDraw }
@@ -93,9 +103,6 @@ public final class DashboardSession {
 
     public func cancelTimer(id: String) { loop.timers.cancel("session." + id) }
 
-    /// Asks for a frame: for what is not observed (a pane binding marked dirty by observation
-    /// is rebuilt in `beforeDraw`, which needs a frame to run).
-    func setNeedsDisplay() { loop.setNeedsDisplay() }
     /// Runs `action` once the first frame has been flushed (at once after that): what can
     /// wait, such as the network, does not hold up the first screen.
     public func afterFirstFrame(_ action: @escaping @MainActor () -> Void) { loop.afterFirstFrame(action) }

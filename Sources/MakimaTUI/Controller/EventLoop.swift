@@ -2,21 +2,23 @@ import CNcursesShim
 import Glibc
 import MakimaKit
 import Observation
-import Synchronization
 
-/// The UI thread's loop: `poll()` over the terminal's input and the wake pipe (signals and the
-/// `UIBus` write to it), a timeout set by the earliest timer, and a redraw only when something
-/// changed, at most 30 frames a second (10 for changes no input asked for, `dataFrameInterval`).
-/// An idle dashboard wakes once a minute for its clock.
+/// The UI thread's loop. Each turn (`step(now:)`) does, in order: the timers that are due,
+/// the input read (each key handed to the pane or controller that owns it, what it asked of
+/// the data layer done before the next key), the jobs other threads posted (`UIBus`) and the
+/// engine's outbox drained into the stores (`drain`), then, if anything on screen changed,
+/// the models of what is shown rebuilt and one frame drawn: at most 30 frames a second, 10 for
+/// changes no input asked for (`dataFrameInterval`), none while idle. `run()` is that turn
+/// around one `poll()` over the terminal's input and the wake pipe (signals, the bus and the
+/// outbox write to it), its timeout set by the earliest timer; tests call `step` themselves on
+/// a `MemoryTerminal` with their own clock, and one step shows what a change did.
 ///
-/// What changed is known by observation: each frame is rendered inside
-/// `withObservationTracking`, so a later change to anything it read (the chrome store, and
-/// through the pane bindings the stores the models read) asks for the next frame. By hand
-/// only the operator's own input (a key, a click, a paste that changed the panes), the
-/// clock's ages, a resize and Ctrl-L do.
-///
-/// Each turn is `step(now:)` (timers, bus jobs, queued input, a frame if due) around one
-/// `poll()`; tests call `step` themselves on a `MemoryTerminal` with their own clock.
+/// What changed is known one way, by observation (`PaneBindings`): each pane's model and the
+/// frame itself are built inside `withObservationTracking`, so a change to anything a build
+/// read marks its slot dirty where the change is made, and a dirty slot on screen asks for
+/// the frame. The pane stack is the UI's own state: a change to it asks for the frame where
+/// it is made (`DashboardSession.updatePanes`, a key a pane used). By hand only a resize,
+/// Ctrl-L and the clocks (the masthead's minute, the ages on screen) do.
 @MainActor
 package final class EventLoop {
     var app: AppState
@@ -26,18 +28,16 @@ package final class EventLoop {
     let clock: @MainActor () -> Double
     let bus: UIBus
     var timers = TimerList()
-    /// A frame is wanted: the input changed the screen, an age or the terminal needs one.
-    private var needsFrame = true
-    /// Set by observation when something the last frame read changed.
-    private let frameStale = StaleFlag()
-    var dirty: Bool { needsFrame || frameStale.isSet }
+    /// What each build read, and so what a change makes dirty (the one change tracker).
+    let bindings = PaneBindings()
+    /// A frame is wanted: something on screen changed, an age or the terminal needs one.
+    private(set) var needsFrame = true
     private var lastFrameAt = -Double.infinity
     private var jobPace = JobPace()
     package static let frameInterval = 1.0 / 30
     /// Frames no input asked for (the stores changed: streamed output, a list read) come at
-    /// most 10 a second: a stream of pieces changes the screen with every one, and a third of
-    /// the frames cost a third of the drawing (output still reads as live at 10); what a key
-    /// changes is drawn at the full rate.
+    /// most 10 a second: a stream of pieces changes the screen with every one, and output
+    /// still reads as live at 10; what a key changes is drawn at the full rate.
     package static let dataFrameInterval = 1.0 / 10
     /// An input (a key, a click, a paste, a resize) changed what is shown since the last frame.
     private var inputAsked = true
@@ -47,6 +47,12 @@ package final class EventLoop {
     private var chrome: ChromeStore { app.chrome }
     /// Receives what keys asked of the data layer (`DashboardSession.onRequest`).
     var requestHandler: (@MainActor (DashboardRequest) -> Void)?
+    /// Drains the engine's outbox into the stores (the controller's); true when there was
+    /// anything.
+    var drain: (@MainActor () -> Bool)?
+    /// Tells whether the engine's outbox holds updates (the poll's timeout waits for their
+    /// pace, not forever).
+    var drainPending: (@MainActor () -> Bool)?
     /// Runs just before a frame is drawn (the controller rebuilds dirty panes there).
     var beforeDraw: (@MainActor () -> Void)?
     /// Runs when a relative age on screen would read differently (`AgeClock`): the controller
@@ -73,6 +79,10 @@ package final class EventLoop {
         self.wake = wake
         self.bus = bus
         self.clock = clock
+        bindings.onDirty = { [weak self] slot in
+            guard let self, slot.isShown(under: self.app.stack.top) else { return }
+            self.needsFrame = true
+        }
     }
 
     func setNeedsDisplay() { needsFrame = true }
@@ -86,58 +96,71 @@ package final class EventLoop {
 
     func run() -> Int32 {
         tickClock()
+        // The first turn draws the first frame before any wait.
+        var inputReady = false
         while exitCode == nil {
-            var now = clock()
-            for action in timers.takeDue(now: now) { action() }
-            if app.tick(now: now) { needsFrame = true }
-            if app.quitRequested { break }
-            drawIfDue(now: now)
-            now = clock()
-            var fds = [
-                pollfd(fd: terminal.inputFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, 2, pollTimeout(now: now))
-            wakeups += 1
-            if ready < 0 && errno != EINTR {
-                exitCode = 1
-                break
-            }
-            handleSignals()
-            if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
-            // A job's change to what the last frame read asks for the next one (observation):
-            // a store change no pane on screen reads draws nothing.
-            if jobPace.isDue(now: clock()) && bus.runPending() > 0 { jobPace.ran(at: clock()) }
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
-                exitCode = 1  // the terminal went away
-                break
-            }
-            // A sequence or paste cut short is given up at its deadline even with no more input.
-            let inputDue = terminal.inputDeadline.map { $0 <= clock() } ?? false
-            if fds[0].revents & Int16(POLLIN) != 0 || inputDue {
-                readInput()
-                deliverRequests()
-            }
-            if app.quitRequested { break }
+            step(now: clock(), readsInput: inputReady)
+            if app.quitRequested || exitCode != nil { break }
+            guard let ready = waitForWork() else { break }
+            inputReady = ready
         }
         return exitCode ?? 0
     }
 
-    /// One turn without `poll()`: due timers, posted jobs, queued input, then a frame if one is
-    /// due. Returns true when a frame was drawn.
+    /// Sleeps in `poll()` until input, a wake-up or the next deadline; handles signals. Returns
+    /// whether input is to be read (some came, or a sequence cut short is due), or nil when the
+    /// terminal went away.
+    private func waitForWork() -> Bool? {
+        var fds = [
+            pollfd(fd: terminal.inputFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&fds, 2, pollTimeout(now: clock()))
+        wakeups += 1
+        if ready < 0 && errno != EINTR {
+            exitCode = 1
+            return nil
+        }
+        handleSignals()
+        if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+            exitCode = 1  // the terminal went away
+            return nil
+        }
+        // A sequence or paste cut short is given up at its deadline even with no more input.
+        let inputDue = terminal.inputDeadline.map { $0 <= clock() } ?? false
+        return fds[0].revents & Int16(POLLIN) != 0 || inputDue
+    }
+
+    /// One turn: due timers, queued input (`readsInput`), posted jobs and the engine's outbox,
+    /// then a frame if one is due. Returns true when a frame was drawn.
     @discardableResult
-    func step(now: Double) -> Bool {
+    func step(now: Double, readsInput: Bool = true) -> Bool {
         for action in timers.takeDue(now: now) { action() }
         if app.tick(now: now) { needsFrame = true }
-        bus.runPending()
-        readInput()
-        deliverRequests()
+        if readsInput {
+            readInput()
+            deliverRequests()
+        }
+        if app.quitRequested || exitCode != nil { return false }
+        // Paced: what arrives meanwhile waits and one drain takes it all (`JobPace`). A change
+        // these make to what is on screen asks for the frame (observation); one to a store no
+        // pane on screen reads draws nothing.
+        if jobPace.isDue(now: now) {
+            let ran = bus.runPending() > 0
+            if drain?() == true || ran { jobPace.ran(at: now) }
+            deliverRequests()
+        }
         return drawIfDue(now: now)
     }
 
+    private var jobsPending: Bool { bus.pendingCount > 0 || drainPending?() == true }
+
     @discardableResult
     private func drawIfDue(now: Double) -> Bool {
-        guard dirty && now - lastFrameAt >= dueInterval else { return false }
+        // A little slack: a test clock stepped by the interval lands on it, give or take a
+        // rounding.
+        guard needsFrame && now - lastFrameAt >= dueInterval - 1e-9 else { return false }
         draw()
         lastFrameAt = now
         return true
@@ -148,8 +171,8 @@ package final class EventLoop {
         var deadline = timers.nextDeadline
         if let d = app.nextDeadline { deadline = min(deadline ?? d, d) }
         if let d = terminal.inputDeadline { deadline = min(deadline ?? d, d) }
-        if let d = jobPace.deadline(pending: bus.pendingCount > 0) { deadline = min(deadline ?? d, d) }
-        if dirty { deadline = min(deadline ?? .infinity, lastFrameAt + dueInterval) }
+        if let d = jobPace.deadline(pending: jobsPending) { deadline = min(deadline ?? d, d) }
+        if needsFrame { deadline = min(deadline ?? .infinity, lastFrameAt + dueInterval) }
         guard let deadline else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return Int32(max(0, min(ms, 3_600_000)))
@@ -182,17 +205,10 @@ package final class EventLoop {
         }
     }
 
-    /// Renders the screen with observation armed: the first change to anything it read marks
-    /// the frame stale (from the thread that changed it, the UI thread: the chrome and the
-    /// stores are the UI thread's), and the loop draws the next one.
+    /// Renders the screen with observation armed (`.screen`): the first change to anything it
+    /// read marks it dirty, and the loop draws the next frame.
     private func renderObserved(_ size: (width: Int, height: Int)) -> CellBuffer {
-        frameStale.clear()
-        let stale = frameStale
-        return withObservationTracking {
-            app.render(width: size.width, height: size.height)
-        } onChange: {
-            stale.set()
-        }
+        bindings.build(.screen) { app.render(width: size.width, height: size.height) }
     }
 
     /// Keys read together (fast typing, a paste, `tmux send-keys`) are handled one at a time,

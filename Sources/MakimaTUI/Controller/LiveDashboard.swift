@@ -21,16 +21,7 @@ public final class LiveDashboard {
     /// every link opened (output links, the web settings page) go through it.
     let children: ChildLauncher
     var linkOpener: LinkOpener { LinkOpener(launcher: children) }
-    private(set) lazy var bindings = PaneBindings { [weak self] slot in
-        guard let self else { return }
-        let top = self.session.topPane
-        switch slot {
-        case .pane(let id): guard top.section == id, top.id != .taskOutput else { return }
-        case .detail: guard !top.isTopLevel else { return }
-        case .homeChrome: guard top is HomePane else { return }
-        }
-        self.session.setNeedsDisplay()
-    }
+    var bindings: PaneBindings { session.bindings }
     /// The server refused the key (`keyRefused`); a sign-in or an accepted key clears it.
     var unauthorized: Bool { hub.connection.access == .keyRefused }
     /// Wall time for the ages the models show (tests move it with their loop clock).
@@ -115,6 +106,9 @@ public final class LiveDashboard {
 
     func start() {
         session.onRequest = { [weak self] in self?.handle($0) }
+        session.onDrain(
+            { [weak self] in self?.drainOutbox() ?? false },
+            pending: { [weak self] in self?.engine?.outbox.hasPending ?? false })
         session.onBeforeDraw = { [weak self] in self?.rebuildShown() }
         session.onAgesDue = { [weak self] in self?.agesDue() }
         if let service = setup.signIn { session.setProfileNames(service.profileNames) }
@@ -158,16 +152,15 @@ public final class LiveDashboard {
         // the UI thread's own; without a cache the store keeps a table in memory.
         hub.tasks.useTable(cache.map { TaskTable.reading($0.file) } ?? TaskTable.inMemory())
         hub.needsYou.restore(acknowledged: (try? cache?.acknowledged()) ?? [:])
-        let sink = OutboxSink()
+        // The turn drains the outbox itself: a post only wakes the UI thread.
         let bus = session.bus
-        let outbox = SyncOutbox(wake: { bus.post { sink.drain() } })
+        let outbox = SyncOutbox(wake: { bus.wakeUp() })
         do {
             engine = try makeEngine(client, key, cache, outbox)
         } catch {
             session.setBanner(NoticeLine("cannot connect: \(error)", level: .danger))
             return
         }
-        sink.target = self
         refreshing.policy.forgetAll()
         // Cached lists paint the first frame (marked stale) before any answer from the server:
         // the pane on screen's lists first; the others (a large mesh's every task) once that
@@ -177,7 +170,7 @@ public final class LiveDashboard {
         apply(engine?.cachedSnapshot(for: first) ?? [])
         let rest = PaneRegistry.startQueries.filter { !first.contains($0) }
         let current = engine
-        session.bus.post { [weak self] in
+        session.afterFirstFrame { [weak self] in
             guard let self, let current, self.engine === current else { return }
             self.apply(current.cachedSnapshot(for: rest))
         }
@@ -209,9 +202,11 @@ public final class LiveDashboard {
         for r in signIn.retired { r.cache?.close() }
     }
 
-    func drainOutbox() {
-        guard let updates = engine?.outbox.drain(), !updates.isEmpty else { return }
+    /// The turn's drain of the engine's outbox into the stores; true when there was anything.
+    func drainOutbox() -> Bool {
+        guard let updates = engine?.outbox.drain(), !updates.isEmpty else { return false }
         apply(updates)
+        return true
     }
 
     // MARK: Keys

@@ -1,11 +1,13 @@
 import MakimaKit
 import Observation
 
-/// Keeps each pane's model bound to the `@Observable` stores it reads. A model is built inside
-/// `withObservationTracking`; the first change to anything the build read marks the pane dirty
-/// there and then (tracking fires once: the next build re-arms it). Dirty
-/// panes on screen are rebuilt just before a frame is drawn, so a drained batch of updates
-/// costs at most one rebuild and one frame, and an idle dashboard costs nothing.
+/// The one record of what changed since it was last drawn. Each pane's model is built inside
+/// `withObservationTracking`, and so is the frame itself (`.screen`: the chrome around the
+/// panes); the first change to anything a build read marks its slot dirty there and then, on
+/// the thread that made the change (tracking fires once: the next build re-arms it). A dirty
+/// slot that is on screen asks the loop for a frame (`onDirty`); the turn rebuilds the dirty
+/// panes on screen just before it draws, so a drained batch of updates costs at most one
+/// rebuild and one frame, and an idle dashboard costs nothing.
 ///
 /// Detail panes (a contract, a directive, a transcript, a task's output, `:notifications`, a
 /// picker) have one binding between them, `.detail`: only the one on top is built, and
@@ -19,16 +21,31 @@ package final class PaneBindings {
         /// Home's parts in the chrome store (its notice, activity, theme row): apart from its
         /// mesh, so their change does not build the mesh (and its ages) again.
         case homeChrome
+        /// What the frame itself read (the masthead, banner, toast and footer in the chrome
+        /// store): always on screen.
+        case screen
+
+        /// True when a change to this slot shows on a screen with `top` on top: a pane's own
+        /// slot (the task output view's header measures ages as it draws: its stores mark the
+        /// detail slot), the detail slot under a drill-down, Home's chrome under Home.
+        func isShown(under top: any Pane) -> Bool {
+            switch self {
+            case .pane(let id): top.section == id && top.id != .taskOutput
+            case .detail: !top.isTopLevel
+            case .homeChrome: top is HomePane
+            case .screen: true
+            }
+        }
     }
 
-    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail, .homeChrome])
+    private(set) var dirty = Set(PaneID.topLevel.map(Slot.pane) + [.detail, .homeChrome, .screen])
     /// Which detail pane the `.detail` binding was built for last.
     private var detailShown: String?
-    /// Told which binding became dirty: asks the loop for a frame when it is on screen.
-    private let needsDisplay: @MainActor (Slot) -> Void
+    /// Told which binding became dirty (the loop: a frame when it is on screen).
+    var onDirty: (@MainActor (Slot) -> Void)?
 
-    package init(needsDisplay: @escaping @MainActor (Slot) -> Void) {
-        self.needsDisplay = needsDisplay
+    package init(onDirty: (@MainActor (Slot) -> Void)? = nil) {
+        self.onDirty = onDirty
     }
 
     /// Runs `build` for pane `id` with tracking armed, and clears its dirty mark.
@@ -55,7 +72,7 @@ package final class PaneBindings {
     func markDirty(_ slot: Slot) {
         guard !stopped else { return }
         dirty.insert(slot)
-        needsDisplay(slot)
+        onDirty?(slot)
     }
 
     package func isDirty(_ id: PaneID) -> Bool { isDirty(.pane(id)) }

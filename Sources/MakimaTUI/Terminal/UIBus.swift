@@ -20,17 +20,28 @@ public final class UIBus: Sendable {
         if wasEmpty { pipe.wake() }
     }
 
-    /// Runs every queued job, in order. UI thread only.
+    /// Wakes the UI thread with no job: for a source the turn drains itself (the engine's
+    /// outbox), which has something new.
+    public func wakeUp() { pipe.wake() }
+
+    /// Runs every queued job, in order, and the jobs those queue (an answer that asks the next
+    /// question, answered at once), up to `rounds` times over: a job that queues itself again
+    /// runs once a round, not forever. UI thread only.
     @MainActor
     @discardableResult
-    public func runPending() -> Int {
-        let jobs = queue.withLock { q in
-            let all = q
-            q.removeAll()
-            return all
+    public func runPending(rounds: Int = 8) -> Int {
+        var ran = 0
+        for _ in 0..<max(1, rounds) {
+            let jobs = queue.withLock { q in
+                let all = q
+                q.removeAll()
+                return all
+            }
+            if jobs.isEmpty { break }
+            for job in jobs { job() }
+            ran += jobs.count
         }
-        for job in jobs { job() }
-        return jobs.count
+        return ran
     }
 
     public var pendingCount: Int { queue.withLock { $0.count } }
