@@ -1,4 +1,5 @@
-/// What a key does. Panes and the app interpret these; `KeyMap` decides which key means which.
+/// What a key does. Panes, the app and the controllers interpret these; the bindings declared
+/// beside them (`KeyBinding`, composed by `KeyMap.standard`) say which key means which.
 public enum KeyAction: Hashable, Sendable {
     case quit
     /// Pop the pane stack (quits from the first pane).

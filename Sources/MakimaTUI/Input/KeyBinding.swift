@@ -32,6 +32,9 @@ public struct KeyContext: RawRepresentable, Hashable, Sendable {
     public static let mouse = KeyContext("mouse", title: "MOUSE (EACH HAS ITS KEY)")
 }
 
+/// One entry of the key map: keys, the action they stand for, the help's line and the
+/// footer's word, in one context. Declared beside the code that answers the action (the
+/// app's, a pane kind's or a controller's `keyBindings`); `KeyMap.standard` composes them.
 public struct KeyBinding: Hashable, Sendable {
     public var keys: [Key]
     public var action: KeyAction
