@@ -1,6 +1,15 @@
 /// Text typed into the command line (`:`) or the pane on top's field, and what a finished
 /// command line asks for.
 extension AppState {
+    /// The keys of typing (the command line, a filter or search, the sign-in fields), which
+    /// `textEdit(for:)` turns into edits; any other printable key is typed.
+    static let typingKeyBindings: [KeyBinding] = [
+        KeyBinding([.enter], .submit, "run the command / apply the filter", context: .textInput, footer: "run"),
+        KeyBinding([.tab], .complete, "complete a pane name", context: .commandLine, footer: "complete"),
+        KeyBinding([.escape], .cancel, "cancel (a filter is cleared)", context: .textInput, footer: "cancel"),
+        KeyBinding([.backspace], .deleteBackward, "delete the last character", context: .textInput),
+    ]
+
     func textEdit(for key: Key) -> TextEdit? {
         switch keyMap.action(for: key, in: [.commandLine, .textInput]) {
         case .submit: return .submit

@@ -14,15 +14,15 @@ public struct AppState {
         nonmutating set { chrome.set(\.masthead, newValue) }
     }
     public var glyphs: Glyphs
-    public private(set) var gloss = GlossReveal()
+    public internal(set) var gloss = GlossReveal()
     public internal(set) var helpOpen = false
     public internal(set) var helpScroll = 0
     /// The stored profiles' names, handed to the command line for `:profile`'s completion.
     public var profileNames: [String] = []
     public internal(set) var commandLine: CommandLineState?
-    public private(set) var quitRequested = false
+    public internal(set) var quitRequested = false
     /// `q` on the first pane asks `Quit? y/n` instead of quitting (Q, `:q` and Ctrl-C quit at once).
-    public private(set) var quitPromptOpen = false
+    public internal(set) var quitPromptOpen = false
     /// Set by Ctrl-L: the event loop repaints every cell.
     public var fullRedrawRequested = false
     /// What the user asked of the data layer since the event loop last took them.
@@ -116,61 +116,6 @@ public struct AppState {
     /// The next moment `tick` has something to do, if any.
     public var nextDeadline: Double? { gloss.nextDeadline }
 
-    mutating func perform(_ action: KeyAction, key: Key, now: Double) -> Bool {
-        switch action {
-        case .quit:
-            requestQuit()
-        case .back:
-            if !stack.pop() { quitPromptOpen = true }
-        case .dismiss:
-            if case .ignored = stack.withTop({ $0.handle(.dismiss) }) { stack.pop() }
-        case .help:
-            helpOpen = true
-            helpScroll = 0
-        case .commandLine:
-            commandLine = CommandLineState(profileNames: profileNames)
-        case .grepPrompt:
-            commandLine = CommandLineState(text: "grep ")
-        case .jumpByNumber:
-            guard case .char(let c) = key, let n = c.wholeNumberValue, let pane = PaneID.numbered(n) else {
-                return false
-            }
-            stack.jump(to: pane)
-        case .gloss:
-            let before = gloss.revealed
-            gloss.press(at: now)
-            return gloss.revealed != before
-        case .redraw:
-            fullRedrawRequested = true
-        case .refresh:
-            requests.append(.refresh)
-            return false
-        case .reconnect:
-            requests.append(.reconnect)
-            return false
-        case .enterKey:
-            requests.append(.signIn(.enterKey))
-            return false
-        case .openNotification:
-            requests.append(.openLatestNotification)
-            return false
-        case .nextNeedsYou, .previousNeedsYou:
-            requests.append(.needsYou(action == .nextNeedsYou ? .next : .previous))
-            return false
-        case .acknowledge:
-            // The pane first (Home's selected NEEDS YOU// line), else the item opened last.
-            let response = stack.withTop { $0.handle(.acknowledge) }
-            if case .ignored = response {
-                requests.append(.needsYou(.acknowledge(nil)))
-                return false
-            }
-            return respond(response)
-        default:
-            return respond(stack.withTop { $0.handle(action) })
-        }
-        return true
-    }
-
     mutating func respond(_ response: PaneResponse) -> Bool {
         switch response {
         case .handled: return true
@@ -189,40 +134,6 @@ public struct AppState {
             requests.append(.toast("copied " + what))
             return true
         }
-    }
-
-    /// `y` quits; Ctrl-C and Q too; anything else keeps the dashboard open.
-    mutating func answerQuitPrompt(_ key: Key) -> Bool {
-        quitPromptOpen = false
-        switch key {
-        case .char("y"), .char("Y"):
-            // A pasted `y` does not quit: the prompt is closed, the dashboard stays.
-            if keyIsDeliberate { quitRequested = true }
-        default: if keyMap.action(for: key, in: [.global]) == .quit { requestQuit() }
-        }
-        return true
-    }
-
-    /// Quitting is final: a key that came with a paste or in a burst does not quit
-    /// (`keyIsDeliberate`); the operator is told how to.
-    mutating func requestQuit() {
-        guard keyIsDeliberate else {
-            return refuse("quit", confirm: "Q", except: "pasted input does not")
-        }
-        quitRequested = true
-    }
-
-    mutating func handleInHelp(_ key: Key) -> Bool {
-        switch keyMap.action(for: key, in: [.list, .global]) {
-        case .help, .dismiss, .back: helpOpen = false
-        case .quit: requestQuit()
-        case .moveDown: helpScroll += 1
-        case .moveUp: helpScroll = max(0, helpScroll - 1)
-        case .pageDown: helpScroll += 10
-        case .pageUp: helpScroll = max(0, helpScroll - 10)
-        default: return false
-        }
-        return true
     }
 
     // MARK: Rendering

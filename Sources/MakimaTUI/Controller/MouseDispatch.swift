@@ -13,6 +13,25 @@ public struct PointerState: Sendable {
 }
 
 extension AppState {
+    /// The MOUSE section of the help: each gesture answered here, with the key it stands for.
+    /// No key triggers these; the action is the key's (a wheel notch is a j or k).
+    static let mouseBindings: [KeyBinding] = [
+        KeyBinding([], .jumpByNumber, "open that pane (as its number key)", context: .mouse, label: "click NAV//"),
+        KeyBinding([], .back, "back to that pane (as q, a step at a time)", context: .mouse, label: "click crumb"),
+        KeyBinding(
+            [], .moveDown, "select it (j/k); the selected row or a double click: Enter", context: .mouse,
+            label: "click row"),
+        KeyBinding(
+            [], .focusNext, "Home: focus it (Tab) or select its row; again: Enter", context: .mouse,
+            label: "click card"),
+        KeyBinding(
+            [], .moveDown, "lists: a row (j/k); text views: 3 lines (k stops following)", context: .mouse,
+            label: "wheel"),
+        KeyBinding([], .openNotification, "open what it names (as o)", context: .mouse, label: "click toast"),
+        KeyBinding([], .openLink(0), "open that output link (as :open N)", context: .mouse, label: "click link"),
+        KeyBinding([], .help, "close help (Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
+    ]
+
     /// One mouse report. Returns true when the screen changed.
     @discardableResult
     public mutating func handle(_ event: MouseEvent, now: Double) -> Bool {

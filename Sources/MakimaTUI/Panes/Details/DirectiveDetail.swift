@@ -124,3 +124,11 @@ public struct DirectiveDetailPane: Pane {
         return rows
     }
 }
+
+extension DirectiveDetailPane {
+    /// The directive's keys, answered by `handle`: the scroll keys (`ScrollText`) and Enter.
+    static let keyBindings: [KeyBinding] =
+        KeyBinding.scrolling(.detail, down: "scroll down", up: "scroll up", top: "top", bottom: "bottom") + [
+            KeyBinding([.enter], .open, "open the task that asked", context: .detail, footer: "open task")
+        ]
+}

@@ -188,3 +188,16 @@ public struct TranscriptPane: Pane {
         return line
     }
 }
+
+extension TranscriptPane {
+    /// The transcript's keys: the scroll keys (`ScrollText`) and its search (`handle`, `edit`).
+    static let keyBindings: [KeyBinding] =
+        KeyBinding.scrolling(.transcript, down: "scroll down", up: "scroll up", top: "first line", bottom: "last line")
+        + [
+            KeyBinding(
+                [.char("/")], .filter, "search (Enter: first match from the top of the view; Esc clears)",
+                context: .transcript, footer: "search"),
+            KeyBinding([.char("n")], .searchNext, "next match", context: .transcript, footer: "next"),
+            KeyBinding([.char("N")], .searchPrevious, "previous match", context: .transcript, footer: "prev"),
+        ]
+}

@@ -157,3 +157,16 @@ extension HomePane {
         return .handled
     }
 }
+
+extension HomePane {
+    /// The live Home's keys, answered by `handleLive` (the welcome screen has none of its own).
+    static let keyBindings: [KeyBinding] = [
+        KeyBinding([.tab, .char("l")], .focusNext, "focus the next card", context: .home, footer: "next card"),
+        KeyBinding([.backTab, .char("h")], .focusPrevious, "focus the previous card", context: .home),
+        KeyBinding([.char("j"), .down], .moveDown, "next row of the focused card", context: .home, footer: "row"),
+        KeyBinding([.char("k"), .up], .moveUp, "previous row (above the first: none)", context: .home),
+        KeyBinding(
+            [.enter], .open, "open the selected row (MESHES//: switch to that mesh), else the card's pane",
+            context: .home, footer: "open"),
+    ]
+}

@@ -131,3 +131,12 @@ public struct ListPane: Pane {
         list.editFilter(edit) ? .handled : .ignored
     }
 }
+
+extension ListPane {
+    /// The keys of the top-level list panes besides the LISTS ones (`ListView`): `s` steps the
+    /// sort order here; `f` and `c` are the navigation's (it keeps each pane's filter and
+    /// scope), which `handle` asks for.
+    static let keyBindings: [KeyBinding] = [
+        KeyBinding([.char("s")], .nextSort, "next sort order (daemons)", context: .listOrder, footer: "sort")
+    ]
+}
