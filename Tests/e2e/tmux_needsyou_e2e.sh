@@ -66,8 +66,8 @@ before=$(count)
 before=${before:-0}
 echo "# needs you at start: $before"
 # Nothing that was there at start runs the hook (it was there when the operator last looked).
-sleep_settled() { [ ! -s "$SCRATCH/hook.log" ]; }
-expect "nothing listed at start ran the hook" sess:1 sleep_settled
+hook_silent() { [ ! -s "$SCRATCH/hook.log" ]; }
+expect "nothing listed at start ran the hook" sess:1 hook_silent
 
 waiter 3 "--task $task --status failed --timeout 60"
 waiter 4 "--question --timeout 60 --json"

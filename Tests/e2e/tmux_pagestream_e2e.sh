@@ -21,8 +21,8 @@ dev POST "/_dev/latency?ms=100" >/dev/null
 
 # requests PATTERN: how many logged /api/v1 requests match PATTERN (grep -E).
 requests() { dev GET /_dev/requests | json '"\n".join(d["recent"])' | grep -cE -- "$1"; }
-# settled: true once the server has logged no new request for 3 s.
-settled() {
+# server_quiet: true once the server has logged no new request for 3 s.
+server_quiet() {
   local before after
   before=$(dev GET /_dev/requests | json 'd["total"]'); sleep 3
   after=$(dev GET /_dev/requests | json 'd["total"]')
@@ -37,12 +37,12 @@ t send-keys -t dash 3
 expect "the Tasks title counts the read while it loads" dash wait_for dash "ALL · [0-9]+ tasks · [0-9]{1,3}(,[0-9]{3})* / …"
 TIMEOUT=240 expect "all 60,000 tasks arrive (the former cap was 50,000)" dash wait_for dash "ALL · 60000 tasks"
 expect "no CUT in the title: the list is whole" dash bash -c "! tmux -L $SOCKET capture-pane -p -t dash | grep -q 'CUT:'"
-TIMEOUT=60 wait_until settled
+TIMEOUT=60 wait_until server_quiet
 
 dev POST /_dev/requests/reset >/dev/null
 dev POST /_dev/drop_ws >/dev/null
 expect "the connection comes back" dash wait_for dash "WS//ONLINE"
-TIMEOUT=240 wait_until settled
+TIMEOUT=240 wait_until server_quiet
 expect "after the reconnect the shown task list is read once" dash \
   test "$(requests '^GET /api/v1/mesh/tasks\?limit=1000$')" -eq 1
 expect "the running list (Home's count) once" dash test "$(requests '^GET /api/v1/mesh/tasks\?status=running&limit=1000$')" -eq 1
