@@ -3,7 +3,7 @@ import MakimaKit
 
 // What the controllers are given instead of the whole `LiveDashboard`: each init names the
 // parts it uses (these, the stores, and closures onto the other concerns), so the graph of
-// who calls whom is read from `LiveDashboard`'s lazy vars. No controller holds the
+// who calls whom is read from `Controllers.init` (LiveDashboard+Controllers.swift). No controller holds the
 // `LiveDashboard`; it conforms to the protocols below that speak of the whole dashboard.
 
 /// The pane stack as a controller changes it (`DashboardSession`).

@@ -33,45 +33,21 @@ public final class LiveDashboard {
     var notifiedItems: Set<String> = []
     /// The needs-you list's `version` the masthead and the notify command last saw.
     var needsYouVersionSeen: UInt64 = 0
-    lazy var notifySince = now().addingTimeInterval(-60)
-    // The concerns, each with its own state and requests (`Controller/*Controller.swift`).
-    private(set) lazy var navigation: NavigationController = NavigationController(
-        session: session, hub: hub, bindings: bindings, lists: refreshing, destinations: self,
-        perform: { [unowned self] in self.settings.perform($0) },
-        closeTaskOutput: { [unowned self] in self.taskOutput.view = nil }, now: { [unowned self] in self.now() })
-    private(set) lazy var notificationController = NotificationController(
-        notifier: DesktopNotifier(
-            route: .detect(environment: setup.environment, outputIsTerminal: true),
-            preferences: setup.notificationPreferences, environment: setup.environment, launcher: children),
-        hub: hub, chrome: session.chrome, screen: session, engines: self,
-        open: { [unowned self] in self.navigation.open($0) },
-        showAll: { [unowned self] in self.navigation.go(to: .notifications) }, now: { [unowned self] in self.now() })
-    private(set) lazy var signIn: SignInController = SignInController(
-        service: setup.signIn, environment: setup.environment, servers: self, screen: session, bus: session.bus,
-        chrome: session.chrome, linkOpener: linkOpener, show: { [unowned self] in self.navigation.show($0) },
-        shown: { [unowned self] in self.navigation.shown($0) },
-        toast: { [unowned self] in self.notificationController.toast($0) },
-        profileNamesChanged: { [unowned self] in self.session.setProfileNames($0) })
-    private(set) lazy var settings = SettingsController(
-        setup: { [unowned self] in self.setup }, signIn: signIn, engines: self, hub: hub, session: session,
-        notifier: notificationController.notifier, toast: { [unowned self] in self.notificationController.toast($0) },
-        show: { [unowned self] in self.navigation.show($0) }, keyRefused: { [unowned self] in self.keyRefused() })
-    private(set) lazy var taskOutput = TaskOutputController(
-        hub: hub, chrome: session.chrome, screen: session, engines: self, bus: session.bus, glyphs: session.glyphs,
-        open: { [unowned self] in self.navigation.open($0) }, show: { [unowned self] in self.navigation.show($0) },
-        taskTitle: { [unowned self] in self.notificationController.taskTitle($0) },
-        now: { [unowned self] in self.now() })
-    private(set) lazy var refreshing = RefreshController(
-        engines: self, hub: hub, screen: session,
-        listsOf: { [unowned self] in $0.spec.queries(self.navigation.filter($0), self.navigation.scopes[$0] ?? nil) },
-        now: { [unowned self] in self.now() }, markDirty: { [unowned self] in self.bindings.markDirty($0) },
-        loadActivity: { [unowned self] in self.loadActivity() }, retryKey: { [unowned self] in self.signIn.retryKey() },
-        explainNoConnection: { [unowned self] in self.explainNoConnection() })
-    private(set) lazy var needsYouController = NeedsYouController(store: hub.needsYou)
-    private(set) lazy var meshes: MeshesController = MeshesController(
-        store: hub.meshes, profiles: setup.profiles, server: self, bus: session.bus,
-        toast: { [unowned self] in self.notificationController.toast($0) },
-        marksChanged: { [unowned self] in self.session.applyMeshMarks($0) })
+    var notifySince: Date
+    // The concerns, each with its own state and requests (`Controller/*Controller.swift`),
+    // built once, in `init`, in the order `Controllers.init` gives: what one needs of
+    // another is passed in, as the object when it is built before, else as a closure that
+    // finds it when called. None is made on first use, and no closure holds the dashboard
+    // strongly or unowned.
+    private var controllers: Controllers!
+    var needsYouController: NeedsYouController { controllers.needsYou }
+    var refreshing: RefreshController { controllers.refreshing }
+    var navigation: NavigationController { controllers.navigation }
+    var notificationController: NotificationController { controllers.notifications }
+    var signIn: SignInController { controllers.signIn }
+    var settings: SettingsController { controllers.settings }
+    var taskOutput: TaskOutputController { controllers.taskOutput }
+    var meshes: MeshesController { controllers.meshes }
 
     /// Runs the dashboard until the user quits, then stops the engine (its cache writes are
     /// flushed) once the terminal is restored.
@@ -96,15 +72,13 @@ public final class LiveDashboard {
         self.setup = setup
         self.makeEngine = makeEngine
         children = ChildLauncher(environment: setup.environment)
-        // The desktop notifier (and its worker, when there is a route) exists from the start,
-        // as it did before the controllers were split: made at once, not on first use.
-        _ = notificationController
-        // So is sign-in: `stop` reads its retired engines once the loop has ended, and made
-        // then it would read the chrome of a screen that is gone.
-        _ = signIn
+        notifySince = Date().addingTimeInterval(-60)
+        controllers = Controllers(for: self)
     }
 
     func start() {
+        // Since when a needs-you item counts as new (the tests' clock is set by now).
+        notifySince = now().addingTimeInterval(-60)
         session.onRequest = { [weak self] in self?.handle($0) }
         session.onDrain(
             { [weak self] in self?.drainOutbox() ?? false },
@@ -126,7 +100,6 @@ public final class LiveDashboard {
         showProfileAccent()
         connectEngine()
         if let link = setup.deepLink { navigation.openDeepLink(link) }
-        _ = notifySince
         if case .failure(let problem) = setup.notifyCommand {
             notificationController.toast(NoticeLine(problem.description, level: .warn))
         }
