@@ -4,13 +4,21 @@ import MakimaKit
 /// The dashboard's controllers, one per concern, each built once when the dashboard is.
 @MainActor
 struct Controllers {
+    /// The needs-you list: `n`, `N`, `x`.
     let needsYou: NeedsYouController
+    /// Fetches and polls: `r`, `R`, what a pane asks for when it comes on screen.
     let refreshing: RefreshController
+    /// The pane stack: what opens, what is shown, filters and scopes.
     let navigation: NavigationController
+    /// Toasts, the bell, desktop notifications, the notify command.
     let notifications: NotificationController
+    /// Signing in, a refused key, switching servers.
     let signIn: SignInController
+    /// Settings' action rows.
     let settings: SettingsController
+    /// The task output view, its history and `:grep`.
     let taskOutput: TaskOutputController
+    /// The other meshes read in the background.
     let meshes: MeshesController
 
     /// Builds each controller in an order where what one is given as an object already
