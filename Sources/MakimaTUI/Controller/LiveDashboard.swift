@@ -21,7 +21,9 @@ public final class LiveDashboard {
     /// every link opened (output links, the web settings page) go through it.
     let children: ChildLauncher
     var linkOpener: LinkOpener { LinkOpener(launcher: children) }
-    var bindings: PaneBindings { session.bindings }
+    /// The loop's change tracker, held here too: `stop` runs once the loop (which the session
+    /// refers to unowned) is gone, and must still reach it.
+    let bindings: PaneBindings
     /// The server refused the key (`keyRefused`); a sign-in or an accepted key clears it.
     var unauthorized: Bool { hub.connection.access == .keyRefused }
     /// Wall time for the ages the models show (tests move it with their loop clock).
@@ -71,6 +73,7 @@ public final class LiveDashboard {
         self.session = session
         self.setup = setup
         self.makeEngine = makeEngine
+        bindings = session.bindings
         children = ChildLauncher(environment: setup.environment)
         notifySince = Date().addingTimeInterval(-60)
         controllers = Controllers(for: self)
