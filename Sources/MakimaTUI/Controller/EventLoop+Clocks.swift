@@ -1,7 +1,7 @@
 import MakimaKit
 
-/// The clocks the loop keeps itself: the masthead's minute and the connection pill's
-/// countdown, each one timer on the loop.
+/// The clocks the loop keeps itself: the masthead's minute, the connection pill's
+/// countdown and the ages on screen, each one timer on the loop.
 extension EventLoop {
     /// The masthead's clock, kept in the chrome store (observed: a new minute draws a frame).
     func tickClock() {
@@ -27,6 +27,29 @@ extension EventLoop {
             timers.schedule("pill", at: next) { [unowned self] in self.refreshPill() }
         } else {
             timers.cancel("pill")
+        }
+    }
+
+    /// The controller's rebuild of dirty panes, inside the age clock: each age a model formats
+    /// says when its text changes, and the earliest sets the one timer that redraws for it.
+    func rebuildShown() {
+        let (_, agesChange) = AgeClock.tracking { beforeDraw?() }
+        // A rebuilt pane formatted all its ages: its deadline replaces the one waiting.
+        if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack, replacing: true) }
+    }
+
+    /// A little past the instant an age changes, so the rebuild reads the new text.
+    static let agesSlack = 0.01
+
+    /// Keeps the earlier of the waiting deadline and `deadline` (unless `replacing`): a frame
+    /// that did not rebuild a pane (a toast came) still has that pane's ages on screen.
+    func scheduleAges(at deadline: Double, replacing: Bool = false) {
+        if !replacing, let due = agesDue, due <= deadline, due > clock() { return }
+        agesDue = deadline
+        timers.schedule("ages", at: deadline) { [unowned self] in
+            self.agesDue = nil
+            self.onAgesDue?()
+            self.needsFrame = true
         }
     }
 }

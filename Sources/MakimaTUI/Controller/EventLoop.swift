@@ -31,7 +31,7 @@ package final class EventLoop {
     /// What each build read, and so what a change makes dirty (the one change tracker).
     let bindings = PaneBindings()
     /// A frame is wanted: something on screen changed, an age or the terminal needs one.
-    private(set) var needsFrame = true
+    var needsFrame = true
     private var lastFrameAt = -Double.infinity
     private var jobPace = JobPace()
     package static let frameInterval = 1.0 / 30
@@ -59,7 +59,7 @@ package final class EventLoop {
     /// marks what is shown for a rebuild. The frame follows.
     var onAgesDue: (@MainActor () -> Void)?
     /// When the "ages" timer fires (nil: no age on screen waits to change).
-    private var agesDue: Double?
+    var agesDue: Double?
     /// Run once, in order, right after the first frame has been flushed (`afterFirstFrame`).
     private var firstFrameActions: [@MainActor () -> Void] = []
     /// Frames drawn and loop turns, for diagnostics.
@@ -280,30 +280,5 @@ package final class EventLoop {
         terminal.invalidate()
         needsFrame = true
         inputAsked = true
-    }
-
-    // MARK: Clocks and connection pill
-
-    /// The controller's rebuild of dirty panes, inside the age clock: each age a model formats
-    /// says when its text changes, and the earliest sets the one timer that redraws for it.
-    private func rebuildShown() {
-        let (_, agesChange) = AgeClock.tracking { beforeDraw?() }
-        // A rebuilt pane formatted all its ages: its deadline replaces the one waiting.
-        if let agesChange { scheduleAges(at: clock() + agesChange + Self.agesSlack, replacing: true) }
-    }
-
-    /// A little past the instant an age changes, so the rebuild reads the new text.
-    static let agesSlack = 0.01
-
-    /// Keeps the earlier of the waiting deadline and `deadline` (unless `replacing`): a frame
-    /// that did not rebuild a pane (a toast came) still has that pane's ages on screen.
-    private func scheduleAges(at deadline: Double, replacing: Bool = false) {
-        if !replacing, let due = agesDue, due <= deadline, due > clock() { return }
-        agesDue = deadline
-        timers.schedule("ages", at: deadline) { [unowned self] in
-            self.agesDue = nil
-            self.onAgesDue?()
-            self.needsFrame = true
-        }
     }
 }
