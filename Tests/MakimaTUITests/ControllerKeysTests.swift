@@ -29,9 +29,9 @@ struct ControllerKeysTests {
 
     @Test("composing keeps each context's bindings in the order of the parts, contexts in the order given")
     func compositionOrder() {
-        let a = KeyBinding([.char("a")], .refresh, "a", context: .list)
+        let a = KeyBinding([.char("a")], .request(.refresh), "a", context: .list)
         let b = KeyBinding([.char("b")], .help, "b", context: .global)
-        let c = KeyBinding([.char("c")], .reconnect, "c", context: .list)
+        let c = KeyBinding([.char("c")], .request(.reconnect), "c", context: .list)
         let d = KeyBinding([.char("d")], .open, "d", context: .home)
         let map = KeyMap(composing: [[a, b], [c, d]], contextOrder: [.global, .list])
         #expect(map.bindings == [b, a, c, d])
@@ -49,10 +49,12 @@ struct ControllerKeysTests {
                 h.engine.forgetRefreshes()
                 h.type(key)
                 switch b.action {
-                case .refresh: #expect(!h.engine.refreshed.isEmpty, "\(controller)")
-                case .reconnect: #expect(h.engine.retries == retries + 1, "\(controller)")
-                case .enterKey: #expect(h.shows(SignInController.noSignIn), "\(controller): \(h.screen)")
-                case .openNotification: #expect(h.shows("no notifications yet"), "\(controller): \(h.screen)")
+                case .request(.refresh): #expect(!h.engine.refreshed.isEmpty, "\(controller)")
+                case .request(.reconnect): #expect(h.engine.retries == retries + 1, "\(controller)")
+                case .request(.signIn(.enterKey)):
+                    #expect(h.shows(SignInController.noSignIn), "\(controller): \(h.screen)")
+                case .request(.openLatestNotification):
+                    #expect(h.shows("no notifications yet"), "\(controller): \(h.screen)")
                 case .grepPrompt:
                     #expect(h.loop.app.commandLine?.text == "grep ", "\(controller)")
                     h.type(.escape)

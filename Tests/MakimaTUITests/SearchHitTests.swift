@@ -170,7 +170,7 @@ struct SearchHitTests {
         _ = a.takeRequests()
         a.handle(.char("n"), now: 0)
         #expect(a.takeRequests() == [.needsYou(.next)], "no search: the next thing that needs you")
-        #expect(a.footerHints.contains { $0.action == .nextNeedsYou })
+        #expect(a.footerHints.contains { $0.action == .request(.needsYou(.next)) })
         for key in [Key.char("/"), .char("N"), .char("E"), .enter] { a.handle(key, now: 0) }
         _ = a.render(width: 80, height: 24)
         a.handle(.char("n"), now: 0)

@@ -1,7 +1,7 @@
 /// The app's own keys and what the app does with each action (`handle(_ key:)` looks a key
 /// up, `perform` acts): help, the command line, the number keys, the glosses, back, quit and
-/// redraw are answered here; the controllers' global keys (declared by them) become their
-/// requests, which `LiveDashboard.handle` gives the controller; any other action is the pane
+/// redraw are answered here; a controller's key (declared by it with its request,
+/// `.request`) goes to `LiveDashboard.handle`, which gives it to the controller; any other action is the pane
 /// on top's (`respond` carries out what it answers).
 extension AppState {
     static let keyBindings: [KeyBinding] = [
@@ -52,20 +52,9 @@ extension AppState {
             return gloss.revealed != before
         case .redraw:
             fullRedrawRequested = true
-        case .refresh:
-            requests.append(.refresh)
-            return false
-        case .reconnect:
-            requests.append(.reconnect)
-            return false
-        case .enterKey:
-            requests.append(.signIn(.enterKey))
-            return false
-        case .openNotification:
-            requests.append(.openLatestNotification)
-            return false
-        case .nextNeedsYou, .previousNeedsYou:
-            requests.append(.needsYou(action == .nextNeedsYou ? .next : .previous))
+        case .request(let request):
+            // A controller's key: its request goes to it as declared.
+            requests.append(request)
             return false
         case .acknowledge:
             // The pane first (Home's selected NEEDS YOU// line), else the item opened last.

@@ -27,7 +27,8 @@ extension AppState {
         KeyBinding(
             [], .moveDown, "lists: a row (j/k); text views: 3 lines (k stops following)", context: .mouse,
             label: "wheel"),
-        KeyBinding([], .openNotification, "open what it names (as o)", context: .mouse, label: "click toast"),
+        KeyBinding(
+            [], .request(.openLatestNotification), "open what it names (as o)", context: .mouse, label: "click toast"),
         KeyBinding([], .openLink(0), "open that output link (as :open N)", context: .mouse, label: "click link"),
         KeyBinding([], .help, "close help (Esc); the wheel scrolls it", context: .mouse, label: "click in help"),
     ]

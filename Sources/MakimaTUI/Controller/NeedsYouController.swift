@@ -58,9 +58,10 @@ final class NeedsYouController {
     /// The keys, declared where they are handled.
     nonisolated static let keyBindings: [KeyBinding] = [
         KeyBinding(
-            [.char("n")], .nextNeedsYou, "open the next thing that needs you (oldest first)",
+            [.char("n")], .request(.needsYou(.next)), "open the next thing that needs you (oldest first)",
             context: .global, footer: "next needs-you"),
-        KeyBinding([.char("N")], .previousNeedsYou, "open the previous thing that needs you", context: .global),
+        KeyBinding(
+            [.char("N")], .request(.needsYou(.previous)), "open the previous thing that needs you", context: .global),
         KeyBinding(
             [.char("x")], .acknowledge,
             "done: the needs-you item opened or selected leaves the list",
@@ -69,7 +70,7 @@ final class NeedsYouController {
 }
 
 /// What the operator asks of the needs-you list.
-public enum NeedsYouRequest: Equatable, Sendable {
+public enum NeedsYouRequest: Hashable, Sendable {
     case next
     case previous
     /// Enter on a NEEDS YOU// line.

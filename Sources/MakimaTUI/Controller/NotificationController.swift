@@ -181,6 +181,7 @@ extension NotificationController {
     /// The keys this controller answers (`KeyMap.standard` composes them).
     nonisolated static let keyBindings: [KeyBinding] = [
         KeyBinding(
-            [.char("o")], .openNotification, "open what the toast names (the list when several)", context: .global)
+            [.char("o")], .request(.openLatestNotification), "open what the toast names (the list when several)",
+            context: .global)
     ]
 }

@@ -129,8 +129,8 @@ extension RefreshController {
     /// The keys this controller answers (`KeyMap.standard` composes them).
     nonisolated static let keyBindings: [KeyBinding] = [
         KeyBinding(
-            [.char("r")], .refresh, "refresh this pane now (skips the wait after an error)", context: .global,
+            [.char("r")], .request(.refresh), "refresh this pane now (skips the wait after an error)", context: .global,
             footer: "refresh"),
-        KeyBinding([.char("R")], .reconnect, "reconnect the live connection now", context: .global),
+        KeyBinding([.char("R")], .request(.reconnect), "reconnect the live connection now", context: .global),
     ]
 }

@@ -5,7 +5,7 @@ extension SignInController {
     /// pane's (the pane keeps its fields; checking them is this controller's).
     nonisolated static let keyBindings: [KeyBinding] = [
         KeyBinding(
-            [.char("K")], .enterKey, "enter a new API key (after the server refused the key)",
+            [.char("K")], .request(.signIn(.enterKey)), "enter a new API key (after the server refused the key)",
             context: .global),
         KeyBinding(
             [.ctrl("k")], .keyHelp,

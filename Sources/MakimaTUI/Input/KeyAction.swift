@@ -14,10 +14,10 @@ public enum KeyAction: Hashable, Sendable {
     case redraw
     case filter
     case moveUp, moveDown, top, bottom, pageUp, pageDown
-    /// Fetch the current pane's data now (skipping the error backoff).
-    case refresh
-    /// Reconnect the live connection now instead of waiting for the backoff.
-    case reconnect
+    /// A key a controller answers: what it asks of the data layer, handed to the controller
+    /// as it is (`LiveDashboard.handle`). The controller declares the binding with its request
+    /// (`r` is `.request(.refresh)`, in `RefreshController.keyBindings`).
+    case request(DashboardRequest)
     /// Open the selected row (a task's output).
     case open
     /// The next status filter of a list (contracts: active, completed, archived, all).
@@ -28,8 +28,6 @@ public enum KeyAction: Hashable, Sendable {
     case openLink(Int)
     /// The next sort order of a list (daemons).
     case nextSort
-    /// Open what the newest notification is about.
-    case openNotification
     /// Start a search of every task's cached output (the command line with `grep `).
     case grepPrompt
     /// Pick what a list is narrowed to (Tasks: a contract).
@@ -38,14 +36,10 @@ public enum KeyAction: Hashable, Sendable {
     case searchNext, searchPrevious
     /// Move the focus to the next / previous card (Home).
     case focusNext, focusPrevious
-    /// `n` / `N` outside a search: open the next / previous item that needs the operator.
-    case nextNeedsYou, previousNeedsYou
     /// `x`: acknowledge a needs-you item.
     case acknowledge
     // While typing in the command line or a filter.
     case submit, cancel, complete, deleteBackward
-    /// Enter a new API key (after the server refused the key in use).
-    case enterKey
     // Signing in (the sign-in pane, while typing).
     /// "Where do I get a key?": show the server's settings page and copy its address.
     case keyHelp

@@ -18,7 +18,7 @@ public enum PaneResponse {
 
 /// What the user asked for that only the data layer can do. The app queues these; the event
 /// loop hands them to `DashboardSession.onRequest`.
-public enum DashboardRequest: Equatable, Sendable {
+public enum DashboardRequest: Hashable, Sendable {
     /// Another pane is now on top (a jump, a pop, the command line).
     case paneShown(PaneID)
     /// `r`: fetch the current pane's data now.
@@ -60,7 +60,7 @@ public enum DashboardRequest: Equatable, Sendable {
 
 /// What signing in asks of the data layer. The typed text stays in the sign-in pane's model
 /// (the controller reads it there), so no key travels in a request.
-public enum SignInRequest: Equatable, Sendable {
+public enum SignInRequest: Hashable, Sendable {
     /// Enter: check the server (step 1) or the key (step 2).
     case submit
     /// "Where do I get a key?": show `<server>/settings`, copy it, open it when possible.
