@@ -9,6 +9,10 @@ import Testing
 @MainActor @Suite("Navigation on a memory terminal: detail panes, breadcrumbs, not found, contract filter")
 struct NavigationControllerTests {
     let at = Date()
+    /// A directive whose supervisor question waits (both directive lists hold it).
+    let asking = Directive(
+        id: "r1", title: "Ship payments", status: "active", hasPendingQuestion: true,
+        pendingQuestion: SupervisorQuestion(id: "q", text: "May I migrate the orders table now?", taskID: "t1"))
 
     func seed(_ h: ControllerHarness) {
         h.post(
@@ -28,22 +32,8 @@ struct NavigationControllerTests {
                         id: "t2", contractID: "c2", title: "Invoice export", status: .failed,
                         updatedAt: at.addingTimeInterval(-30)),
                 ]), fetchedAt: at, fromCache: false),
-            .list(
-                .directives(pendingOnly: false),
-                .directives([
-                    Directive(
-                        id: "r1", title: "Ship payments", status: "active", hasPendingQuestion: true,
-                        pendingQuestion: SupervisorQuestion(
-                            id: "q", text: "May I migrate the orders table now?", taskID: "t1"))
-                ]), fetchedAt: at, fromCache: false),
-            .list(
-                .directives(pendingOnly: true),
-                .directives([
-                    Directive(
-                        id: "r1", title: "Ship payments", status: "active", hasPendingQuestion: true,
-                        pendingQuestion: SupervisorQuestion(
-                            id: "q", text: "May I migrate the orders table now?", taskID: "t1"))
-                ]), fetchedAt: at, fromCache: false),
+            .list(.directives(pendingOnly: false), .directives([asking]), fetchedAt: at, fromCache: false),
+            .list(.directives(pendingOnly: true), .directives([asking]), fetchedAt: at, fromCache: false),
             .list(
                 .listenSessions(limit: 1),
                 .listenSessions([ListenSession(id: "l1", title: nil, startedAt: at.addingTimeInterval(-600))]),
