@@ -4,8 +4,9 @@ import Testing
 
 @testable import MakimaKit
 
-/// A task's window is trimmed once per slack (`ChunkWriter.slack`), not at every batch, and
-/// what reads see is the window all the same; the connection frees pages without writing them.
+/// What a long stream writes: a task's window is trimmed once per slack (`ChunkWriter.slack`),
+/// not at every batch, and reads see the window all the same; the connection frees pages
+/// without writing them; the search index merges its segments less often.
 @Suite struct CacheWindowSlackTests {
     let dir = CacheTempDir()
 
@@ -57,6 +58,26 @@ import Testing
             #expect(try chunkRows(store) == 1)
         }
         #expect(try store.events(taskID: "s").map(\.seq) == Array(64...70))
+    }
+
+    /// The search index merges its segments 8 at a time (`OutputSearchIndex.automerge`), an
+    /// index made before told so by the first catch-up.
+    @Test func theIndexMergesEightSegmentsAtATime() throws {
+        let store = try openStore(keep: 2_000)
+        defer { store.close() }
+        let setting = { () throws -> Int64? in
+            try store.withDatabase { db in try db.scalarInt("SELECT v FROM output_search_config WHERE k = 'automerge'")
+            }
+        }
+        try store.appendEvents(CacheFixtures.outputEvents(task: "m", seqs: 1...3))
+        try store.indexPendingLines()
+        #expect(try setting() == 8)
+        try store.withDatabase { db in
+            try db.exec("INSERT INTO output_search (output_search, rank) VALUES ('automerge', 4)")
+        }
+        #expect(try setting() == 4)
+        #expect(try store.searchOutput("m line 2").map(\.lineNumber) == [2])
+        #expect(try setting() == 8)
     }
 
     /// Debian's SQLite zeroes and writes every page freed (`secure_delete` on): the cache's
