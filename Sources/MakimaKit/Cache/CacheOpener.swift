@@ -122,6 +122,11 @@ enum CacheOpener {
             if try db.scalarInt("PRAGMA page_count") == 0 { try db.exec("PRAGMA auto_vacuum = INCREMENTAL") }
             _ = try db.scalarText("PRAGMA journal_mode = WAL")
             try db.exec("PRAGMA synchronous = NORMAL")
+            // Debian's SQLite is built with secure_delete on: every page freed was zeroed and
+            // written, and every row deleted zeroed in place. FAST zeroes deleted content only
+            // in pages written anyway; a page freed whole is not written at all (the window's
+            // trims free a few pages of chunks at a time, `ChunkWriter.slack`).
+            _ = try db.scalarInt("PRAGMA secure_delete = FAST")
             // Reads every page: catches truncated files and damage the header alone does not
             // show. A file sealed at its last clean close and unchanged since (`CacheSeal`)
             // has its schema read only (which still reads the header and the first page).

@@ -22,6 +22,8 @@ extension CacheStore {
         var isNew = [Bool](repeating: false, count: rows.count)
         var written: [String: Int] = [:]
         var assembled: [Int] = []
+        var trims: [(task: String, num: Int64, floor: Int, eager: Bool)] = []
+        var overSlack = false
         for task in order {
             guard let num = nums[task], let indices = byTask[task] else { continue }
             let eager = assembling.contains(task)
@@ -31,8 +33,16 @@ extension CacheStore {
             }
             let outcome = try writer.write(indices.map { rows[$0] }, task: task, num: num, assembled: eager)
             for (k, i) in indices.enumerated() { isNew[i - rows.startIndex] = outcome.isNew[k] }
-            if let from = outcome.linesFrom { written[task] = min(written[task] ?? from, from) }
+            trims.append((task, num, outcome.floor, eager))
+            overSlack = overSlack || outcome.overSlack
             if eager { assembled += indices }
+        }
+        // One task past its window by the slack trims every task of the batch: their oldest
+        // chunks were written side by side, and their pages are rewritten once, together.
+        for t in trims where overSlack {
+            if let from = try writer.trim(t.num, task: t.task, floor: t.floor, assembled: t.eager) {
+                written[t.task] = min(written[t.task] ?? from, from)
+            }
         }
         try addActivity(counts(of: rows, isNew: isNew, leftOutNew: leftOutNew, now: now), now: minute(now), in: db)
         if !assembled.isEmpty {
@@ -71,27 +81,49 @@ extension CacheStore {
     /// When each task last had events, whether its last status (if any) is final, and for the
     /// tasks in `due`, that their lines wait for the catch-up, `tasks` least recently active
     /// first. Returns each task's number.
+    ///
+    /// A known task's row is updated, and its mark set only when it has none: an upsert (an
+    /// `INSERT` on this AUTOINCREMENT table) wrote `sqlite_sequence`, and setting `lines_due`
+    /// to what it held rewrote its index's entry, two pages a commit of a stream for nothing.
     static func recordActivity(
         of tasks: some Sequence<String>, finished: [String: Bool], due: Set<String>, now: Double,
         in db: SQLiteDatabase
     ) throws -> [String: Int64] {
-        let activity = try db.prepare(
+        let update = try db.prepare(
+            """
+            UPDATE task_activity SET last_at = ?2, finished = COALESCE(?3, finished) WHERE task_id = ?1
+            RETURNING num, lines_due IS NULL
+            """)
+        let mark = try db.prepare("UPDATE task_activity SET lines_due = 1 WHERE num = ?1")
+        let insert = try db.prepare(
             """
             INSERT INTO task_activity (task_id, last_at, finished, lines_due) VALUES (?1, ?2, COALESCE(?3, 0), ?4)
-            ON CONFLICT (task_id) DO UPDATE SET last_at = excluded.last_at, finished = COALESCE(?3, finished),
-                lines_due = COALESCE(?4, lines_due)
             RETURNING num
             """)
         var nums: [String: Int64] = [:]
         // A microsecond apart in the order given: the tasks of one batch share its clock, and
         // the cap's trimming (least recently active first) must not pick among them by chance.
         for (i, task) in tasks.enumerated() {
-            try activity.bind(task, at: 1)
-            try activity.bind(now + Double(i) * 1e-6, at: 2)
-            try activity.bind(finished[task].map { $0 ? 1 : 0 }, at: 3)
-            try activity.bind(due.contains(task) ? 1 : nil, at: 4)
-            if try activity.step() { nums[task] = activity.int64(0) }
-            activity.reset()
+            let at = now + Double(i) * 1e-6
+            let done = finished[task].map { $0 ? 1 : 0 }
+            try update.bind(task, at: 1)
+            try update.bind(at, at: 2)
+            try update.bind(done, at: 3)
+            if try update.step() {
+                let num = update.int64(0)
+                let unmarked = update.int(1) != 0
+                update.reset()
+                nums[task] = num
+                if unmarked && due.contains(task) { try mark.run(num) }
+                continue
+            }
+            update.reset()
+            try insert.bind(task, at: 1)
+            try insert.bind(at, at: 2)
+            try insert.bind(done, at: 3)
+            try insert.bind(due.contains(task) ? 1 : nil, at: 4)
+            if try insert.step() { nums[task] = insert.int64(0) }
+            insert.reset()
         }
         return nums
     }

@@ -45,13 +45,16 @@ struct ChunkWriter {
         /// Per row given, whether it is new to the cache (not a second copy of a seq in this
         /// call or of a cached one). New rows below the window count, though never written.
         var isNew: [Bool]
-        /// The lowest line written, when this call assembled lines.
-        var linesFrom: Int?
+        /// The window's floor after these rows: chunks wholly at or below it are past it.
+        var floor = 0
+        /// The task's oldest chunk is past the window by more than the slack: trim now.
+        var overSlack = false
     }
 
-    /// Writes `rows` (one task's, any order) for task `num`, then drops its chunks past the
-    /// window. `assembled`: the caller assembles this task's lines from these rows (events
-    /// were left out below the window), so nothing is noted for the catch-up.
+    /// Writes `rows` (one task's, any order) for task `num`, and says whether the task's
+    /// chunks are past its window by more than the slack (`trim` drops them). `assembled`:
+    /// the caller assembles this task's lines from these rows (events were left out below the
+    /// window), so nothing is noted for the catch-up.
     func write(_ rows: [EventRow], task: String, num: Int64, assembled: Bool) throws -> Outcome {
         var outcome = Outcome(isNew: [Bool](repeating: false, count: rows.count))
         guard !rows.isEmpty else { return outcome }
@@ -88,19 +91,30 @@ struct ChunkWriter {
             // Older output cached only now: the lines are assembled again, from 1.
             try dropLines.run(task)
         }
-        outcome.linesFrom = try pruneWindow(num, task: task, floor: floor, assembled: assembled)
+        outcome.floor = floor
+        outcome.overSlack = try oldestSeq(num).map { floor >= 1 && $0 <= floor - Self.slack(keep: keep) } ?? false
         return outcome
     }
 
-    /// Drops the chunks wholly past the window; first assembles the task's lines if some of
-    /// the events leaving are in no line yet (a task streaming more than the window between
-    /// two catch-ups). Returns the lowest line written then.
-    private func pruneWindow(_ num: Int64, task: String, floor: Int, assembled: Bool) throws -> Int? {
-        guard floor >= 1 else { return nil }
-        try oldest.bind(num, at: 1)
-        let low = try oldest.step() ? oldest.seq(0) : nil
-        oldest.reset()
-        guard let low, low <= floor else { return nil }
+    /// Events a task's chunks may hold past its window before they are trimmed back to it:
+    /// an eighth of the window (250 at 2,000), none for a window under 8. A batch that finds
+    /// one of its tasks past the slack trims every task it wrote (`CacheStore.insert`).
+    ///
+    /// Why: a row deleted rewrites its page, and the tasks of a stream each had their oldest
+    /// chunk deleted at every commit, a row from each of the pages an old batch filled, those
+    /// pages balanced with their neighbours as they emptied: about 12 of the 17 pages a
+    /// commit wrote to `task_chunks` once the tasks were past their window, as many as the
+    /// new chunks' own (`scripts/wal_pages.py`). The chunks of one batch sit side by side (ids
+    /// in the order written), so trimming every task at once, a few batches' chunks at a time,
+    /// rewrites each of their pages once, as they are emptied together. Every read keeps to
+    /// the window itself, so what is cached reads the same either way.
+    static func slack(keep: Int) -> Int { keep / 8 }
+
+    /// Drops the task's chunks wholly past the window (at or below `floor`); first assembles
+    /// its lines if some of the events leaving are in no line yet (a task streaming more than
+    /// the window between two catch-ups). Returns the lowest line written then.
+    func trim(_ num: Int64, task: String, floor: Int, assembled: Bool) throws -> Int? {
+        guard floor >= 1, let low = try oldestSeq(num), low <= floor else { return nil }
         var from: Int?
         if !assembled, try linesReach(task) < floor {
             from = try TaskLines.catchUp(task: task, num: num, keep: keep, in: db)
@@ -120,6 +134,12 @@ struct ChunkWriter {
         try insert.bind(blob: run.pieces, at: 5)
         try insert.step()
         insert.reset()
+    }
+
+    private func oldestSeq(_ num: Int64) throws -> Int? {
+        try oldest.bind(num, at: 1)
+        defer { oldest.reset() }
+        return try oldest.step() ? oldest.seq(0) : nil
     }
 
     private func topSeq(_ num: Int64) throws -> Int? {

@@ -103,6 +103,7 @@ final class WebSocketSession {
         var closeDeadline: ContinuousClock.Instant?
         var readable = !leftover.isEmpty
         lastReceive = clock.now
+        var lastRead: ContinuousClock.Instant?
 
         while true {
             queueAsked(ctx, localClose: &localClose, closeDeadline: &closeDeadline)
@@ -110,6 +111,7 @@ final class WebSocketSession {
                 readBudget = WebSocketSession.readBudgetPerTurn
                 stoppedOnBudget = false
                 let rc = wslay_event_recv(ctx)
+                lastRead = clock.now
                 flush(deliver)
                 if rc != 0 { return failed(ctx, rc, localClose) }
             }
@@ -138,16 +140,36 @@ final class WebSocketSession {
                 readable = true
                 continue
             }
-            var next = min(lastReceive + deadAfter, max(lastReceive, lastPing) + pingEvery)
-            if let closeDeadline { next = min(next, closeDeadline) }
-            if let since = sendQueueStalledSince { next = min(next, since + .seconds(options.sendQueueStallLimit)) }
-            let readNow = wantRead && !backedUp
+            var next = nextDeadline(lastPing: lastPing, closeDeadline: closeDeadline)
+            var readNow = wantRead && !backedUp
+            // Paced: a read that emptied the socket is followed by the next one `readPace`
+            // later at the soonest, so a stream of small writes (an agent's pieces, a hundred
+            // a second) is read a few writes at a time, each read waking this thread and the
+            // decoder's once. A read stopped by its budget (a burst) is not paced (above).
+            if readNow, let lastRead, lastRead + readPace > now {
+                next = min(next, lastRead + readPace)
+                readNow = false
+            }
             switch transport.wait(read: readNow, write: wantWrite, wake: outbox.wake, timeout: seconds(until: next)) {
             case .ready(let r, _): readable = r
             case .woken, .timedOut: readable = false
             }
         }
     }
+
+    /// When the loop must look again without a read or a wake: a ping due, the peer declared
+    /// gone, a close unanswered, a send queue stalled too long.
+    private func nextDeadline(lastPing: ContinuousClock.Instant, closeDeadline: ContinuousClock.Instant?)
+        -> ContinuousClock.Instant
+    {
+        let pingEvery = Duration.seconds(options.pingAfterSilence)
+        var next = min(lastReceive + .seconds(options.deadAfterSilence), max(lastReceive, lastPing) + pingEvery)
+        if let closeDeadline { next = min(next, closeDeadline) }
+        if let since = sendQueueStalledSince { next = min(next, since + .seconds(options.sendQueueStallLimit)) }
+        return next
+    }
+
+    private var readPace: Duration { .seconds(max(0, options.readPace)) }
 
     /// Queues what the owner asked for since the last turn: its texts (none once closing) and
     /// a close, which starts the wait for the server's answering close.

@@ -87,6 +87,11 @@ public struct WebSocketOptions: Sendable, Equatable {
     /// How long the send queue may stay over its bound (reading paused, the peer not reading
     /// our pongs) before the connection is closed as abusive.
     public var sendQueueStallLimit: TimeInterval = 10
+    /// After a read that emptied the socket, the next read waits at least this long (what
+    /// arrives meanwhile waits in the socket's buffer and is read in one go); 0 reads at once.
+    /// Events show at most 10 frames a second, so 25 ms of latency is not seen, and a stream
+    /// of a hundred small writes a second costs forty reads, not a hundred.
+    public var readPace: TimeInterval = 0.025
 
     public init(
         maxMessageBytes: Int = 8 << 20, pingAfterSilence: TimeInterval = 15, deadAfterSilence: TimeInterval = 45,
