@@ -12,14 +12,14 @@ final class WebSocketSession {
     }
 
     private let transport: WebSocketTransport
-    private let options: WebSocketOptions
+    let options: WebSocketOptions
     private let outbox: WebSocketOutbox
     private let clock = ContinuousClock()
     private var context: wslay_event_context_ptr?
     /// Bytes that followed the answer head: the start of the first frame, read before the socket.
     private var leftover: ArraySlice<UInt8> = []
     private var inbox: [Message] = []
-    private var lastReceive: ContinuousClock.Instant
+    var lastReceive: ContinuousClock.Instant
     private var transportFailure: String?
     /// Bytes wslay may still read this turn. A peer sending without pause would otherwise keep
     /// one `wslay_event_recv` call reading forever: no delivery, no sending, a growing inbox.
@@ -35,7 +35,7 @@ final class WebSocketSession {
     static let sendQueueBoundMessages = 1_024
     /// The queue stayed over the bound this long without draining: the peer floods and does
     /// not read, and the connection is closed as abusive.
-    private var sendQueueStalledSince: ContinuousClock.Instant?
+    var sendQueueStalledSince: ContinuousClock.Instant?
     private var peerReason = ""
     /// Keeps one bad text message from failing the connection (see `WebSocketTextRepair`).
     private var textRepair = WebSocketTextRepair()
@@ -157,20 +157,6 @@ final class WebSocketSession {
         }
     }
 
-    /// When the loop must look again without a read or a wake: a ping due, the peer declared
-    /// gone, a close unanswered, a send queue stalled too long.
-    private func nextDeadline(lastPing: ContinuousClock.Instant, closeDeadline: ContinuousClock.Instant?)
-        -> ContinuousClock.Instant
-    {
-        let pingEvery = Duration.seconds(options.pingAfterSilence)
-        var next = min(lastReceive + .seconds(options.deadAfterSilence), max(lastReceive, lastPing) + pingEvery)
-        if let closeDeadline { next = min(next, closeDeadline) }
-        if let since = sendQueueStalledSince { next = min(next, since + .seconds(options.sendQueueStallLimit)) }
-        return next
-    }
-
-    private var readPace: Duration { .seconds(max(0, options.readPace)) }
-
     /// Queues what the owner asked for since the last turn: its texts (none once closing) and
     /// a close, which starts the wait for the server's answering close.
     private func queueAsked(
@@ -190,26 +176,6 @@ final class WebSocketSession {
         }
     }
 
-    /// Whether wslay's send queue is over its bound (reading waits while it is), and the reason
-    /// to close once it has stayed there `sendQueueStallLimit` seconds.
-    private func sendQueueState(_ ctx: wslay_event_context_ptr, now: ContinuousClock.Instant) -> (
-        backedUp: Bool, abuse: WebSocketCloseReason?
-    ) {
-        guard sendQueueOverBound(ctx) else {
-            sendQueueStalledSince = nil
-            return (false, nil)
-        }
-        let since = sendQueueStalledSince ?? now
-        sendQueueStalledSince = since
-        guard now - since >= .seconds(options.sendQueueStallLimit) else { return (true, nil) }
-        return (
-            true,
-            .protocolError(
-                "the server sends faster than it reads (send queue over its bound for "
-                    + "\(Int(options.sendQueueStallLimit)) s); closed as abusive")
-        )
-    }
-
     private func queue(_ ctx: wslay_event_context_ptr, opcode: wslay_opcode, _ payload: [UInt8]) -> Bool {
         var msg = wslay_event_msg(opcode: UInt8(opcode.rawValue), msg: nil, msg_length: payload.count)
         return payload.withUnsafeBufferPointer { buf in
@@ -223,15 +189,6 @@ final class WebSocketSession {
         let batch = inbox
         inbox.removeAll(keepingCapacity: true)
         deliver(batch)
-    }
-
-    /// Also records the largest queue seen (the tests' proof that it stays bounded).
-    private func sendQueueOverBound(_ ctx: wslay_event_context_ptr) -> Bool {
-        let bytes = wslay_event_get_queued_msg_length(ctx)
-        let count = wslay_event_get_queued_msg_count(ctx)
-        stats.sendQueuePeakBytes = max(stats.sendQueuePeakBytes, bytes)
-        stats.sendQueuePeakMessages = max(stats.sendQueuePeakMessages, count)
-        return bytes > Self.sendQueueBoundBytes || count > Self.sendQueueBoundMessages
     }
 
     /// Both directions are done: a close handshake, or wslay failed the connection itself.
