@@ -85,7 +85,9 @@ import Testing
         #expect(try store.searchOutput("line 1000 of 1 done").map(\.lineNumber) == [250])
         #expect(try store.lineCount(taskID: task) == 100)
         let lines: [(Int, String)] = try store.withDatabase { db in
-            let select = try db.prepare("SELECT line_no, text FROM task_lines WHERE task_id = ?1 ORDER BY line_no")
+            let select = try db.prepare(
+                "SELECT line_no, text FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1) ORDER BY line_no"
+            )
             try select.bind(task, at: 1)
             var rows: [(Int, String)] = []
             while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }

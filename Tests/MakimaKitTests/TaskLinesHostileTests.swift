@@ -26,7 +26,9 @@ import Testing
     static func lines(of task: String, in store: CacheStore) throws -> [(Int, String)] {
         _ = try store.lineCount(taskID: task)
         return try store.withDatabase { db in
-            let select = try db.prepare("SELECT line_no, text FROM task_lines WHERE task_id = ?1 ORDER BY line_no")
+            let select = try db.prepare(
+                "SELECT line_no, text FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1) ORDER BY line_no"
+            )
             try select.bind(task, at: 1)
             var rows: [(Int, String)] = []
             while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }

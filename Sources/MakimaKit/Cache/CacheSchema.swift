@@ -88,7 +88,19 @@ enum CacheSchema {
         // of over events. The index made for events is dropped: it is made again at opening
         // and filled, with the lines of every cached task, off the UI thread
         // (`OutputSearchIndex.ensure`).
-        TaskLines.createSQL
+        // (The table as it was then, keyed by the task's id; 10 -> 11 keys it by number.)
+        """
+        CREATE TABLE IF NOT EXISTS task_lines (
+            task_id TEXT NOT NULL,
+            line_no INTEGER NOT NULL,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            stream TEXT NOT NULL,
+            open INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (task_id, line_no)
+        ) WITHOUT ROWID;
+        """
             + """
             DROP TRIGGER IF EXISTS output_search_prune;
             DROP TABLE IF EXISTS output_search;
@@ -148,6 +160,28 @@ enum CacheSchema {
         BEGIN
             DELETE FROM task_chunks WHERE num = old.num;
         END;
+        """,
+        // 10 -> 11: lines keyed by the task's number (task_activity's, as chunks are), not its
+        // id: the id was a third of each line's row, written again at every catch-up. Lines of
+        // no task with events go (nothing reads them). The index's trigger is dropped with the
+        // old table; opening makes it again and refills the index off the UI thread
+        // (`OutputSearchIndex.prepare`, `ensure`).
+        """
+        DROP TRIGGER IF EXISTS output_search_prune;
+        CREATE TABLE task_lines_v11 (
+            num INTEGER NOT NULL,
+            line_no INTEGER NOT NULL,
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            stream TEXT NOT NULL,
+            open INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (num, line_no)
+        ) WITHOUT ROWID;
+        INSERT INTO task_lines_v11 SELECT a.num, l.line_no, l.first_seq, l.last_seq, l.stream, l.open, l.text
+            FROM task_lines l JOIN task_activity a ON a.task_id = l.task_id;
+        DROP TABLE task_lines;
+        ALTER TABLE task_lines_v11 RENAME TO task_lines;
         """,
     ]
 

@@ -54,13 +54,13 @@ extension CacheSpaceManager {
         while try order.step() { if let t = order.text(1) { tasks.append((order.int64(0), t)) } }
         let trim = try ChunkTrim(db)
         // A trimmed task's lines go whole: a resync needs its newest event, not its text.
-        let trimLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+        let trimLines = try db.prepare("DELETE FROM task_lines WHERE num = ?1")
         var meter = try CapMeter(db, target: target)
         for task in tasks {
             if try !meter.isOver() { break }
             try meter.linesLeaving(task.id)
             let n = try trim.toNewest(task.num, taskID: task.id)
-            try trimLines.run(task.id)
+            try trimLines.run(task.num)
             result.eventsRemoved += n
             if n > 0 { result.tasksTrimmedForSize += 1 }
         }

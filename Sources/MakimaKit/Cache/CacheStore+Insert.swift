@@ -142,7 +142,7 @@ struct TaskRemoval {
             SELECT COALESCE(SUM(MAX(0, c.last_seq - c.first_seq + 1)), 0) FROM task_chunks c
             JOIN task_activity a ON a.num = c.num WHERE a.task_id = ?1
             """)
-        lines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+        lines = try db.prepare("DELETE FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)")
         activity = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
     }
 

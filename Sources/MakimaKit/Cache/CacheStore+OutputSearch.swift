@@ -100,7 +100,7 @@ extension CacheStore {
     package func scanOutputWithoutIndex(_ pattern: String) throws(CacheError) -> Int {
         try withDatabase { db in
             let scan = try db.prepare(
-                "SELECT task_id, line_no FROM task_lines WHERE text LIKE ?1 ORDER BY task_id DESC, line_no DESC LIMIT 500"
+                "SELECT num, line_no FROM task_lines WHERE text LIKE ?1 ORDER BY num DESC, line_no DESC LIMIT 500"
             )
             try scan.bind("%\(pattern)%", at: 1)
             var n = 0
@@ -124,7 +124,7 @@ extension CacheStore {
             SELECT o.rowid, o.text, s.task_id, a.last_at, l.first_seq FROM output_search o
             JOIN search_tasks s ON s.num = o.rowid >> 32
             LEFT JOIN task_activity a ON a.task_id = s.task_id
-            LEFT JOIN task_lines l ON l.task_id = s.task_id AND l.line_no = (o.rowid & 4294967295)
+            LEFT JOIN task_lines l ON l.num = a.num AND l.line_no = (o.rowid & 4294967295)
             WHERE o.text LIKE ?1 ORDER BY o.rowid DESC
             """)
         try select.bind("%" + OutputSearchIndex.likeFragment(needle) + "%", at: 1)

@@ -21,7 +21,10 @@ struct CapMeter {
         self.db = db
         self.target = target
         lineBytes = try db.prepare(
-            "SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM task_lines WHERE task_id = ?1")
+            """
+            SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM task_lines
+            WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)
+            """)
     }
 
     /// Whether the file is still over its target, the index's pending deletes counted as done;

@@ -36,8 +36,8 @@ struct ChunkWriter {
             "INSERT INTO task_chunks (num, first_seq, last_seq, text, pieces) VALUES (?1, ?2, ?3, ?4, ?5)")
         oldest = try db.prepare("SELECT MIN(last_seq) FROM task_chunks WHERE num = ?1")
         prune = try db.prepare("DELETE FROM task_chunks WHERE num = ?1 AND last_seq <= ?2")
-        lastLineSeq = try db.prepare("SELECT last_seq FROM task_lines WHERE task_id = ?1 ORDER BY line_no DESC LIMIT 1")
-        dropLines = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+        lastLineSeq = try db.prepare("SELECT last_seq FROM task_lines WHERE num = ?1 ORDER BY line_no DESC LIMIT 1")
+        dropLines = try db.prepare("DELETE FROM task_lines WHERE num = ?1")
     }
 
     /// What writing one task's rows did.
@@ -87,9 +87,9 @@ struct ChunkWriter {
             }
         }
         if let run { try store(run, num: num) }
-        if !assembled, let before, let low = lowestStored, low < before, low < (try linesReach(task)) {
+        if !assembled, let before, let low = lowestStored, low < before, low < (try linesReach(num)) {
             // Older output cached only now: the lines are assembled again, from 1.
-            try dropLines.run(task)
+            try dropLines.run(num)
         }
         outcome.floor = floor
         outcome.overSlack = try oldestSeq(num).map { floor >= 1 && $0 <= floor - Self.slack(keep: keep) } ?? false
@@ -116,7 +116,7 @@ struct ChunkWriter {
     func trim(_ num: Int64, task: String, floor: Int, assembled: Bool) throws -> Int? {
         guard floor >= 1, let low = try oldestSeq(num), low <= floor else { return nil }
         var from: Int?
-        if !assembled, try linesReach(task) < floor {
+        if !assembled, try linesReach(num) < floor {
             from = try TaskLines.catchUp(task: task, num: num, keep: keep, in: db)
         }
         try prune.bind(num, at: 1)
@@ -163,8 +163,8 @@ struct ChunkWriter {
     }
 
     /// The last seq the task's lines hold (0 without lines).
-    private func linesReach(_ task: String) throws -> Int {
-        try lastLineSeq.bind(task, at: 1)
+    private func linesReach(_ num: Int64) throws -> Int {
+        try lastLineSeq.bind(num, at: 1)
         defer { lastLineSeq.reset() }
         return try lastLineSeq.step() ? (lastLineSeq.seq(0) ?? 0) : 0
     }

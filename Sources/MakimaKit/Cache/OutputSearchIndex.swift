@@ -55,10 +55,13 @@ enum OutputSearchIndex {
             text, tokenize = 'trigram', detail = none, columnsize = 0);
         INSERT INTO output_search (output_search, rank) VALUES ('automerge', \(automerge));
         CREATE TRIGGER IF NOT EXISTS output_search_prune AFTER DELETE ON task_lines
-        WHEN old.line_no <= (SELECT indexed_to FROM search_tasks WHERE task_id = old.task_id)
+        WHEN old.line_no <= (
+            SELECT s.indexed_to FROM search_tasks s JOIN task_activity a ON a.task_id = s.task_id WHERE a.num = old.num)
         BEGIN
             DELETE FROM output_search
-            WHERE rowid = (SELECT num FROM search_tasks WHERE task_id = old.task_id) * 4294967296 + old.line_no;
+            WHERE rowid = (
+                SELECT s.num FROM search_tasks s JOIN task_activity a ON a.task_id = s.task_id WHERE a.num = old.num
+            ) * 4294967296 + old.line_no;
         END;
         """
 
@@ -113,7 +116,9 @@ enum OutputSearchIndex {
             try TaskLines.assembleMissing(keep: keep, in: db)
             _ = try TaskLines.catchUpDue(keep: keep, in: db)
             var numbers = TaskNumbers()
-            let lines = try db.prepare("SELECT task_id, line_no, text FROM task_lines ORDER BY task_id, line_no")
+            let lines = try db.prepare(
+                "SELECT a.task_id, l.line_no, l.text FROM task_lines l JOIN task_activity a ON a.num = l.num ORDER BY l.num, l.line_no"
+            )
             let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
             var top: [Int64: Int] = [:]
             while try lines.step() {
@@ -186,7 +191,10 @@ enum OutputSearchIndex {
         }
         guard !tasks.isEmpty else { return 0 }
         let lines = try db.prepare(
-            "SELECT line_no, text FROM task_lines WHERE task_id = ?1 AND line_no >= ?2 ORDER BY line_no")
+            """
+            SELECT line_no, text FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)
+                AND line_no >= ?2 ORDER BY line_no
+            """)
         let drop = try db.prepare("DELETE FROM output_search WHERE rowid = ?1")
         let add = try db.prepare("INSERT INTO output_search (rowid, text) VALUES (?1, ?2)")
         let clear = try db.prepare(

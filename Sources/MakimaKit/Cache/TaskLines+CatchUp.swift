@@ -36,11 +36,11 @@ extension TaskLines {
     }
 
     private static func catchUp(_ task: String, num: Int64, keep: Int, with store: Writer) throws -> Int? {
-        var assembler = TaskLineAssembler(last: try store.lastLine(of: task), keep: keep)
+        var assembler = TaskLineAssembler(last: try store.lastLine(of: num), keep: keep)
         try store.forEachEvent(num: num, taskID: task, after: assembler.lastSeq) { seq, part in
             assembler.add(seq: seq, part)
         }
-        return try store.write(assembler, task: task)
+        return try store.write(assembler, num: num)
     }
 }
 
@@ -52,7 +52,8 @@ extension CacheStore {
             try db.transaction {
                 try OutputSearchIndex.markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db)
             }
-            let select = try db.prepare("SELECT COUNT(*) FROM task_lines WHERE task_id = ?1")
+            let select = try db.prepare(
+                "SELECT COUNT(*) FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)")
             try select.bind(taskID, at: 1)
             return try select.step() ? select.int(0) : 0
         }

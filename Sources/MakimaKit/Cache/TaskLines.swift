@@ -7,6 +7,8 @@ import Foundation
 /// with its number in the task (from 1), its text (SGR removed), the first and last seq it
 /// spans, and whether it is still open (no newline yet: the next text of its stream, which
 /// only an open line keeps, continues it, and the row is updated in place). The search index is over these rows.
+/// A row is keyed by the task's number in `task_activity` (as chunks are), not its id: the
+/// id would be a third of each row, written again at every catch-up.
 ///
 /// Bounded like the events: a task keeps its newest `CacheRetention.eventsPerTask` lines
 /// (oldest go first, numbers are never reused), its lines go with the task, and one line keeps
@@ -22,14 +24,14 @@ import Foundation
 enum TaskLines {
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS task_lines (
-            task_id TEXT NOT NULL,
+            num INTEGER NOT NULL,
             line_no INTEGER NOT NULL,
             first_seq INTEGER NOT NULL,
             last_seq INTEGER NOT NULL,
             stream TEXT NOT NULL,
             open INTEGER NOT NULL,
             text TEXT NOT NULL,
-            PRIMARY KEY (task_id, line_no)
+            PRIMARY KEY (num, line_no)
         ) WITHOUT ROWID;
         """
 
@@ -59,7 +61,8 @@ enum TaskLines {
         let store = try Writer(db)
         var written: [String: Int] = [:]
         for task in order {
-            var assembler = TaskLineAssembler(last: try store.lastLine(of: task), keep: keep)
+            guard let num = nums[task] else { continue }
+            var assembler = TaskLineAssembler(last: try store.lastLine(of: num), keep: keep)
             if let skipped = skips[task] { assembler.skip(skipped) }
             var older = false
             // In seq order: a batch normally is, but nothing relies on it.
@@ -76,9 +79,9 @@ enum TaskLines {
                 }
                 assembler.add(seq: row.seq, row.linePart)
             }
-            if older, let num = nums[task] {
+            if older {
                 written[task] = try rebuild(task, num: num, keep: keep, with: store)
-            } else if let from = try store.write(assembler, task: task) {
+            } else if let from = try store.write(assembler, num: num) {
                 written[task] = from
             }
         }
@@ -92,7 +95,7 @@ enum TaskLines {
             """
             SELECT a.num, a.task_id FROM task_activity a
             WHERE EXISTS (SELECT 1 FROM task_chunks c WHERE c.num = a.num)
-                AND NOT EXISTS (SELECT 1 FROM task_lines l WHERE l.task_id = a.task_id)
+                AND NOT EXISTS (SELECT 1 FROM task_lines l WHERE l.num = a.num)
             """)
         var tasks: [(num: Int64, id: String)] = []
         while try missing.step() { if let t = missing.text(1) { tasks.append((missing.int64(0), t)) } }
@@ -102,10 +105,10 @@ enum TaskLines {
 
     /// Assembles a task's lines again from its cached events, numbered from 1.
     private static func rebuild(_ task: String, num: Int64, keep: Int, with store: Writer) throws -> Int {
-        try store.removeLines(of: task)
+        try store.removeLines(of: num)
         var assembler = TaskLineAssembler(last: nil, keep: keep)
         try store.forEachEvent(num: num, taskID: task, after: 0) { seq, part in assembler.add(seq: seq, part) }
-        _ = try store.write(assembler, task: task)
+        _ = try store.write(assembler, num: num)
         return 1
     }
 
@@ -141,17 +144,17 @@ enum TaskLines {
             last = try db.prepare(
                 """
                 SELECT line_no, first_seq, last_seq, stream, open, text FROM task_lines
-                WHERE task_id = ?1 ORDER BY line_no DESC LIMIT 1
+                WHERE num = ?1 ORDER BY line_no DESC LIMIT 1
                 """)
             upsert = try db.prepare(
                 """
-                INSERT INTO task_lines (task_id, line_no, first_seq, last_seq, stream, open, text)
+                INSERT INTO task_lines (num, line_no, first_seq, last_seq, stream, open, text)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                ON CONFLICT (task_id, line_no) DO UPDATE
+                ON CONFLICT (num, line_no) DO UPDATE
                 SET last_seq = excluded.last_seq, stream = excluded.stream, open = excluded.open, text = excluded.text
                 """)
-            prune = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1 AND line_no <= ?2")
-            remove = try db.prepare("DELETE FROM task_lines WHERE task_id = ?1")
+            prune = try db.prepare("DELETE FROM task_lines WHERE num = ?1 AND line_no <= ?2")
+            remove = try db.prepare("DELETE FROM task_lines WHERE num = ?1")
             chunks = try db.prepare(
                 """
                 SELECT first_seq, last_seq, text, pieces FROM task_chunks WHERE num = ?1 AND last_seq > ?2
@@ -159,8 +162,8 @@ enum TaskLines {
                 """)
         }
 
-        func lastLine(of task: String) throws -> AssembledLine? {
-            try last.bind(task, at: 1)
+        func lastLine(of num: Int64) throws -> AssembledLine? {
+            try last.bind(num, at: 1)
             defer { last.reset() }
             guard try last.step() else { return nil }
             return AssembledLine(
@@ -171,11 +174,11 @@ enum TaskLines {
         /// Writes what `assembler` changed and drops the task's lines past its newest `keep`
         /// (lines already past it are not written at all); returns the lowest line number
         /// written.
-        func write(_ assembler: TaskLineAssembler, task: String) throws -> Int? {
+        func write(_ assembler: TaskLineAssembler, num: Int64) throws -> Int? {
             var lines = assembler.changed
             if let newest = lines.last?.number { lines.removeAll { $0.number <= newest - assembler.keep } }
             for line in lines {
-                try upsert.bind(task, at: 1)
+                try upsert.bind(num, at: 1)
                 try upsert.bind(line.number, at: 2)
                 try upsert.bind(line.firstSeq, at: 3)
                 try upsert.bind(line.lastSeq, at: 4)
@@ -189,7 +192,7 @@ enum TaskLines {
             }
             guard let first = lines.first, let newest = lines.last else { return nil }
             if newest.number - assembler.keep >= 1 {
-                try prune.bind(task, at: 1)
+                try prune.bind(num, at: 1)
                 try prune.bind(newest.number - assembler.keep, at: 2)
                 try prune.step()
                 prune.reset()
@@ -197,8 +200,8 @@ enum TaskLines {
             return first.number
         }
 
-        func removeLines(of task: String) throws {
-            try remove.bind(task, at: 1)
+        func removeLines(of num: Int64) throws {
+            try remove.bind(num, at: 1)
             try remove.step()
             remove.reset()
         }
