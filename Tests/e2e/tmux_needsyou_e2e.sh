@@ -12,29 +12,15 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-TIMEOUT=${E2E_TIMEOUT:-20}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-needsyou-e2e.XXXXXX")
-SOCK="makima-needsyou-e2e-$$"
-SERVER_PID=""
-URL=""
-printf 'set -g base-index 1\n' >"$SCRATCH/tmux.conf"
-
-t() { tmux -L "$SOCK" -f "$SCRATCH/tmux.conf" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+E2E_TIMEOUT=${E2E_TIMEOUT:-20}
+# Windows count from 1: the dashboard is sess:1, the window on screen sess:2.
+E2E_TMUX_CONF='set -g base-index 1'
+E2E_START_DELAY=0.5
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup needsyou
 
 start_server || { echo "0 passed, 1 failed"; exit 1; }
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 
 # The operator's hook: each run appends its arguments and then its stdin.
 cat >"$SCRATCH/hook.sh" <<HOOK
@@ -52,7 +38,7 @@ read -r task other <<<"$tasks"
 title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title); $other never completes in time"
 
-t new-session -d -s sess -x 120 -y 40 "$ENV bash --norc --noprofile -c 'sleep 0.5; $BIN; echo EXITED:\$?; sleep 600'"
+start sess
 t pipe-pane -O -t sess:1 "cat >> '$SCRATCH/dash.raw'"
 t new-window -d -t sess:2 "sleep 600"
 # A wait prints what ended it, then its status on a line of its own.

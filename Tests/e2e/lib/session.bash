@@ -7,19 +7,28 @@ source "Tests/e2e/lib/checks.bash"
 
 # e2e_setup NAME: the variables the checks and the helpers below read. TIMEOUT defaults to
 # 15 s (E2E_TIMEOUT); a script may set E2E_COLS/E2E_ROWS (the dashboard's size, 120×40),
-# E2E_ENV (more variables for the dashboard) and E2E_CACHE_PER_SESSION=1 (one cache per
-# tmux session instead of one shared).
+# E2E_ENV (more variables for the dashboard), E2E_CACHE_PER_SESSION=1 (one cache per
+# tmux session instead of one shared), E2E_TMUX_CONF (the lines of the tmux server's config;
+# none by default) and E2E_START_DELAY (seconds the dashboard waits before it starts, so that
+# a pipe-pane set up after `start` sees its first bytes). A script that runs a tmux server of
+# its own adds its socket name to EXTRA_SOCKETS, and e2e_cleanup ends that server too.
 e2e_setup() {
   local name=$1
   BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
   KEY=mk_demo_local_key_0001
   SOCKET="makima-$name-e2e-$$"
-  TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
   TIMEOUT=${E2E_TIMEOUT:-15}
   SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-$name-e2e.XXXXXX")
+  local conf=/dev/null
+  if [ -n "${E2E_TMUX_CONF:-}" ]; then
+    conf="$SCRATCH/tmux.conf"
+    printf '%s\n' "$E2E_TMUX_CONF" >"$conf"
+  fi
+  TMUX_CMD=(tmux -L "$SOCKET" -f "$conf")
   SERVER_PID=""
   URL=""
   EXTRA_PIDS=()
+  EXTRA_SOCKETS=()
   trap e2e_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM HUP
@@ -32,6 +41,7 @@ t() { "${TMUX_CMD[@]}" "$@"; }
 # Ends the tmux server and the dev server; keeps the scratch folder where the test run's key
 # leak check reads it (MAKIMA_TEST_LOG_DIR), then removes it.
 e2e_cleanup() {
+  for socket in "${EXTRA_SOCKETS[@]}"; do tmux -L "$socket" -f /dev/null kill-server >/dev/null 2>&1; done
   t kill-server >/dev/null 2>&1 || true
   for pid in "${EXTRA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
   stop_server
@@ -46,7 +56,16 @@ start() {
   local cache="$SCRATCH/cache"
   [ -n "${E2E_CACHE_PER_SESSION:-}" ] && cache="$SCRATCH/cache-$name"
   t new-session -d -s "$name" -x "${E2E_COLS:-120}" -y "${E2E_ROWS:-40}" \
-    "env TERM=tmux-256color ${E2E_ENV:-} LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
+    "env TERM=tmux-256color ${E2E_ENV:-} LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '${E2E_START_DELAY:+sleep $E2E_START_DELAY; }$BIN $*; echo EXITED:\$?; sleep 600'"
+}
+
+# start_unconfigured NAME [VAR=VALUE...]: the dashboard with no server and no key (it opens on
+# sign-in) in tmux session NAME, config and cache in the scratch folder; the variables come
+# last in its environment, so they may set a server and a key after all.
+start_unconfigured() {
+  local name=$1; shift
+  t new-session -d -s "$name" -x "${E2E_COLS:-120}" -y "${E2E_ROWS:-40}" \
+    "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= $* bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
 }
 
 # Several meshes (stored profiles on dev servers of their own).
