@@ -6,13 +6,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-E2E_TIMEOUT=${E2E_TIMEOUT:-10}
 # No server here: the dashboard runs unconfigured (it opens on sign-in; Esc shows the
 # dashboard underneath), with config and cache in a scratch dir
 # (never the developer's own profile).
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
-e2e_setup tmux
+e2e_setup tmux 10
 SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
 # Colour indices the design branch's ColorMapper picks for the makima theme on a 256-colour
 # terminal (CIEDE2000 nearest): accent #9bc3ff -> 111, background #0c1729 -> 233.

@@ -8,22 +8,14 @@
 # list had it) and writes the same notification. Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 # Passthrough on, as the operator who wants the OSC sets it: the client asks tmux at start and,
 # with tmux 3.3's default (off), sends no wrapped OSC (tmux_notify_reach_e2e.sh covers that).
 E2E_TMUX_CONF='set -g allow-passthrough on'
-E2E_START_DELAY=0.5
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
 e2e_setup notify
 NAVY_BG="48;2;12;23;41"
-
-# start_piped NAME COLORTERM: the dashboard with its raw output piped to $SCRATCH/NAME.raw.
-start_piped() {
-  E2E_ENV="COLORTERM=$2" start "$1"
-  t pipe-pane -O -t "$1" "cat >> '$SCRATCH/$1.raw'"
-}
 
 # osc_wrapped NAME TITLE: the pane's raw output holds the failed task's OSC 777 and OSC 9,
 # each whole inside tmux's passthrough wrapper (ESC P tmux; … ESC \, inner ESCs doubled),
@@ -46,11 +38,11 @@ title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title)"
 
 # --- True colour --------------------------------------------------------------------------------
-start_piped tc truecolor
+E2E_ENV=COLORTERM=truecolor start_piped tc
 expect "the pill reaches WS//ONLINE" tc wait_for tc "WS//ONLINE"
 expect "Home says true colour through tmux-direct" tc wait_for tc "Colours +TRUE COLOUR \\(TMUX-DIRECT\\)"
 expect "the navy background is drawn as a direct colour ($NAVY_BG)" tc wait_for tc $'\e\\['"[0-9;]*${NAVY_BG}m" -e
-start_piped pal ""
+E2E_ENV=COLORTERM= start_piped pal
 expect "without COLORTERM the same TERM stays at 256 colours" pal wait_for pal "Colours +256"
 no_direct() { ! capture pal -e | grep -q "48;2;"; }
 expect "… and draws no direct colour" pal no_direct

@@ -10,15 +10,12 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-E2E_TIMEOUT=${E2E_TIMEOUT:-20}
 # Windows count from 1: the dashboard is sess:1, the window on screen sess:2.
 E2E_TMUX_CONF='set -g base-index 1'
-E2E_START_DELAY=0.5
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
-e2e_setup reach
+e2e_setup reach 20
 OUTER="makima-reach-view-$$"
 EXTRA_SOCKETS+=("$OUTER")
 view() { tmux -L "$OUTER" -f /dev/null "$@"; }
@@ -32,8 +29,7 @@ task=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstanc
 title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title)"
 
-start sess
-t pipe-pane -O -t sess:1 "cat >> '$SCRATCH/dash.raw'"
+start_piped sess
 t new-window -d -t sess:2 "sleep 600"
 view new-session -d -s client -x 120 -y 42 "env -u TMUX TERM=tmux-256color tmux -L $SOCKET attach -t sess"
 attached() { [ "$(t list-clients -t sess -F x 2>/dev/null | wc -l)" -ge 1 ]; }
@@ -60,7 +56,7 @@ bell_flag_set() { [ "$(flag)" = 1 ]; }
 expect "the failed task sets window 1's bell flag" sess:1 wait_until bell_flag_set
 
 no_wrapped() {
-  python3 - "$SCRATCH/dash.raw" <<'PY'
+  python3 - "$SCRATCH/sess.raw" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
 sys.exit(0 if b"\x1bPtmux;" not in data and b"\x07" in data else 1)
@@ -68,7 +64,7 @@ PY
 }
 expect "no passthrough-wrapped OSC was written (tmux would drop it), a BEL was" sess:1 no_wrapped
 
-key_absent() { ! grep -qF "$KEY" "$SCRATCH/dash.raw"; }
-expect "the API key is not in the pane's raw output ($(wc -c <"$SCRATCH/dash.raw") bytes)" sess:1 key_absent
+key_absent() { ! grep -qF "$KEY" "$SCRATCH/sess.raw"; }
+expect "the API key is not in the pane's raw output ($(wc -c <"$SCRATCH/sess.raw") bytes)" sess:1 key_absent
 
 finish

@@ -12,12 +12,10 @@
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-E2E_TIMEOUT=${E2E_TIMEOUT:-20}
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
-e2e_setup onboard
+e2e_setup onboard 20
 WRONG=mk_wrong_key_for_this_test_0042
 SCREENS="$SCRATCH/screens.txt"   # every capture, to check the key never showed
 
