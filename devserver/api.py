@@ -17,6 +17,14 @@ def _store(request):
     return request.app["store"]
 
 
+def _row_by_id(request: web.Request, table: str):
+    """The row of TABLE whose id is the path's {id}; a 404 when there is none."""
+    row = _store(request).one(f"SELECT * FROM {table} WHERE id=?", (request.match_info["id"],))
+    if row is None:
+        raise NotFound()
+    return row
+
+
 async def health(request: web.Request) -> web.Response:
     return json_response({"status": "ok", "version": f"{SERVER_NAME} {VERSION}",
                           "uptime_s": round(request.app["clock"]() - request.app["started"], 1)})
@@ -86,10 +94,7 @@ def _cursor(request: web.Request) -> tuple[int, tuple[float, str] | None]:
 
 
 async def task(request: web.Request) -> web.Response:
-    row = _store(request).one("SELECT * FROM tasks WHERE id=?", (request.match_info["id"],))
-    if row is None:
-        raise NotFound()
-    return json_response(views.task(row))
+    return json_response(views.task(_row_by_id(request, "tasks")))
 
 
 async def task_output(request: web.Request) -> web.Response:
@@ -152,10 +157,7 @@ async def directives(request: web.Request) -> web.Response:
 
 
 async def directive(request: web.Request) -> web.Response:
-    row = _store(request).one("SELECT * FROM directives WHERE id=?", (request.match_info["id"],))
-    if row is None:
-        raise NotFound()
-    return json_response(views.directive(row))
+    return json_response(views.directive(_row_by_id(request, "directives")))
 
 
 async def listen_sessions(request: web.Request) -> web.Response:
@@ -166,10 +168,7 @@ async def listen_sessions(request: web.Request) -> web.Response:
 
 
 async def listen_session(request: web.Request) -> web.Response:
-    row = _store(request).one("SELECT * FROM listen_sessions WHERE id=?", (request.match_info["id"],))
-    if row is None:
-        raise NotFound()
-    return json_response(views.listen_session(row, True))
+    return json_response(views.listen_session(_row_by_id(request, "listen_sessions"), True))
 
 
 # ---- API keys -------------------------------------------------------------------------

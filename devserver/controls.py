@@ -227,21 +227,24 @@ async def daemon_status(request: web.Request) -> web.Response:
 
 # ---- truth for tests --------------------------------------------------------------------
 
-async def events(request: web.Request) -> web.Response:
-    store = request.app["store"]
+def _task_with_events(request: web.Request) -> str:
+    """The query's task_id, when the server has events for that task; a 404 otherwise."""
     task_id = _required(request, "task_id")
-    if task_id not in store.last_seq:
+    if task_id not in request.app["store"].last_seq:
         raise NotFound()
-    rows = store.all("SELECT frame FROM events WHERE task_id=? ORDER BY seq", (task_id,))
+    return task_id
+
+
+async def events(request: web.Request) -> web.Response:
+    task_id = _task_with_events(request)
+    rows = request.app["store"].all("SELECT frame FROM events WHERE task_id=? ORDER BY seq", (task_id,))
     return raw_json('{"items":[' + ",".join(r[0] for r in rows) + "]}")
 
 
 async def output(request: web.Request) -> web.Response:
-    store = request.app["store"]
-    task_id = _required(request, "task_id")
-    if task_id not in store.last_seq:
-        raise NotFound()
-    rows = store.all("SELECT frame FROM events WHERE task_id=? AND type='task.output' ORDER BY seq", (task_id,))
+    task_id = _task_with_events(request)
+    rows = request.app["store"].all(
+        "SELECT frame FROM events WHERE task_id=? AND type='task.output' ORDER BY seq", (task_id,))
     text = "".join(json.loads(r[0])["data"]["text"] for r in rows)
     return web.Response(text=text, content_type="text/plain", charset="utf-8")
 

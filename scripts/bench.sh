@@ -29,6 +29,12 @@ cleanup() {
 trap cleanup EXIT
 figure() { echo "$1 $2" >>"$R"; }  # key value
 value() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
+# figures NAME KIND KEY...: each KEY of what `bench KIND` wrote to $WORK/NAME, as the figure NAME.KEY.
+figures() {
+  local name=$1 kind=$2 k
+  shift 2
+  for k in "$@"; do figure "$name.$k" "$(value "$kind.$k" "$WORK/$name")"; done
+}
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # --output-pieces 0: the ingest and burst rows count events against baselines (docs/performance.md)
@@ -98,15 +104,11 @@ done
 GREP_LINES=${GREP_LINES:-1000000}
 echo "bench: grep over $GREP_LINES cached lines (FTS5 index), a LIKE scan of the same cache beside it" >&2
 "$BIN" bench grep --lines "$GREP_LINES" >"$WORK/grep"
-for k in lines fill_seconds db_bytes rare_ms rare_hits common_ms short_ms like_rare_ms; do
-  figure "grep.$k" "$(value "grep.$k" "$WORK/grep")"
-done
+figures grep grep lines fill_seconds db_bytes rare_ms rare_hits common_ms short_ms like_rare_ms
 
 echo "bench: memory, $MEMORY_EVENTS events across 50 tasks" >&2
 "$BIN" bench memory --events "$MEMORY_EVENTS" --tasks 50 >"$WORK/memory"
-for k in events rss_start_mb rss_half_mb rss_end_mb growth_second_half_pct cache_file_mb output_buffers_held; do
-  figure "memory.$k" "$(value "memory.$k" "$WORK/memory")"
-done
+figures memory memory events rss_start_mb rss_half_mb rss_end_mb growth_second_half_pct cache_file_mb output_buffers_held
 
 echo "bench: idle, ${IDLE}s: dashboard, connected engine and htop over the same minute" >&2
 bench_tmux_start idle-dash "$BIN"
@@ -157,19 +159,19 @@ echo "bench: scale, $SCALE_TASKS tasks / $SCALE_DAEMONS daemons: filter keystrok
 "$BIN" bench scale --tasks "$SCALE_TASKS" --daemons "$SCALE_DAEMONS" >"$WORK/scale"
 SCALE_KEYS="keystroke_200x50_median_ms keystroke_200x50_p99_ms keystroke_200x50_wall_p99_ms store_change_ms
   store_change_p99_ms base_store_change_ms tasks_first_frame_ms"
-for k in $SCALE_KEYS; do figure "scale.$k" "$(value "scale.$k" "$WORK/scale")"; done
+# shellcheck disable=SC2086 # one key a word
+figures scale scale $SCALE_KEYS
 # The large mesh of the targets, beside the builder it replaced (measured in the same process).
 BIG_TASKS=${BIG_SCALE_TASKS:-100000}
 BIG_DAEMONS=${BIG_SCALE_DAEMONS:-5000}
 echo "bench: scale, $BIG_TASKS tasks / $BIG_DAEMONS daemons: a store change and filter keystrokes on Tasks" >&2
 "$BIN" bench scale --tasks "$BIG_TASKS" --daemons "$BIG_DAEMONS" >"$WORK/scale_big"
-for k in $SCALE_KEYS tasks; do figure "scale_big.$k" "$(value "scale.$k" "$WORK/scale_big")"; done
+# shellcheck disable=SC2086 # one key a word
+figures scale_big scale $SCALE_KEYS tasks
 # Memory and Home from the cache at the issue's mesh: 100,000 tasks and 2,000 daemons seen.
 echo "bench: scale, $BIG_TASKS tasks / 2000 daemons: RSS and Home from the cache, in process" >&2
 "$BIN" bench scale --tasks "$BIG_TASKS" --daemons 2000 >"$WORK/scale_rss"
-for k in rss_mb base_rss_mb home_from_cache_ms home_cache_open_ms cache_mb tasks daemons; do
-  figure "scale_rss.$k" "$(value "scale.$k" "$WORK/scale_rss")"
-done
+figures scale_rss scale rss_mb base_rss_mb home_from_cache_ms home_cache_open_ms cache_mb tasks daemons
 echo "bench: scale, the first Home frame with that mesh, $ROUNDS rounds from an empty cache and from a filled one" >&2
 python3 devserver/server.py --host 127.0.0.1 --port "$PORT" --db "$WORK/scale.db" --rate 0 --test-controls --quiet \
   --seed-scale "$SCALE_TASKS,$SCALE_DAEMONS" >"$WORK/ready-scale" 2>>"$WORK/server.log" &

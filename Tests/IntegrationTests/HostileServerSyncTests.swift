@@ -1,51 +1,8 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
 @testable import MakimaKit
-
-/// Everything the engine posts, kept in order, on a consumer thread as the UI thread would.
-final class UpdateLog: Sendable {
-    let outbox = SyncOutbox()
-    private let events = Mutex([String: [TaskEvent]]())
-    private let notices = Mutex([String]())
-    private let caughtUp = Mutex([String: Date]())
-    private let online = Atomic<Int>(0)
-    private let done = Atomic<Bool>(false)
-
-    init() {
-        Thread.detachNewThread { [self] in
-            while !done.load(ordering: .relaxed) {
-                for u in outbox.wait(until: Date().addingTimeInterval(0.2)) {
-                    switch u {
-                    case .events(let list):
-                        events.withLock { e in for x in list { e[x.taskID, default: []].append(x) } }
-                    case .notice(let n): notices.withLock { $0.append(n) }
-                    case .outputCaughtUp(let task): caughtUp.withLock { $0[task] = Date() }
-                    case .connection(let s) where s.phase == .online: online.add(1, ordering: .relaxed)
-                    default: break
-                    }
-                }
-            }
-        }
-    }
-
-    func stop() { done.store(true, ordering: .relaxed) }
-    func events(_ task: String) -> [TaskEvent] { events.withLock { $0[task] ?? [] } }
-    var allNotices: [String] { notices.withLock { $0 } }
-    func caughtUpAt(_ task: String) -> Date? { caughtUp.withLock { $0[task] } }
-    var onlineCount: Int { online.load(ordering: .relaxed) }
-
-    func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-}
 
 /// The threads of this process right now.
 func threadCount() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0 }
@@ -58,38 +15,20 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
 
 /// The client against the dev server's hostile modes (`/_dev/hostile/*`, `/_dev/fail`).
 @Suite(.serialized) struct HostileServerSyncTests {
-    struct Running {
-        let server: DevServer
-        let log: UpdateLog
-        let engine: SyncEngine
-        let dir: TempDirectory
-        let cache: CacheStore?
-        func stop() {
-            engine.stop()
-            log.stop()
-        }
-    }
-
     /// `connect: false` leaves the WebSocket closed: tasks are only fetched when opened.
     func start(
         seed: Int, cache useCache: Bool = false, connect: Bool = true,
         limits: TaskEventPipeline.Limits = TaskEventPipeline.Limits()
-    ) throws -> Running {
-        let server = try DevServer(seed: seed, rate: 0)
-        let dir = TempDirectory()
-        let cache = useCache ? try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store : nil
-        let log = UpdateLog()
+    ) throws -> RecordedEngine {
         var options = fastReconnect()
         options.fetchLimits = limits
-        let engine = try SyncEngine(
-            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: log.outbox, options: options)
+        let r = try recordedEngine(seed: seed, cache: useCache, options: options)
         if connect {
-            engine.start()
-            #expect(log.waitUntil(20) { log.onlineCount >= 1 })
+            #expect(r.startOnline(within: 20))
             // The lists every open fetches are done before a test injects REST faults.
-            #expect(log.waitUntil(20) { options.openQueries.allSatisfy { !engine.isRefreshing($0) } })
+            #expect(r.log.waitUntil(20) { options.openQueries.allSatisfy { !r.engine.isRefreshing($0) } })
         }
-        return Running(server: server, log: log, engine: engine, dir: dir, cache: cache)
+        return r
     }
 
     func newTask(_ server: DevServer, events: Int) throws -> String {
@@ -155,7 +94,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(r.log.waitUntil(30) { r.engine.counters.fetchesAbandoned == 1 })
         // The counter moves before the notice is posted and drained: wait for the notice too.
         #expect(
-            r.log.waitUntil(10) { r.log.allNotices.contains { $0.contains("missing output could not be fetched") } })
+            r.log.waitUntil(10) { r.log.noticeTexts.contains { $0.contains("missing output could not be fetched") } })
         Thread.sleep(forTimeInterval: 1)
         let requests = loggedRequests(r.server, containing: "/output") - before
         #expect(requests >= 2 && requests <= 8, "\(requests) page requests")
@@ -221,8 +160,8 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         #expect(r.log.waitUntil(20) { r.log.events(task).count >= 6_000 })
         r.engine.flushCache()
         Thread.sleep(forTimeInterval: 0.5)
-        let full = r.log.allNotices.filter { $0.contains("disk full") }
-        #expect(full.count == 1, "\(r.log.allNotices)")
+        let full = r.log.noticeTexts.filter { $0.contains("disk full") }
+        #expect(full.count == 1, "\(r.log.noticeTexts)")
     }
 
     /// An event whose WebSocket bytes are not UTF-8, replayed on every resync: wslay closed
@@ -232,7 +171,7 @@ func loggedRequests(_ server: DevServer, containing fragment: String) -> Int {
         let task = try newTask(server, events: 5)
         let poisoned = try server.controlJSON(path: "/_dev/hostile/poison", query: ["task_id": task])["seq"] as! Int
         _ = try server.control(path: "/_dev/burst", query: ["task_id": task, "count": "5"])
-        let log = UpdateLog()
+        let log = OutboxRecorder()
         defer { log.stop() }
         let engine = try SyncEngine(
             client: try server.client(), apiKey: server.apiKey, cache: nil, outbox: log.outbox,

@@ -11,9 +11,9 @@ final class OutboxRecorder: Sendable {
     private let events = Mutex([String: [TaskEvent]]())
     private let statuses = Mutex([ConnectionStatus.Phase]())
     private let notices = Mutex([String]())
-    /// The ids of each list as last delivered, and the tasks whose catch-up ended.
+    /// The ids of each list as last delivered, and when each task's catch-up ended.
     private let lists = Mutex([ListQuery: [String]]())
-    private let caughtUp = Mutex(Set<String>())
+    private let caughtUp = Mutex([String: Date]())
     private let done = Atomic<Bool>(false)
 
     init() {
@@ -28,7 +28,7 @@ final class OutboxRecorder: Sendable {
                     case .unauthorized(let m): notices.withLock { $0.append("401: " + m) }
                     case .list(let q, let payload, _, _):
                         lists.withLock { $0[q] = payload.items(as: MeshTask.self)?.map(\.id) }
-                    case .outputCaughtUp(let task): caughtUp.withLock { _ = $0.insert(task) }
+                    case .outputCaughtUp(let task): caughtUp.withLock { $0[task] = Date() }
                     default: break
                     }
                 }
@@ -46,7 +46,8 @@ final class OutboxRecorder: Sendable {
     }
     func list(_ query: ListQuery) -> [String]? { lists.withLock { $0[query] } }
     var noticeTexts: [String] { notices.withLock { $0 } }
-    func hasCaughtUp(_ task: String) -> Bool { caughtUp.withLock { $0.contains(task) } }
+    func hasCaughtUp(_ task: String) -> Bool { caughtUpAt(task) != nil }
+    func caughtUpAt(_ task: String) -> Date? { caughtUp.withLock { $0[task] } }
 
     func waitUntil(_ timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
@@ -70,19 +71,53 @@ func fastReconnect() -> SyncEngine.Options {
     return o
 }
 
+/// A sync engine against a dev server of its own, delivering to a recorder; `stop()` ends the
+/// engine, then the recorder.
+struct RecordedEngine {
+    let server: DevServer
+    let log: OutboxRecorder
+    let engine: SyncEngine
+    let dir: TempDirectory
+    let cache: CacheStore?
+
+    func stop() {
+        engine.stop()
+        log.stop()
+    }
+
+    /// Starts the engine; true once it is online within the timeout.
+    func startOnline(within timeout: TimeInterval) -> Bool {
+        engine.start()
+        return log.waitUntil(timeout) { log.onlineCount >= 1 }
+    }
+}
+
+/// A `RecordedEngine`, not started, on a new dev server with the seed (no simulation), with a
+/// cache of its own when `cache` is true.
+func recordedEngine(seed: Int, cache useCache: Bool, options: SyncEngine.Options = fastReconnect()) throws
+    -> RecordedEngine
+{
+    let server = try DevServer(seed: seed, rate: 0)
+    let dir = TempDirectory()
+    let cache = useCache ? try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store : nil
+    let log = OutboxRecorder()
+    do {
+        let engine = try SyncEngine(
+            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: log.outbox, options: options)
+        return RecordedEngine(server: server, log: log, engine: engine, dir: dir, cache: cache)
+    } catch {
+        log.stop()
+        throw error
+    }
+}
+
 @Suite(.serialized) struct SyncEngineIntegrationTests {
     @Test func streamSurvivesTwentyDropsAndARestartWithNothingLostOrDoubled() throws {
-        let server = try DevServer(seed: 11, rate: 0)
-        let dir = TempDirectory()
-        let cache = try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store
-        let rec = OutboxRecorder()
-        defer { rec.stop() }
-        let engine = try SyncEngine(
-            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: rec.outbox,
-            options: fastReconnect())
-        engine.start()
-        defer { engine.stop() }
-        #expect(rec.waitUntil(10) { rec.onlineCount >= 1 })
+        let recorded = try recordedEngine(seed: 11, cache: true)
+        defer { recorded.stop() }
+        #expect(recorded.startOnline(within: 10))
+        let (server, rec, engine) = (recorded.server, recorded.log, recorded.engine)
+        let cache = try #require(recorded.cache)
 
         let task = try server.controlJSON(path: "/_dev/task", query: ["status": "running"])["id"] as! String
         var rng = SystemRandomNumberGenerator()
@@ -209,17 +244,11 @@ func fastReconnect() -> SyncEngine.Options {
     /// the cache, and its output comes over REST when its view opens, into the cache too. The
     /// whole task list is read when a pane shows it (the dashboard marks it stale).
     @Test func aTaskBornAndFinishedWhileOfflineIsLearntOnReconnect() throws {
-        let server = try DevServer(seed: 17, rate: 0)
-        let dir = TempDirectory()
-        let cache = try CacheStore.open(file: URL(fileURLWithPath: dir.sub("cache.sqlite"))).store
-        let rec = OutboxRecorder()
-        defer { rec.stop() }
-        let engine = try SyncEngine(
-            client: try server.client(), apiKey: server.apiKey, cache: cache, outbox: rec.outbox,
-            options: fastReconnect())
-        engine.start()
-        defer { engine.stop() }
-        #expect(rec.waitUntil(20) { rec.onlineCount >= 1 })
+        let recorded = try recordedEngine(seed: 17, cache: true)
+        defer { recorded.stop() }
+        #expect(recorded.startOnline(within: 20))
+        let (server, rec, engine) = (recorded.server, recorded.log, recorded.engine)
+        let cache = try #require(recorded.cache)
 
         // Offline: the socket is dropped and every upgrade refused until the faults are reset.
         _ = try server.control(path: "/_dev/ws_reject", query: ["status": "503", "count": "100000"])

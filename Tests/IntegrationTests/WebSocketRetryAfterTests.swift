@@ -21,10 +21,19 @@ import Testing
         }
     }
 
-    func supervisor(_ server: DevServer, policy: BackoffPolicy, statuses: Statuses) throws -> WebSocketSupervisor {
-        try WebSocketSupervisor(
+    /// A supervisor on the quick policy against the server, started, publishing into `statuses`.
+    func startSupervisor(_ server: DevServer, statuses: Statuses) throws -> WebSocketSupervisor {
+        let sup = try WebSocketSupervisor(
             url: try #require(WebSocketSupervisor.subscribeURL(forServer: server.baseURL)), apiKey: server.apiKey,
-            policy: policy, onStatus: { statuses.recorder.append((Date(), $0)) }, onOpen: { nil }, onTexts: { _ in })
+            policy: quick, onStatus: { statuses.recorder.append((Date(), $0)) }, onOpen: { nil }, onTexts: { _ in })
+        sup.start()
+        return sup
+    }
+
+    /// Stops the supervisor; true once it has finished.
+    @discardableResult func finish(_ sup: WebSocketSupervisor) -> Bool {
+        sup.stop()
+        return sup.waitUntilFinished(timeout: 60)
     }
 
     func reject(_ server: DevServer, status: Int, retryAfter: String) throws {
@@ -38,12 +47,8 @@ import Testing
         // Long enough (under the 300 s cap) that no load on the machine lets it run out mid-test.
         try reject(server, status: 429, retryAfter: "250")
         let statuses = Statuses()
-        let sup = try supervisor(server, policy: quick, statuses: statuses)
-        sup.start()
-        defer {
-            sup.stop()
-            _ = sup.waitUntilFinished(timeout: 60)
-        }
+        let sup = try startSupervisor(server, statuses: statuses)
+        defer { finish(sup) }
         #expect(await eventually(timeout: 60) { statuses.firstPlannedRetry != nil })
         let planned = try #require(statuses.firstPlannedRetry)
         #expect(planned.error == "upgrade refused (429), retry after 250 s")
@@ -62,12 +67,8 @@ import Testing
         try reject(server, status: 503, retryAfter: "2")
         let statuses = Statuses()
         let began = Date()
-        let sup = try supervisor(server, policy: quick, statuses: statuses)
-        sup.start()
-        defer {
-            sup.stop()
-            _ = sup.waitUntilFinished(timeout: 60)
-        }
+        let sup = try startSupervisor(server, statuses: statuses)
+        defer { finish(sup) }
         #expect(await eventually(timeout: 60) { sup.status.isOnline })
         let planned = try #require(statuses.firstPlannedRetry)
         #expect(planned.error == "upgrade refused (503), retry after 2 s")
@@ -85,11 +86,9 @@ import Testing
         defer { server.stop() }
         try reject(server, status: 429, retryAfter: "99999999999999999999999")
         let capped = Statuses()
-        let first = try supervisor(server, policy: quick, statuses: capped)
-        first.start()
+        let first = try startSupervisor(server, statuses: capped)
         #expect(await eventually(timeout: 60) { capped.firstPlannedRetry != nil })
-        first.stop()
-        #expect(first.waitUntilFinished(timeout: 60))
+        #expect(finish(first))
         let planned = try #require(capped.firstPlannedRetry)
         // A day from the header (RetryAfter's bound), then the supervisor's cap: 300 s.
         #expect(planned.next.timeIntervalSince(planned.at) <= quick.retryAfterCap)
@@ -97,12 +96,8 @@ import Testing
 
         try reject(server, status: 503, retryAfter: "-5")
         let ignored = Statuses()
-        let second = try supervisor(server, policy: quick, statuses: ignored)
-        second.start()
-        defer {
-            second.stop()
-            _ = second.waitUntilFinished(timeout: 60)
-        }
+        let second = try startSupervisor(server, statuses: ignored)
+        defer { finish(second) }
         #expect(await eventually(timeout: 60) { second.status.isOnline })
         let plain = try #require(ignored.firstPlannedRetry)
         #expect(plain.error == "upgrade refused (503)")

@@ -6,38 +6,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-SOCKET="makima-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-10}
+# No server here: the dashboard runs unconfigured (it opens on sign-in; Esc shows the
+# dashboard underneath), with config and cache in a scratch dir
+# (never the developer's own profile).
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup tmux 10
+SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
 # Colour indices the design branch's ColorMapper picks for the makima theme on a 256-colour
 # terminal (CIEDE2000 nearest): accent #9bc3ff -> 111, background #0c1729 -> 233.
 ACCENT_FG="38;5;111"
 BACKGROUND_BG="48;5;233"
-
-# No server here: the dashboard runs unconfigured (it opens on sign-in; Esc shows the
-# dashboard underneath), with config and cache in a scratch dir
-# (never the developer's own profile).
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-e2e.XXXXXX")
-SCREENS="$SCRATCH/screens.txt"   # every capture, for `make test`'s check that no API key showed
-
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-
-# start NAME [ENV=VALUE...]: a session running the app under bash, which prints EXITED:<code>.
-start() {
-  local name=$1; shift
-  local envs="TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= $*"
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env $envs bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
-}
 
 app_pid() {
   local shell_pid
@@ -50,11 +29,8 @@ terminal_restored() {
   [ "$(t display-message -p -t "$1" '#{cursor_flag}')" = "1" ]
 }
 
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-t kill-server >/dev/null 2>&1 || true
-
 # --- The dashboard at 120x40 -------------------------------------------------------------
-start main
+start_unconfigured main
 expect "masthead shows MAKIMA" main wait_for main "MAKIMA"
 expect "masthead shows the WS// pill" main wait_for main "WS//IDLE"
 expect "the sign-in pane is a breadcrumb over Home" main wait_for main "NAV// │ HOME › SIGN IN"
@@ -116,20 +92,20 @@ expect "no dashboard remains on the shell's screen" main no_dashboard_left
 expect "alternate screen left and cursor visible" main terminal_restored main
 
 # --- Other ways out ---------------------------------------------------------------------
-start ctrlc
+start_unconfigured ctrlc
 wait_for ctrlc "MAKIMA" >/dev/null
 t send-keys -t ctrlc C-c
 expect "Ctrl-C quits with status 0" ctrlc wait_for ctrlc "EXITED:0"
 expect "Ctrl-C leaves the terminal restored" ctrlc terminal_restored ctrlc
 
-start term
+start_unconfigured term
 wait_for term "MAKIMA" >/dev/null
 kill -TERM "$(app_pid term)" 2>/dev/null
 expect "SIGTERM exits with 143" term wait_for term "EXITED:143"
 expect "SIGTERM leaves the terminal restored" term terminal_restored term
 
 # Swift's backtracer (chained after our handler restores the terminal) would wait for a key.
-start crash SWIFT_BACKTRACE=interactive=no
+start_unconfigured crash SWIFT_BACKTRACE=interactive=no
 wait_for crash "MAKIMA" >/dev/null
 kill -SEGV "$(app_pid crash)" 2>/dev/null
 expect "a crash (SIGSEGV) still exits through the signal" crash wait_for crash "EXITED:139"
@@ -137,7 +113,7 @@ expect "a crash leaves the terminal restored" crash terminal_restored crash
 expect "the crash report is readable in the shell's scrollback" crash wait_for crash "Program crashed" -S -3000
 
 # --- Without colour -------------------------------------------------------------------------
-start nocolor NO_COLOR=1
+start_unconfigured nocolor NO_COLOR=1
 wait_for nocolor "01 SERVER" >/dev/null
 t send-keys -t nocolor Escape
 expect "NO_COLOR: the dashboard still draws" nocolor wait_for nocolor "NAV// .*1 HOME"
@@ -150,7 +126,7 @@ expect "Q quits" nocolor wait_for nocolor "EXITED:0"
 # --- A terminal whose locale is not UTF-8 ---------------------------------------------------
 # There UTF-8 bytes would be read as 8-bit characters, some of them C1 controls: the dashboard
 # must not switch to UTF-8 behind the terminal's back, and draws ASCII only.
-start ascii LANG=C
+start_unconfigured ascii LANG=C
 expect "non-UTF-8 locale: sign-in is drawn in ASCII" ascii wait_for ascii "01 SERVER -> 02 KEY"
 only_ascii_sent() { ! capture ascii -e | LC_ALL=C grep -q $'[\x80-\xff]'; }
 expect "non-UTF-8 locale: every byte of sign-in is ASCII" ascii only_ascii_sent
@@ -171,7 +147,7 @@ peer_ready() { grep -q '^READY ' "$SCRATCH/peer.txt" 2>/dev/null; }
 if wait_until peer_ready; then
   TLS_URL="https://127.0.0.1:$(sed -n 's/^READY //p' "$SCRATCH/peer.txt")"
   for i in 1 2 3 4; do
-    start "tls$i" MAKIMA_SERVER_URL="$TLS_URL" MAKIMA_API_KEY=mk_e2e_tls_test_key_0000
+    start_unconfigured "tls$i" MAKIMA_SERVER_URL="$TLS_URL" MAKIMA_API_KEY=mk_e2e_tls_test_key_0000
     wait_for "tls$i" "MAKIMA" >/dev/null
     t send-keys -t "tls$i" Q
     expect "quitting while TLS handshakes fail exits 0 (run $i)" "tls$i" wait_for "tls$i" "EXITED:0"

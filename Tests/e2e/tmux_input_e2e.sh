@@ -10,7 +10,6 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"

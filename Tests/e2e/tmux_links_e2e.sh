@@ -12,12 +12,10 @@
 # exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-E2E_TIMEOUT=${E2E_TIMEOUT:-20}
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
-e2e_setup links
+e2e_setup links 20
 SCREENS="$SCRATCH/screens.txt"
 OPENED="$SCRATCH/opened"
 mkdir -p "$SCRATCH/bin" "$OPENED"

@@ -9,33 +9,14 @@
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-live-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-15}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-live-e2e.XXXXXX")
+E2E_ENV="COLORTERM="
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup live
 SCREENS="$SCRATCH/screens.txt"   # every capture, to check the key never showed
-SERVER_PID=""
-URL=""
 # The theme's warn (#f59e0b) as the nearest 256-colour index under tmux-256color.
 WARN_BG="48;5;214"
-
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  # `make test` checks everything written here (screens, logs, the cache) for the API key.
-  if [ -n "${MAKIMA_TEST_LOG_DIR:-}" ]; then cp -r "$SCRATCH" "$MAKIMA_TEST_LOG_DIR/" 2>/dev/null; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
 
 # cached_running_is N: the profile's cache holds N running tasks in its task table, and the
 # running list's fetch time.
@@ -51,21 +32,6 @@ PY
 )" = "$1" ]
 }
 
-# start NAME [ARGS...]: the dashboard against the dev server, config and cache in the scratch dir.
-start() {
-  local name=$1; shift
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c '$BIN $*; echo EXITED:\$?; sleep 600'"
-}
-
-
-dev() { curl -fsS -X "$1" "$URL$2"; }
-api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-
-
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-t kill-server >/dev/null 2>&1 || true
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 seeded=$(dev GET /_dev/seeded)

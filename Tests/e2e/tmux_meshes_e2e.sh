@@ -13,24 +13,18 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
 e2e_setup meshes
 
-start_server --seed 5 || { echo "0 passed, 1 failed"; exit 1; }
-URL_A=$URL
 KEY_A=$KEY
 KEY_B=mk_e2e_meshes_prod_00002
-another_server prod 9 "$KEY_B"
-URL_B=$ANOTHER_URL
+start_staging_and_prod "$KEY_B"
 KEY_C=mk_e2e_meshes_dead_00003
 another_server dead 3 "$KEY_C"
 URL_C=$ANOTHER_URL
 PID_C=$ANOTHER_PID
-host_a=${URL_A#http://}
-host_b=${URL_B#http://}
 
 cli login --name staging --server "$URL_A" <<<"$KEY_A" >/dev/null 2>&1 || echo "# login staging failed"
 cli login --name dead --server "$URL_C" <<<"$KEY_C" >/dev/null 2>&1 || echo "# login dead failed"

@@ -10,31 +10,14 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-TIMEOUT=${E2E_TIMEOUT:-20}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-needsyou-e2e.XXXXXX")
-SOCK="makima-needsyou-e2e-$$"
-SERVER_PID=""
-URL=""
-printf 'set -g base-index 1\n' >"$SCRATCH/tmux.conf"
-
-t() { tmux -L "$SOCK" -f "$SCRATCH/tmux.conf" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+# Windows count from 1: the dashboard is sess:1, the window on screen sess:2.
+E2E_TMUX_CONF='set -g base-index 1'
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup needsyou 20
 
 start_server || { echo "0 passed, 1 failed"; exit 1; }
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 
 # The operator's hook: each run appends its arguments and then its stdin.
 cat >"$SCRATCH/hook.sh" <<HOOK
@@ -52,8 +35,7 @@ read -r task other <<<"$tasks"
 title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title); $other never completes in time"
 
-t new-session -d -s sess -x 120 -y 40 "$ENV bash --norc --noprofile -c 'sleep 0.5; $BIN; echo EXITED:\$?; sleep 600'"
-t pipe-pane -O -t sess:1 "cat >> '$SCRATCH/dash.raw'"
+start_piped sess
 t new-window -d -t sess:2 "sleep 600"
 # A wait prints what ended it, then its status on a line of its own.
 waiter() { t new-window -d -t "sess:$1" "$ENV bash --norc --noprofile -c '$BIN wait $2 > $SCRATCH/wait$1.out 2>&1; echo \$? > $SCRATCH/wait$1.rc; sleep 600'"; }
@@ -125,7 +107,7 @@ expect "x acknowledges it: the title counts one fewer" sess:1 wait_until lowered
 once() { [ "$(grep -c "^ARGS \[failed\] \[failed:$task\]" "$SCRATCH/hook.log")" = 1 ]; }
 expect "the hook ran once for the failed item" sess:1 once
 
-key_absent() { ! grep -qF "$KEY" "$SCRATCH/dash.raw" "$SCRATCH/hook.log" "$SCRATCH"/wait*.out; }
-expect "the API key is in no output ($(wc -c <"$SCRATCH/dash.raw") bytes)" sess:1 key_absent
+key_absent() { ! grep -qF "$KEY" "$SCRATCH/sess.raw" "$SCRATCH/hook.log" "$SCRATCH"/wait*.out; }
+expect "the API key is in no output ($(wc -c <"$SCRATCH/sess.raw") bytes)" sess:1 key_absent
 
 finish

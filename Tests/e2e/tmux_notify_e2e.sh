@@ -8,44 +8,14 @@
 # list had it) and writes the same notification. Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-SOCKET="makima-notify-e2e-$$"
-TIMEOUT=${E2E_TIMEOUT:-15}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-notify-e2e.XXXXXX")
 # Passthrough on, as the operator who wants the OSC sets it: the client asks tmux at start and,
 # with tmux 3.3's default (off), sends no wrapped OSC (tmux_notify_reach_e2e.sh covers that).
-printf 'set -g allow-passthrough on\n' >"$SCRATCH/tmux.conf"
-TMUX_CMD=(tmux -L "$SOCKET" -f "$SCRATCH/tmux.conf")
-SERVER_PID=""
-URL=""
+E2E_TMUX_CONF='set -g allow-passthrough on'
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup notify
 NAVY_BG="48;2;12;23;41"
-
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  t kill-server >/dev/null 2>&1 || true
-  if [ -n "$SERVER_PID" ]; then kill -TERM "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; fi
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-dev() { curl -fsS -X "$1" "$URL$2"; }
-api() { curl -fsS -H "x-makima-api-key: $KEY" "$URL/api/v1$1"; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-
-# start NAME COLORTERM: the dashboard with its raw output piped to $SCRATCH/NAME.raw.
-start() {
-  local name=$1 colorterm=$2
-  t new-session -d -s "$name" -x 120 -y 40 \
-    "env TERM=tmux-256color COLORTERM=$colorterm LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c 'sleep 0.5; $BIN; echo EXITED:\$?; sleep 600'"
-  t pipe-pane -O -t "$name" "cat >> '$SCRATCH/$name.raw'"
-}
 
 # osc_wrapped NAME TITLE: the pane's raw output holds the failed task's OSC 777 and OSC 9,
 # each whole inside tmux's passthrough wrapper (ESC P tmux; … ESC \, inner ESCs doubled),
@@ -61,25 +31,18 @@ sys.exit(0 if want in data else 1)
 PY
 }
 
-ready="$SCRATCH/ready.txt"
-python3 devserver/server.py --host 127.0.0.1 --port 0 --db "$SCRATCH/server.db" --rate 0 --seed 5 \
-  --demo-key "$KEY" --test-controls >"$ready" 2>"$SCRATCH/server.log" &
-SERVER_PID=$!
-deadline=$((SECONDS + 20))
-while [ $SECONDS -le $deadline ] && [ -z "$URL" ]; do URL=$(sed -n 's/^READY //p' "$ready"); sleep 0.1; done
-[ -n "$URL" ] || { echo "the dev server did not start"; tail -n 20 "$SCRATCH/server.log"; echo "0 passed, 1 failed"; exit 1; }
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
+start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 task=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstance(d, dict) else d[0]["id"]')
 title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title)"
 
 # --- True colour --------------------------------------------------------------------------------
-start tc truecolor
+E2E_ENV=COLORTERM=truecolor start_piped tc
 expect "the pill reaches WS//ONLINE" tc wait_for tc "WS//ONLINE"
 expect "Home says true colour through tmux-direct" tc wait_for tc "Colours +TRUE COLOUR \\(TMUX-DIRECT\\)"
 expect "the navy background is drawn as a direct colour ($NAVY_BG)" tc wait_for tc $'\e\\['"[0-9;]*${NAVY_BG}m" -e
-start pal ""
+E2E_ENV=COLORTERM= start_piped pal
 expect "without COLORTERM the same TERM stays at 256 colours" pal wait_for pal "Colours +256"
 no_direct() { ! capture pal -e | grep -q "48;2;"; }
 expect "… and draws no direct colour" pal no_direct

@@ -10,34 +10,17 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
-TIMEOUT=${E2E_TIMEOUT:-20}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-reach-e2e.XXXXXX")
-INNER="makima-reach-e2e-$$"
+# Windows count from 1: the dashboard is sess:1, the window on screen sess:2.
+E2E_TMUX_CONF='set -g base-index 1'
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup reach 20
 OUTER="makima-reach-view-$$"
-SERVER_PID=""
-URL=""
-printf 'set -g base-index 1\n' >"$SCRATCH/tmux.conf"
-
-t() { tmux -L "$INNER" -f "$SCRATCH/tmux.conf" "$@"; }
+EXTRA_SOCKETS+=("$OUTER")
 view() { tmux -L "$OUTER" -f /dev/null "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() {
-  view kill-server >/dev/null 2>&1 || true
-  t kill-server >/dev/null 2>&1 || true
-  stop_server
-  rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
 
 start_server || { echo "0 passed, 1 failed"; exit 1; }
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
 mkdir -p "$SCRATCH/config/makima-tui"
 printf '{"version":1,"profiles":[],"settings":{"notifications":{"bell":false}}}\n' \
   >"$SCRATCH/config/makima-tui/config.json"
@@ -46,11 +29,9 @@ task=$(api "/mesh/tasks?status=running" | json 'd["items"][0]["id"] if isinstanc
 title=$(api "/mesh/tasks/$task" | json 'd["title"]')
 echo "# failing $task ($title)"
 
-t new-session -d -s sess -x 120 -y 40 \
-  "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL=$URL MAKIMA_API_KEY=$KEY bash --norc --noprofile -c 'sleep 0.5; $BIN; echo EXITED:\$?; sleep 600'"
-t pipe-pane -O -t sess:1 "cat >> '$SCRATCH/dash.raw'"
+start_piped sess
 t new-window -d -t sess:2 "sleep 600"
-view new-session -d -s client -x 120 -y 42 "env -u TMUX TERM=tmux-256color tmux -L $INNER attach -t sess"
+view new-session -d -s client -x 120 -y 42 "env -u TMUX TERM=tmux-256color tmux -L $SOCKET attach -t sess"
 attached() { [ "$(t list-clients -t sess -F x 2>/dev/null | wc -l)" -ge 1 ]; }
 expect "a client is attached to the dashboard's session" sess:1 wait_until attached
 
@@ -75,7 +56,7 @@ bell_flag_set() { [ "$(flag)" = 1 ]; }
 expect "the failed task sets window 1's bell flag" sess:1 wait_until bell_flag_set
 
 no_wrapped() {
-  python3 - "$SCRATCH/dash.raw" <<'PY'
+  python3 - "$SCRATCH/sess.raw" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
 sys.exit(0 if b"\x1bPtmux;" not in data and b"\x07" in data else 1)
@@ -83,7 +64,7 @@ PY
 }
 expect "no passthrough-wrapped OSC was written (tmux would drop it), a BEL was" sess:1 no_wrapped
 
-key_absent() { ! grep -qF "$KEY" "$SCRATCH/dash.raw"; }
-expect "the API key is not in the pane's raw output ($(wc -c <"$SCRATCH/dash.raw") bytes)" sess:1 key_absent
+key_absent() { ! grep -qF "$KEY" "$SCRATCH/sess.raw"; }
+expect "the API key is not in the pane's raw output ($(wc -c <"$SCRATCH/sess.raw") bytes)" sess:1 key_absent
 
 finish

@@ -12,33 +12,13 @@
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-BIN=${MAKIMA_BIN:-.build/debug/makima-tui}
-KEY=mk_demo_local_key_0001
+# shellcheck source=lib/session.bash
+source "Tests/e2e/lib/session.bash"
+e2e_setup onboard 20
 WRONG=mk_wrong_key_for_this_test_0042
-SOCKET="makima-onboard-e2e-$$"
-TMUX_CMD=(tmux -L "$SOCKET" -f /dev/null)
-TIMEOUT=${E2E_TIMEOUT:-20}
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/makima-onboard-e2e.XXXXXX")
 SCREENS="$SCRATCH/screens.txt"   # every capture, to check the key never showed
-SERVER_PID=""
-URL=""
 
-t() { "${TMUX_CMD[@]}" "$@"; }
-# shellcheck source=lib/checks.bash
-source "Tests/e2e/lib/checks.bash"
-cleanup() { t kill-server >/dev/null 2>&1 || true; stop_server; rm -rf "$SCRATCH"; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-# start NAME: the dashboard with no server and no key configured (config and cache in the
-# scratch dir, no MAKIMA_* overrides).
-start() {
-  t new-session -d -s "$1" -x 120 -y 40 \
-    "env TERM=tmux-256color COLORTERM= LANG=C.UTF-8 LC_ALL= XDG_CONFIG_HOME=$SCRATCH/config XDG_CACHE_HOME=$SCRATCH/cache MAKIMA_CONFIG_DIR= MAKIMA_CACHE_DIR= MAKIMA_SERVER_URL= MAKIMA_API_KEY= bash --norc --noprofile -c '$BIN; echo EXITED:\$?; sleep 600'"
-}
 type_text() { t send-keys -t "$1" -l "$2"; }
 key() { t send-keys -t "$1" "$2"; }
 # confirm TARGET KEY: a key for a destructive action, sent on its own as a person presses it
@@ -46,9 +26,6 @@ key() { t send-keys -t "$1" "$2"; }
 # nothing: the dashboard's burst guard).
 confirm() { sleep 0.6; t send-keys -t "$1" "$2"; }
 quit() { t send-keys -t "$1" C-c; wait_for "$1" "EXITED:0" >/dev/null; }
-
-dev() { curl -fsS -X "$1" "$URL$2"; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 # key_file_is_private: exactly one stored key, mode 0600, holding the key.
 key_file_is_private() {
@@ -68,8 +45,6 @@ no_key_file() { [ -z "$(find "$SCRATCH/config" -path '*credentials*' -type f 2>/
 
 
 run() {
-if [ ! -x "$BIN" ]; then swift build >/dev/null || { echo "0 passed, 1 failed"; exit 1; }; fi
-t kill-server >/dev/null 2>&1 || true
 start_server || { echo "0 passed, 1 failed"; exit 1; }
 
 seeded=$(dev GET /_dev/seeded)
@@ -79,7 +54,7 @@ running=$(echo "$seeded" | json 'd["running_tasks"]')
 echo "# seeded: $online online, $offline offline, $running running"
 
 # --- Onboarding ---------------------------------------------------------------------------
-start app
+start_unconfigured app COLORTERM=
 expect "an unconfigured start opens on onboarding" app wait_for app "01 SERVER → 02 KEY"
 expect "step 1 is prefilled with https://makima.jp" app wait_for app "SERVER   https://makima\\.jp"
 key app C-u

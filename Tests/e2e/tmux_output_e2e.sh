@@ -9,12 +9,10 @@
 # exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
-E2E_TIMEOUT=${E2E_TIMEOUT:-20}
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
-e2e_setup output
+e2e_setup output 20
 SCREENS="$SCRATCH/screens.txt"
 
 # body_top TARGET: the first line under the task view's rule (the top line of the output).

@@ -8,7 +8,6 @@
 # Prints one line per check and a closing line "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 E2E_COLS=160 E2E_ROWS=40
 # shellcheck source=lib/session.bash

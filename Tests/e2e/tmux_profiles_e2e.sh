@@ -9,19 +9,13 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 # shellcheck source=lib/session.bash
 source "Tests/e2e/lib/session.bash"
 e2e_setup profiles
 
-start_server --seed 5 || { echo "0 passed, 1 failed"; exit 1; }
-URL_A=$URL
 KEY_B=mk_e2e_profile_prod_0002
-another_server prod 9 "$KEY_B"
-URL_B=$ANOTHER_URL
-host_a=${URL_A#http://}
-host_b=${URL_B#http://}
+start_staging_and_prod "$KEY_B"
 
 cli login --name staging --server "$URL_A" <<<"$KEY" >/dev/null 2>&1 || echo "# login staging failed"
 cli login --name prod --server "$URL_B" <<<"$KEY_B" >/dev/null 2>&1 || echo "# login prod failed"

@@ -13,7 +13,6 @@
 # Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export LANG=C.UTF-8
 
 E2E_CACHE_PER_SESSION=1
 # Tall enough for Home's ACTIVITY// card under the five data cards.
