@@ -84,15 +84,7 @@ import Testing
         let task = "stream-task-1-4f1c-9a2b-7d3e5f60a1b2"
         #expect(try store.searchOutput("line 1000 of 1 done").map(\.lineNumber) == [250])
         #expect(try store.lineCount(taskID: task) == 100)
-        let lines: [(Int, String)] = try store.withDatabase { db in
-            let select = try db.prepare(
-                "SELECT line_no, text FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1) ORDER BY line_no"
-            )
-            try select.bind(task, at: 1)
-            var rows: [(Int, String)] = []
-            while try select.step() { rows.append((select.int(0), select.text(1) ?? "")) }
-            return rows
-        }
+        let lines = try TaskLinesHostileTests.lines(of: task, in: store)
         #expect(lines.map(\.0) == Array(151...250))
         let first = (151 - 1) * 4 + 1  // line n holds the pieces of seqs 4n-3...4n
         #expect(

@@ -88,19 +88,7 @@ enum CacheSchema {
         // of over events. The index made for events is dropped: it is made again at opening
         // and filled, with the lines of every cached task, off the UI thread
         // (`OutputSearchIndex.ensure`).
-        // (The table as it was then, keyed by the task's id; 10 -> 11 keys it by number.)
-        """
-        CREATE TABLE IF NOT EXISTS task_lines (
-            task_id TEXT NOT NULL,
-            line_no INTEGER NOT NULL,
-            first_seq INTEGER NOT NULL,
-            last_seq INTEGER NOT NULL,
-            stream TEXT NOT NULL,
-            open INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            PRIMARY KEY (task_id, line_no)
-        ) WITHOUT ROWID;
-        """
+        TaskLines.tableSQL(named: "task_lines", key: ("task_id", "TEXT"))
             + """
             DROP TRIGGER IF EXISTS output_search_prune;
             DROP TABLE IF EXISTS output_search;
@@ -166,23 +154,14 @@ enum CacheSchema {
         // no task with events go (nothing reads them). The index's trigger is dropped with the
         // old table; opening makes it again and refills the index off the UI thread
         // (`OutputSearchIndex.prepare`, `ensure`).
-        """
-        DROP TRIGGER IF EXISTS output_search_prune;
-        CREATE TABLE task_lines_v11 (
-            num INTEGER NOT NULL,
-            line_no INTEGER NOT NULL,
-            first_seq INTEGER NOT NULL,
-            last_seq INTEGER NOT NULL,
-            stream TEXT NOT NULL,
-            open INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            PRIMARY KEY (num, line_no)
-        ) WITHOUT ROWID;
-        INSERT INTO task_lines_v11 SELECT a.num, l.line_no, l.first_seq, l.last_seq, l.stream, l.open, l.text
-            FROM task_lines l JOIN task_activity a ON a.task_id = l.task_id;
-        DROP TABLE task_lines;
-        ALTER TABLE task_lines_v11 RENAME TO task_lines;
-        """,
+        TaskLines.tableSQL(named: "task_lines_v11", key: ("num", "INTEGER"))
+            + """
+            DROP TRIGGER IF EXISTS output_search_prune;
+            INSERT INTO task_lines_v11 SELECT a.num, l.line_no, l.first_seq, l.last_seq, l.stream, l.open, l.text
+                FROM task_lines l JOIN task_activity a ON a.task_id = l.task_id;
+            DROP TABLE task_lines;
+            ALTER TABLE task_lines_v11 RENAME TO task_lines;
+            """,
     ]
 
     static var version: Int { migrations.count }

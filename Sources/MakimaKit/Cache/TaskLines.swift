@@ -22,18 +22,24 @@ import Foundation
 /// older than what a task's lines were assembled from (history fetched later) has the task's
 /// lines assembled again from its cached events, numbered from 1.
 enum TaskLines {
-    static let createSQL = """
-        CREATE TABLE IF NOT EXISTS task_lines (
-            num INTEGER NOT NULL,
+    /// The table under `name`, keyed by `key` (a column and its type) and the line's number.
+    /// The migrations make it (`CacheSchema`): version 7 keyed by `task_id TEXT`, version 11
+    /// by `num INTEGER`, each step with the shape of its own version.
+    static func tableSQL(named name: String, key: (column: String, type: String)) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            \(key.column) \(key.type) NOT NULL,
             line_no INTEGER NOT NULL,
             first_seq INTEGER NOT NULL,
             last_seq INTEGER NOT NULL,
             stream TEXT NOT NULL,
             open INTEGER NOT NULL,
             text TEXT NOT NULL,
-            PRIMARY KEY (num, line_no)
+            PRIMARY KEY (\(key.column), line_no)
         ) WITHOUT ROWID;
+
         """
+    }
 
     /// The most bytes of text one line keeps (what a search sees of an endless line).
     static let maxLineBytes = 16 << 10
