@@ -114,4 +114,30 @@ struct MarkdownOpenTailTests {
             #expect(late > 0 && late <= bound, "late \(late)")
         }
     }
+
+    /// Bytes parsed while `text` streams in line by line, with a frame every `frameEvery` lines.
+    static func workOfStream(_ text: String, frameEvery: Int) -> Int {
+        let lines = text.split(separator: "\n").map { $0 + "\n" }
+        var buffer = TaskOutputBuffer(capacity: 2_000)
+        var conv = TaskOutputLines()
+        let meter = ParseMeter()
+        MarkdownParser.$meter.withValue(meter) {
+            for (n, line) in lines.enumerated() {
+                buffer.append([F.output(n + 1, String(line))])
+                if n % frameEvery == 0 { _ = conv.lines(of: buffer) }
+            }
+            _ = conv.lines(of: buffer)
+        }
+        return meter.bytes
+    }
+
+    @Test("a unit no cut can end (a list of 500 items) is parsed a bounded number of times, not twice a line")
+    func uncuttableTailIsNotParsedOnEveryLine() {
+        let list = (0..<500).map { "- item \($0) of a list that no blank line ends\n" }.joined()
+        // Looked at every `boundCheckEvery` lines past the bound: about 2 × 28 parses of the
+        // tail (some 270 lines) and a frame's; twice a line it was 2 × 452, 16 times as many.
+        let parsed = Self.workOfStream(list, frameEvery: 1_000)
+        #expect(parsed <= 40 * list.utf8.count, "\(parsed) bytes parsed for \(list.utf8.count)")
+        #expect(F.lines([F.output(1, list)]).filter { $0.text.contains("item ") }.count == 500)
+    }
 }

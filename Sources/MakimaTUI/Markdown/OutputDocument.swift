@@ -50,6 +50,16 @@ struct OutputDocument {
     static let maximumOpenCodeLines = 64
     static let maximumTailLines = 512
     static let maximumTailBytes = 64 * 1024
+    /// Past the line bound, the tail is looked at again every this many lines, not on each:
+    /// a unit no cut can end (a long list, a fence left open after prose) would otherwise be
+    /// parsed twice per line up to `maximumTailLines`, 500 parses of up to 512 lines each, and
+    /// a burst of such output into the task view cost three times what Home did. The lines
+    /// looked at are counted from where the segment began (a cut, a close, other output),
+    /// which no chunking or frame moves, so a cut falls on the same line however the text
+    /// arrived: within `boundCheckEvery - 1` lines past its bound.
+    static let boundCheckEvery = 16
+    /// The buffer line the markdown segment began on (where `boundCheckEvery` counts from).
+    private var segmentStart = 0
     /// Bytes of the markdown segment's lines (newlines counted).
     private var tailBytes = 0
     /// A finished markdown line came since the last `settle`: without one, settling again
@@ -122,6 +132,7 @@ struct OutputDocument {
             } else if lines.count > Self.maximumGateLines {
                 // No closing tag in sight: it was text that began with the tag, not a gate.
                 segment = .markdown(lines: lines, first: first)
+                segmentStart = first
                 tailBytes = Self.bytes(of: lines)
             } else {
                 segment = .gate(lines: lines, first: first)
@@ -131,7 +142,7 @@ struct OutputDocument {
             lines.append(text)
             tailBytes += text.utf8.count + 1
             segment = .markdown(lines: lines, first: first, joins: joins)
-            if lines.count >= Self.maximumOpenParagraphLines || tailBytes >= Self.maximumTailBytes {
+            if tailBytes >= Self.maximumTailBytes || boundIsDue(at: index, lines: lines.count) {
                 boundTail(upTo: index)
             }
         } else {
@@ -141,6 +152,7 @@ struct OutputDocument {
                 if text.contains(OutputCards.gateClose) { closeSegment(upTo: index) }
             } else {
                 segment = .markdown(lines: [text], first: index)
+                segmentStart = index
                 tailBytes = text.utf8.count + 1
             }
         }
@@ -194,10 +206,20 @@ struct OutputDocument {
             segment = .none
             emitUnits(lines, first: first, bounds: [lines.count + 1], joins: joins, openEnd: cut != .paragraph)
             segment = .markdown(lines: [cut.standIn], first: index, joins: cut)
+            segmentStart = index
             tailBytes = 0
         } else if count >= Self.maximumTailLines || tailBytes >= Self.maximumTailBytes {
             closeSegment(upTo: index)
         }
+    }
+
+    /// Whether line `index` is one the tail's bound is looked at on (`boundCheckEvery`): the
+    /// segment holds `lines` (fewer once a frame settled it), and its unit is at the bound at
+    /// the soonest when those are.
+    private func boundIsDue(at index: Int, lines: Int) -> Bool {
+        let since = index - segmentStart + 1
+        return lines >= Self.maximumOpenParagraphLines && since >= Self.maximumOpenParagraphLines
+            && (since - Self.maximumOpenParagraphLines) % Self.boundCheckEvery == 0
     }
 
     private static func bytes(of lines: [String]) -> Int { lines.reduce(0) { $0 + $1.utf8.count + 1 } }
