@@ -75,7 +75,18 @@ stream_run() {
   curl -sf -X POST "$URL/_dev/stream_start?stream_id=$id" >/dev/null
   sleep 10
   d10=$(ticks "$dash")
-  sleep $((secs - 20))
+  # A run of a minute or more is also read in 30-s windows, each holding one of the cache's
+  # catch-ups (every 30 s): a 10-s window holds one or none, by the phase alone.
+  local d30="" dl30=""
+  if [ "$secs" -ge 60 ]; then
+    sleep 20
+    d30=$(ticks "$dash")
+    sleep $((secs - 60))
+    dl30=$(ticks "$dash")
+    sleep 20
+  else
+    sleep $((secs - 20))
+  fi
   dl=$(ticks "$dash")
   until curl -sf "$URL/_dev/stream?stream_id=$id" | grep -q '"done": *true'; do sleep 0.2; done
   sleep 2  # the last batch written, the last frame drawn
@@ -86,6 +97,10 @@ stream_run() {
   figure "stream.$name.client_cpu_s" "$(cpu_s "$c0" "$cend")"
   figure "stream.$name.first10_cpu_s" "$(cpu_s "$d0" "$d10")"
   figure "stream.$name.last10_cpu_s" "$(cpu_s "$dl" "$dend")"
+  if [ -n "$d30" ]; then
+    figure "stream.$name.first30_cpu_s" "$(cpu_s "$d0" "$d30")"
+    figure "stream.$name.last30_cpu_s" "$(cpu_s "$dl30" "$dend")"
+  fi
   figure "stream.$name.write_bytes_per_event" $(((w1 - w0) / (rate * secs)))
   figure "stream.$name.wchar_per_event" $(((x1 - x0) / (rate * secs)))
   figure "stream.$name.rss_mb" "$(awk -v k="$(rss_kb "$dash")" 'BEGIN { printf "%.1f", k / 1024 }')"

@@ -33,11 +33,18 @@ def stream_rows(med, fmt) -> list[tuple[str, str, str, str]]:
                      f"{fmt(written, 'B', 0)} ({fmt(med(f'stream.{name}.wchar_per_event'), 'B', 0)}; "
                      f"{fmt(searchable, 'B', 0)})",
                      f"RSS {fmt(med(f'stream.{name}.rss_mb'), 'MB', 1)}",
-                     "—" if judged is None else "met (≤ 300 B)" if judged <= 300 else "not met (target ≤ 300 B)"))
+                     # The target is at 1,000 events a second: a commit a second costs its fixed
+                     # pages whatever the rate, ten times as much an event at 100 a second.
+                     "—" if judged is None or not name.startswith("k1000") and name != "long_task"
+                     else "met (≤ 300 B)" if judged <= 300 else "not met (target ≤ 300 B)"))
     first, last = med("stream.long_task.first10_cpu_s"), med("stream.long_task.last10_cpu_s")
     if first and last is not None:
         rows.append(("stream: task view, CPU in the last 10 s of the long run", fmt(last, "s"), f"first 10 s {fmt(first, 's')}",
                      f"{last / first:.2f}× ({'met' if last / first <= 1.2 else 'not met'}, target ≤ 1.2×)"))
+    first, last = med("stream.long_task.first30_cpu_s"), med("stream.long_task.last30_cpu_s")
+    if first and last is not None:
+        rows.append(("stream: task view, CPU in the last 30 s of the long run (one catch-up in each window)",
+                     fmt(last, "s"), f"first 30 s {fmt(first, 's')}", f"{last / first:.2f}×"))
     return rows
 
 
