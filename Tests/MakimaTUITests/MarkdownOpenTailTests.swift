@@ -134,8 +134,9 @@ struct MarkdownOpenTailTests {
     @Test("a unit no cut can end (a list of 500 items) is parsed a bounded number of times, not twice a line")
     func uncuttableTailIsNotParsedOnEveryLine() {
         let list = (0..<500).map { "- item \($0) of a list that no blank line ends\n" }.joined()
-        // Looked at every `boundCheckEvery` lines past the bound: about 2 × 28 parses of the
-        // tail (some 270 lines) and a frame's; twice a line it was 2 × 452, 16 times as many.
+        // Looked at on each line up to the code bound, then every `boundCheckEvery`: 2 × 17
+        // parses of some 56 lines and 2 × 27 of some 290, and a frame's; on every line it was
+        // 2 × 452 parses of some 270 lines, 11.1 MB.
         let parsed = Self.workOfStream(list, frameEvery: 1_000)
         #expect(parsed <= 40 * list.utf8.count, "\(parsed) bytes parsed for \(list.utf8.count)")
         #expect(F.lines([F.output(1, list)]).filter { $0.text.contains("item ") }.count == 500)

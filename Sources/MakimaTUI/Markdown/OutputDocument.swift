@@ -50,13 +50,14 @@ struct OutputDocument {
     static let maximumOpenCodeLines = 64
     static let maximumTailLines = 512
     static let maximumTailBytes = 64 * 1024
-    /// Past the line bound, the tail is looked at again every this many lines, not on each:
+    /// Past the code bound, the tail is looked at again every this many lines, not on each:
     /// a unit no cut can end (a long list, a fence left open after prose) would otherwise be
     /// parsed twice per line up to `maximumTailLines`, 500 parses of up to 512 lines each, and
     /// a burst of such output into the task view cost three times what Home did. The lines
     /// looked at are counted from where the segment began (a cut, a close, other output),
     /// which no chunking or frame moves, so a cut falls on the same line however the text
-    /// arrived: within `boundCheckEvery - 1` lines past its bound.
+    /// arrived: a paragraph or code block streamed alone is cut at its bound, a unit closed
+    /// within `boundCheckEvery - 1` lines past it.
     static let boundCheckEvery = 16
     /// The buffer line the markdown segment began on (where `boundCheckEvery` counts from).
     private var segmentStart = 0
@@ -218,8 +219,11 @@ struct OutputDocument {
     /// the soonest when those are.
     private func boundIsDue(at index: Int, lines: Int) -> Bool {
         let since = index - segmentStart + 1
-        return lines >= Self.maximumOpenParagraphLines && since >= Self.maximumOpenParagraphLines
-            && (since - Self.maximumOpenParagraphLines) % Self.boundCheckEvery == 0
+        guard lines >= Self.maximumOpenParagraphLines, since >= Self.maximumOpenParagraphLines else { return false }
+        // Every line up to the code bound (a paragraph or a code block streamed alone is cut
+        // right at its bound), then every `boundCheckEvery`.
+        return since <= Self.maximumOpenCodeLines + 1
+            || (since - Self.maximumOpenCodeLines - 1) % Self.boundCheckEvery == 0
     }
 
     private static func bytes(of lines: [String]) -> Int { lines.reduce(0) { $0 + $1.utf8.count + 1 } }
