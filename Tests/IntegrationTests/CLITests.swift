@@ -258,7 +258,7 @@ import Testing
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": s.dir.path,
             "MAKIMA_CONFIG_DIR": s.configDir, "LANG": "C.UTF-8",
         ]
-        let out = Pipe()
+        let out = Pipe.closedOnExec()
         p.standardOutput = out
         try p.run()
         let transcript = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

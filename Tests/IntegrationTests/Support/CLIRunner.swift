@@ -31,9 +31,9 @@ enum CLIRunner {
         var env = ["PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
         env.merge(environment) { _, new in new }
         p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
+        let out = Pipe.closedOnExec()
+        let err = Pipe.closedOnExec()
+        let input = Pipe.closedOnExec()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = input

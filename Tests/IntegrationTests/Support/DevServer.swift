@@ -131,7 +131,7 @@ final class DevServer {
         var env = ProcessInfo.processInfo.environment
         env["PYTHONUNBUFFERED"] = "1"
         p.environment = env
-        let stdout = Pipe()
+        let stdout = Pipe.closedOnExec()
         p.standardOutput = stdout
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)

@@ -8,7 +8,7 @@ import Foundation
 final class FixtureProcess: @unchecked Sendable {
     let port: Int
     private let process = Process()
-    private let stdin = Pipe()
+    private let stdin = Pipe.closedOnExec()
 
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
@@ -17,7 +17,7 @@ final class FixtureProcess: @unchecked Sendable {
             .appendingPathComponent("Fixtures/\(name)").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script] + arguments
-        let stdout = Pipe()
+        let stdout = Pipe.closedOnExec()
         process.standardOutput = stdout
         process.standardInput = stdin
         try process.run()

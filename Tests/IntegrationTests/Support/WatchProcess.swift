@@ -30,7 +30,7 @@ final class WatchProcess {
             "PATH": "/usr/bin:/bin", "HOME": dir.path, "LANG": "C.UTF-8", "MAKIMA_CONFIG_DIR": dir.sub("config"),
             "MAKIMA_CACHE_DIR": dir.sub("cache"),
         ].merging(environment) { _, given in given }
-        let out = Pipe()
+        let out = Pipe.closedOnExec()
         process.standardOutput = out
         _ = FileManager.default.createFile(atPath: dir.sub("watch-stderr"), contents: nil)
         process.standardError = FileHandle(forWritingAtPath: dir.sub("watch-stderr"))
