@@ -355,24 +355,39 @@ class Comparison:
         self.wrong = []
 
 
-def compare(server_db, client_db, name, required_since_event_id, allowance=None):
+def server_target(server_db, required_since_event_id):
+    """What the server holds now: each task's last seq, and the tasks with events since
+    `required_since_event_id`. A check waits for the clients to reach this, not a target that
+    moves on while the simulation goes on streaming (a client a batch behind at every look
+    would never be seen caught up, on a loaded machine for a minute on end)."""
+    server_last = dict(read_db(server_db, "SELECT task_id, max(seq) FROM events GROUP BY task_id"))
+    required = {t for (t,) in read_db(server_db, "SELECT DISTINCT task_id FROM events WHERE event_id >= ?",
+                                      (required_since_event_id,))}
+    return server_last, required
+
+
+def compare(server_db, client_db, name, required_since_event_id, allowance=None, target=None):
     """Every task in the client's cache against the server's events of that task, up to what
-    the server held when the comparison began. `allowance` (the --days run) names the tasks the
-    cache's retention may have removed and says its cap may have trimmed older events."""
+    the server held when the comparison began (`target`, from `server_target`; read now when
+    not given). `allowance` (the --days run) names the tasks the cache's retention may have
+    removed and says its cap may have trimmed older events."""
     allowance = allowance or {"may_be_absent": set(), "trimmed": False}
     result = Comparison(name)
     if not client_db or not os.path.exists(client_db):
         result.wrong.append("no cache file")
         return result
-    server_last = dict(read_db(server_db, "SELECT task_id, max(seq) FROM events GROUP BY task_id"))
-    required = {t for (t,) in read_db(server_db, "SELECT DISTINCT task_id FROM events WHERE event_id >= ?",
-                                      (required_since_event_id,))}
+    server_last, required = target or server_target(server_db, required_since_event_id)
     client_tasks = cached_tasks(client_db)
     result.missing = sorted(t for t in required - client_tasks - allowance["may_be_absent"] if not t.startswith("_dev"))
+    born_since = None
     for task in sorted(client_tasks):
         last = server_last.get(task)
         if last is None:
-            result.wrong.append(f"{task}: in the cache, unknown to the server")
+            # A task the server began after the target was taken is not judged yet.
+            if born_since is None:
+                born_since = dict(read_db(server_db, "SELECT task_id, max(seq) FROM events GROUP BY task_id"))
+            if task not in born_since:
+                result.wrong.append(f"{task}: in the cache, unknown to the server")
             continue
         rows = cached_events(client_db, task, last, EVENTS_KEPT_PER_TASK)
         seqs = [r[0] for r in rows]
@@ -399,8 +414,10 @@ def compare(server_db, client_db, name, required_since_event_id, allowance=None)
 def converge(server, scratch, name, since, timeout, failures, label, week=None):
     deadline = time.time() + timeout
     started = time.time()
+    target = server_target(server.db, since)
     while True:
-        r = compare(server.db, cache_file(scratch, name), name, since, week.allowance(server.db) if week else None)
+        r = compare(server.db, cache_file(scratch, name), name, since, week.allowance(server.db) if week else None,
+                    target)
         done = not r.lagging and not r.missing
         if (done and not r.wrong) or time.time() > deadline:
             break
