@@ -31,7 +31,7 @@ extension CacheStore {
             if eager, let from = try TaskLines.catchUp(task: task, num: num, keep: keep, in: db) {
                 written[task] = from
             }
-            let outcome = try writer.write(indices.map { rows[$0] }, task: task, num: num, assembled: eager)
+            let outcome = try writer.write(indices.map { rows[$0] }, num: num, assembled: eager)
             for (k, i) in indices.enumerated() { isNew[i - rows.startIndex] = outcome.isNew[k] }
             trims.append((task, num, outcome.floor, eager))
             overSlack = overSlack || outcome.overSlack
@@ -142,7 +142,7 @@ struct TaskRemoval {
             SELECT COALESCE(SUM(MAX(0, c.last_seq - c.first_seq + 1)), 0) FROM task_chunks c
             JOIN task_activity a ON a.num = c.num WHERE a.task_id = ?1
             """)
-        lines = try db.prepare("DELETE FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)")
+        lines = try db.prepare("DELETE FROM task_lines WHERE num = \(TaskLines.taskNumber)")
         activity = try db.prepare("DELETE FROM task_activity WHERE task_id = ?1")
     }
 

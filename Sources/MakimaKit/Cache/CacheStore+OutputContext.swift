@@ -89,7 +89,7 @@ extension CacheStore {
             let select = try db.prepare(
                 """
                 SELECT line_no, text FROM task_lines
-                WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1) AND line_no BETWEEN ?2 AND ?3
+                WHERE num = \(TaskLines.taskNumber) AND line_no BETWEEN ?2 AND ?3
                 ORDER BY line_no LIMIT ?4
                 """)
             try select.bind(taskID, at: 1)

@@ -23,7 +23,7 @@ struct CapMeter {
         lineBytes = try db.prepare(
             """
             SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM task_lines
-            WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)
+            WHERE num = \(TaskLines.taskNumber)
             """)
     }
 

@@ -55,7 +55,7 @@ struct ChunkWriter {
     /// chunks are past its window by more than the slack (`trim` drops them). `assembled`:
     /// the caller assembles this task's lines from these rows (events were left out below the
     /// window), so nothing is noted for the catch-up.
-    func write(_ rows: [EventRow], task: String, num: Int64, assembled: Bool) throws -> Outcome {
+    func write(_ rows: [EventRow], num: Int64, assembled: Bool) throws -> Outcome {
         var outcome = Outcome(isNew: [Bool](repeating: false, count: rows.count))
         guard !rows.isEmpty else { return outcome }
         var order = Array(rows.indices)

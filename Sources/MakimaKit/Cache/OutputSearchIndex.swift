@@ -192,7 +192,7 @@ enum OutputSearchIndex {
         guard !tasks.isEmpty else { return 0 }
         let lines = try db.prepare(
             """
-            SELECT line_no, text FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)
+            SELECT line_no, text FROM task_lines WHERE num = \(TaskLines.taskNumber)
                 AND line_no >= ?2 ORDER BY line_no
             """)
         let drop = try db.prepare("DELETE FROM output_search WHERE rowid = ?1")

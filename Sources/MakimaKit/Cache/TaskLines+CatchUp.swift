@@ -53,7 +53,7 @@ extension CacheStore {
                 try OutputSearchIndex.markUnindexed(try TaskLines.catchUpDue(keep: keep, in: db), in: db)
             }
             let select = try db.prepare(
-                "SELECT COUNT(*) FROM task_lines WHERE num = (SELECT num FROM task_activity WHERE task_id = ?1)")
+                "SELECT COUNT(*) FROM task_lines WHERE num = \(TaskLines.taskNumber)")
             try select.bind(taskID, at: 1)
             return try select.step() ? select.int(0) : 0
         }

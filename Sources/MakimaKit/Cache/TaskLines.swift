@@ -41,6 +41,11 @@ enum TaskLines {
         """
     }
 
+    /// The number of the task whose id is bound to `?1`: where a statement has the id, not
+    /// the number, its lines are those of `num = taskNumber` (NULL, so none, for a task
+    /// without events).
+    static let taskNumber = "(SELECT num FROM task_activity WHERE task_id = ?1)"
+
     /// The most bytes of text one line keeps (what a search sees of an endless line).
     static let maxLineBytes = 16 << 10
     /// Stands where a line's text was in events left out of the cache.
