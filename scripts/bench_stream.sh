@@ -9,9 +9,10 @@
 # included) are read over the same window; then a `:grep` makes every event that arrived
 # searchable (its lines and index written), and the bytes written to its answer are read
 # again (searchable_write_bytes_per_event). Writes `key value` lines to RESULTS.
-# Knobs: STREAM_SECONDS (30; 0 skips the short rows), STREAM_LONG_SECONDS (120; 0 skips the long
-# task-view run), STREAM_ONLY (one row's name, e.g. k1000_task), PERF_DIR (a `perf record -g`
-# of the dashboard over each window, written to PERF_DIR/NAME.data).
+# Knobs: STREAM_SECONDS (30; 0 skips the short rows), STREAM_ROUNDS (3: rounds of the short rows,
+# the table gives their medians), STREAM_LONG_SECONDS (120; 0 skips the long task-view run),
+# STREAM_ONLY (one row's name, e.g. k1000_task), PERF_DIR (a `perf record -g` of the dashboard
+# over each window, written to PERF_DIR/NAME.data).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -20,6 +21,7 @@ BIN=${MAKIMA_BIN:-.build/release/makima-tui}
 [ -x "$BIN" ] || { echo "bench-stream: build $BIN first (make release)"; exit 1; }
 SECONDS_SHORT=${STREAM_SECONDS:-30}
 SECONDS_LONG=${STREAM_LONG_SECONDS:-120}
+ROUNDS=${STREAM_ROUNDS:-3}
 KEY=mk_demo_local_key_0001
 WORK=$(mktemp -d)
 SERVER="" CLIENT=""
@@ -65,7 +67,7 @@ stream_run() {
   dash=$(bench_tmux_pid "$name" "$(basename "$BIN")" || true)
   client=$CLIENT
   [ -n "$dash" ] || { echo "bench-stream: the dashboard did not start"; exit 1; }
-  local d0 c0 w0 x0 d10 dl dend cend w1 x1
+  local d0 c0 w0 x0 d10 dl dlend dend cend w1 x1
   d0=$(ticks "$dash"); c0=$(ticks "$client"); w0=$(io "$dash" write_bytes); x0=$(io "$dash" wchar)
   local perf=""
   if [ -n "${PERF_DIR:-}" ]; then
@@ -87,7 +89,12 @@ stream_run() {
   else
     sleep $((secs - 20))
   fi
+  # The last 10 s of the stream, as long as the first: what is done for them after the
+  # stream ends (the last batch, the last frame) counts in the totals below, as what is done
+  # for the first 10 s after them counts in the next window.
   dl=$(ticks "$dash")
+  sleep 10
+  dlend=$(ticks "$dash")
   until curl -sf "$URL/_dev/stream?stream_id=$id" | grep -q '"done": *true'; do sleep 0.2; done
   sleep 2  # the last batch written, the last frame drawn
   dend=$(ticks "$dash"); cend=$(ticks "$client"); w1=$(io "$dash" write_bytes); x1=$(io "$dash" wchar)
@@ -96,11 +103,16 @@ stream_run() {
   figure "stream.$name.dashboard_cpu_s" "$(cpu_s "$d0" "$dend")"
   figure "stream.$name.client_cpu_s" "$(cpu_s "$c0" "$cend")"
   figure "stream.$name.first10_cpu_s" "$(cpu_s "$d0" "$d10")"
-  figure "stream.$name.last10_cpu_s" "$(cpu_s "$dl" "$dend")"
+  figure "stream.$name.last10_cpu_s" "$(cpu_s "$dl" "$dlend")"
   if [ -n "$d30" ]; then
     figure "stream.$name.first30_cpu_s" "$(cpu_s "$d0" "$d30")"
-    figure "stream.$name.last30_cpu_s" "$(cpu_s "$dl30" "$dend")"
+    figure "stream.$name.last30_cpu_s" "$(cpu_s "$dl30" "$dlend")"
   fi
+  # The ratio of this round's two processes over the same window: the table takes the
+  # median of the rounds' ratios (either process's own figure moves with the machine's
+  # state between rounds, by up to 2x here; the two in one window move together).
+  [ "$cend" -gt "$c0" ] && figure "stream.$name.ratio" "$(awk -v a="$d0" -v b="$dend" -v c="$c0" -v d="$cend" \
+    'BEGIN { printf "%.3f", (b - a) / (d - c) }')"
   figure "stream.$name.write_bytes_per_event" $(((w1 - w0) / (rate * secs)))
   figure "stream.$name.wchar_per_event" $(((x1 - x0) / (rate * secs)))
   figure "stream.$name.rss_mb" "$(awk -v k="$(rss_kb "$dash")" 'BEGIN { printf "%.1f", k / 1024 }')"
@@ -120,11 +132,13 @@ stream_run() {
   CLIENT=""
 }
 
-echo "bench: sustained stream, ${SECONDS_SHORT}s at 1,000 and 100 events/s, Home and the task view, beside a bare client" >&2
+echo "bench: sustained stream, $ROUNDS rounds of ${SECONDS_SHORT}s at 1,000 and 100 events/s, Home and the task view, beside a bare client" >&2
 if [ "$SECONDS_SHORT" -gt 0 ]; then
-  stream_run k1000_home 1000 "$SECONDS_SHORT" home
-  stream_run k1000_task 1000 "$SECONDS_SHORT" task_view
-  stream_run k100_home 100 "$SECONDS_SHORT" home
+  for _ in $(seq "$ROUNDS"); do
+    stream_run k1000_home 1000 "$SECONDS_SHORT" home
+    stream_run k1000_task 1000 "$SECONDS_SHORT" task_view
+    stream_run k100_home 100 "$SECONDS_SHORT" home
+  done
 fi
 if [ "$SECONDS_LONG" -gt 0 ]; then
   echo "bench: sustained stream, ${SECONDS_LONG}s at 1,000 events/s on the task view (first and last 10 s)" >&2

@@ -16,7 +16,10 @@ package enum CacheStreamBenchmark {
     /// 30 s leaves up to 30 s of them to the next, outside the measure otherwise),
     /// `wchar_per_event`, `batches` (the writer's appends), `db_bytes` and `wal_bytes` (file
     /// sizes at the end), `kept_events`; `error` = 1 if the cache failed.
-    package static func run(rate: Int = 1_000, seconds: Double = 60, tasks: Int = 20) -> [String: Double] {
+    /// `indexInterval`: the seconds between the search index's catch-ups (nil: the cache's own).
+    package static func run(
+        rate: Int = 1_000, seconds: Double = 60, tasks: Int = 20, indexInterval: TimeInterval? = nil
+    ) -> [String: Double] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "makima-cache-stream-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -24,6 +27,7 @@ package enum CacheStreamBenchmark {
         var figures: [String: Double] = ["seconds": seconds, "tasks": Double(tasks)]
         do {
             let store = try CacheStore.open(file: file).store
+            if let indexInterval { store.indexInterval.withLock { $0 = indexInterval } }
             let batches = Counter()
             let writer = CacheEventWriter(into: store) { _, _ in batches.add() }
             var source = StreamSource(tasks: tasks)

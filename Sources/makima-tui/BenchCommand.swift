@@ -23,6 +23,9 @@ enum BenchCommand {
             FlagSpec(
                 "--seconds", value: "S", help: "length of the idle measurement (default 60), cache-stream's (60)"),
             FlagSpec("--rate", value: "N", help: "cache-stream: events a second (default 1000)"),
+            FlagSpec(
+                "--index-interval", value: "S",
+                help: "cache-stream: seconds between the search index's catch-ups (default: the cache's own)"),
             FlagSpec("--task-view", help: "ingest: with the first task's output view on screen (engine + UI thread)"),
             FlagSpec("--home", help: "ingest: with Home on screen (engine + UI thread), the task view's baseline"),
         ],
@@ -38,8 +41,10 @@ enum BenchCommand {
                 let rate = min(max(Int(inv.values["--rate"] ?? "") ?? 1_000, 100), 100_000)
                 let seconds = min(max(Double(inv.values["--seconds"] ?? "") ?? 60, 1), 3_600)
                 let tasks = min(max(Int(inv.values["--tasks"] ?? "") ?? 20, 1), 1_000)
+                let interval = (inv.values["--index-interval"]).flatMap(Double.init).map { min(max($0, 0), 3_600) }
                 print(
-                    figures: CacheStreamBenchmark.run(rate: rate, seconds: seconds, tasks: tasks),
+                    figures: CacheStreamBenchmark.run(
+                        rate: rate, seconds: seconds, tasks: tasks, indexInterval: interval),
                     prefix: "cache_stream")
             case "grep":
                 let lines = min(max(Int(inv.values["--lines"] ?? "") ?? 1_000_000, 2_000), 10_000_000)

@@ -31,7 +31,7 @@ public final class CacheStore: Sendable {
     /// what they assert holds whichever way a machine's speed falls). Every search catches up
     /// first, so this is only the pace of the writes: 30 s rather than 1 s cut what a stream of
     /// 1,000 pieces a second writes by about 30 % (fewer FTS segments to write and merge).
-    let indexInterval = Mutex<TimeInterval>(30)
+    package let indexInterval = Mutex<TimeInterval>(30)
     public static let maxEventsPerTransaction = 2_000
     /// The task table's newest stamp (`TaskRows`), read from the table on first use.
     let taskStamp = Mutex<Int64?>(nil)
