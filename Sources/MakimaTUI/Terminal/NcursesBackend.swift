@@ -71,7 +71,9 @@ package final class NcursesBackend: @MainActor TerminalBackend {
 
     /// `doupdate` has already written and flushed curses' own output (it flushes at the end of
     /// every frame), so these bytes follow a whole frame on the same descriptor.
-    package func writeControl(_ bytes: [UInt8]) {
+    package func writeControl(_ bytes: [UInt8]) { TerminalGate.terminal.hold { writeBytes(bytes) } }
+
+    private func writeBytes(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
@@ -81,7 +83,9 @@ package final class NcursesBackend: @MainActor TerminalBackend {
         }
     }
 
-    package func flush(_ buffer: CellBuffer) {
+    package func flush(_ buffer: CellBuffer) { TerminalGate.terminal.hold { draw(buffer) } }
+
+    private func draw(_ buffer: CellBuffer) {
         let win = mk_stdscr()
         let last = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
         if last == nil { werase(win) }
@@ -163,7 +167,7 @@ package final class NcursesBackend: @MainActor TerminalBackend {
         let runs = Hyperlink.runs(in: buffer)
         defer { shownLinks = runs }
         guard redrawn || runs != shownLinks else { return }
-        writeControl(Hyperlink.bytes(runs, codes: codes))
+        writeBytes(Hyperlink.bytes(runs, codes: codes))
     }
 
     /// The terminal's own strings (terminfo through ncurses) for what `Hyperlink.bytes` writes

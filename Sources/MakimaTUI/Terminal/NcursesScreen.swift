@@ -83,7 +83,9 @@ package final class NcursesScreen {
         for _ in 0..<Self.readBudget {
             if let input = decoder.next() { return input }
             var ch: wint_t = 0
-            let status = wget_wch(mk_stdscr(), &ch)
+            var status = ERR
+            // `wget_wch` refreshes a touched window: a write, so it goes through the gate.
+            TerminalGate.terminal.hold { status = wget_wch(mk_stdscr(), &ch) }
             if status == ERR {
                 decoder.endOfInput()
                 decoder.expire(now: Clocks.monotonic())
@@ -103,7 +105,7 @@ package final class NcursesScreen {
     /// Turns mouse reporting on or off (Settings), between frames.
     func setMouseReporting(_ on: Bool) {
         guard isActive, ownsTerminal else { return }
-        TerminalModes.write(on ? TerminalModes.mouseOn : TerminalModes.mouseOff)
+        TerminalGate.terminal.hold { TerminalModes.write(on ? TerminalModes.mouseOn : TerminalModes.mouseOff) }
     }
 
     /// Asks the kernel for the window size and tells curses (after SIGWINCH).
@@ -114,7 +116,7 @@ package final class NcursesScreen {
         }
     }
 
-    func bell() { beep() }
+    func bell() { TerminalGate.terminal.hold { beep() } }
 
     /// Restores the terminal: cursor, echo, the normal screen. Safe to call twice.
     package func end() {

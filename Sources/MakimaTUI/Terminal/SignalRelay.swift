@@ -9,8 +9,9 @@ import Synchronization
 ///   if it has not within a second, `QuitWatchdog` restores the terminal and ends the process.
 /// - SIGWINCH: ask the event loop to resize. Installed before curses starts, so ncurses
 ///   does not install its own handler and the resize arrives through our poll loop.
-/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: restore the terminal (mouse and
-///   paste modes off, `endwin`),
+/// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP: close `TerminalGate` (on whichever
+///   thread the signal landed, the UI thread then writes no more), restore the terminal (mouse
+///   and paste modes off, `endwin`),
 ///   then put back the previous handler (e.g. Swift's backtracer) and re-raise; if that
 ///   handler returns, re-raise once more with the default action.
 public enum SignalRelay {
@@ -36,6 +37,7 @@ public enum SignalRelay {
     /// Installs every handler. `wakeFD` is the write end of the event loop's wake pipe.
     public static func install(wakeFD fd: Int32) {
         wakeFD.store(fd, ordering: .sequentiallyConsistent)
+        TerminalGate.terminal.adoptCurrentThread()
         QuitWatchdog.start()
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { setHandler(sig, flagHandler, flags: 0) }
         for sig in fatalSignals {
@@ -55,6 +57,9 @@ public enum SignalRelay {
     }
 
     static func restoreTerminalIfActive() {
+        // First the UI thread's writes stop (`TerminalGate`): one after `endwin` would take
+        // the terminal back.
+        TerminalGate.terminal.close()
         if cursesActive.exchange(false, ordering: .sequentiallyConsistent) {
             TerminalModes.write(TerminalModes.allOff)
             endwin()
